@@ -1,0 +1,266 @@
+//! The core IR: the one contract between the front end and every back end (reference
+//! interpreter, Cranelift JIT, narrowing).
+//!
+//! It is monomorphic: every polymorphic function and datatype of the theory is instantiated
+//! at the concrete types it is used at (demand-driven, by `core::lower`), so a back end always
+//! knows the exact type and layout of every value and which arithmetic rules apply
+//! (`nat` subtraction truncates, `int` does not). Pattern matching is compiled away: a `Case`
+//! inspects one scrutinee, one constructor tag deep — each `Case` is a place where narrowing
+//! can demand a partial value. Functions are first-order at the top level with known arities;
+//! `Lambda` and `Apply` are the only higher-order forms, to be closure-converted by codegen.
+//! Incomplete patterns end in an explicit `Undefined`.
+
+use num_bigint::{BigInt, BigUint};
+
+/// Index into `Program::datas`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct DataId(pub u32);
+
+/// Index into `Program::funs`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FunId(pub u32);
+
+/// Index into `Program::inductives`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PredId(pub u32);
+
+/// A local variable; unique within one function body (parameters included).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct VarId(pub u32);
+
+/// A monomorphic type.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Ty {
+    Bool,
+    /// Unbounded natural numbers.
+    Nat,
+    /// Unbounded integers.
+    Int,
+    /// An instance of a datatype (`nat list`, `unit`, `a3` finite types, user datatypes).
+    Data(DataId),
+    /// Curried function type.
+    Fun(Box<Ty>, Box<Ty>),
+    /// Finite sets and complements of finite sets over the element type.
+    Set(Box<Ty>),
+}
+
+impl Ty {
+    pub fn fun(arg: Ty, res: Ty) -> Ty {
+        Ty::Fun(Box::new(arg), Box::new(res))
+    }
+
+    pub fn set(elem: Ty) -> Ty {
+        Ty::Set(Box::new(elem))
+    }
+
+    /// Splits `a ⇒ b ⇒ c` into `([a, b], c)`.
+    pub fn uncurry(&self) -> (Vec<&Ty>, &Ty) {
+        let mut args = Vec::new();
+        let mut t = self;
+        while let Ty::Fun(a, r) = t {
+            args.push(&**a);
+            t = r;
+        }
+        (args, t)
+    }
+}
+
+/// A datatype instance. `name` is the source name (`list`, `prod`, `tree`) and `args` the
+/// type arguments it was instantiated at; the printer uses both (`list` prints as `[..]`,
+/// `prod` as `(a, b)`, `unit` as `()`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DataDef {
+    pub name: String,
+    pub args: Vec<Ty>,
+    pub ctors: Vec<CtorDef>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CtorDef {
+    pub name: String,
+    pub fields: Vec<Ty>,
+}
+
+/// Constructor `tag` (its index in `DataDef::ctors`) of datatype `data`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct CtorRef {
+    pub data: DataId,
+    pub tag: u32,
+}
+
+/// A top-level function (or constant, when `params` is empty) at one type instance.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FunDef {
+    /// Source name with the instance's type arguments: `rev[nat]`, `plant[a3]`.
+    pub name: String,
+    pub params: Vec<(VarId, Ty)>,
+    pub ret: Ty,
+    pub body: Expr,
+    /// Number of `VarId`s used in the body (all ids are below this).
+    pub num_vars: u32,
+}
+
+/// An `inductive` predicate at one type instance, kept as Horn clauses for the smart
+/// generators; the interpreter runs it in checking mode (all arguments known).
+#[derive(Clone, Debug, PartialEq)]
+pub struct InductiveDef {
+    pub name: String,
+    pub params: Vec<Ty>,
+    pub clauses: Vec<Clause>,
+}
+
+/// `premises ⟹ pred head`: the clause's variables are universally quantified.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Clause {
+    pub vars: Vec<(VarId, Ty)>,
+    /// One term per parameter of the predicate, over `vars`.
+    pub head: Vec<Expr>,
+    /// Boolean terms over `vars` (calls of this or other predicates among them).
+    pub premises: Vec<Expr>,
+    pub num_vars: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Lit {
+    Bool(bool),
+    Nat(BigUint),
+    Int(BigInt),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NumTy {
+    Nat,
+    Int,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Quant {
+    All,
+    Ex,
+    /// `∃!`
+    Ex1,
+}
+
+/// Why a value is undefined. Reaching one makes a result "potentially spurious", not an error.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Undef {
+    /// No equation of the named function matched (`hd []`).
+    Match(String),
+    /// The constant `undefined`.
+    Undefined,
+}
+
+/// Primitive operations, always applied to all their arguments (`Expr::Prim`).
+/// Arithmetic on `nat` and `int` is unbounded; an implementation either computes the exact
+/// result or reports that it could not, never a wrapped one.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Prim {
+    Add(NumTy),
+    /// `nat` subtraction truncates at 0.
+    Sub(NumTy),
+    Mul(NumTy),
+    /// `x div 0 = 0`; `int` division floors.
+    Div(NumTy),
+    /// `x mod 0 = x`; `int` remainder has the sign of the divisor.
+    Mod(NumTy),
+    /// `int` negation.
+    Neg,
+    /// `Suc n = n + 1` on `nat`.
+    Suc,
+    /// `int :: nat ⇒ int`.
+    IntOfNat,
+    /// `nat :: int ⇒ nat` (negative values give 0).
+    NatOfInt,
+    Not,
+    /// Structural equality at the given type. Functions over finite domains and sets compare
+    /// extensionally.
+    Eq(Ty),
+    /// `<` at the given type: numbers numerically, `False < True`, datatypes by constructor
+    /// index and then fields lexicographically (lists: lexicographic), sets: proper subset.
+    Lt(Ty),
+    /// `≤`, as `Lt`; on sets `⊆`.
+    Le(Ty),
+    /// `{}` of the given element type.
+    SetEmpty(Ty),
+    /// `UNIV` of the given element type.
+    SetUniv(Ty),
+    /// `insert x A`.
+    SetInsert(Ty),
+    /// `x ∈ A`.
+    SetMember(Ty),
+    SetUnion(Ty),
+    SetInter(Ty),
+    /// `A - B`.
+    SetDiff(Ty),
+    /// `- A`.
+    SetCompl(Ty),
+}
+
+/// A constructor alternative of a `Case`: binds the constructor's fields.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Alt {
+    pub tag: u32,
+    pub binders: Vec<VarId>,
+    pub body: Expr,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expr {
+    Var(VarId),
+    Lit(Lit),
+    /// Saturated constructor application (nullary constructors have no arguments).
+    Ctor(CtorRef, Vec<Expr>),
+    /// Saturated call of a known top-level function.
+    Call(FunId, Vec<Expr>),
+    /// Saturated primitive.
+    Prim(Prim, Vec<Expr>),
+    /// A top-level function with at least one parameter, as a closure value.
+    FunRef(FunId),
+    /// Call of a closure value with one or more arguments (curried semantics: applying a
+    /// function of arity 2 to one argument gives a closure).
+    Apply(Box<Expr>, Vec<Expr>),
+    /// `λx y. body`; free variables are captured by value.
+    Lambda(Vec<(VarId, Ty)>, Box<Expr>),
+    Let(VarId, Ty, Box<Expr>, Box<Expr>),
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// Case analysis of a datatype value, one constructor deep. Tags not listed go to
+    /// `default`; when `default` is `None` every tag is listed.
+    Case { scrut: Box<Expr>, data: DataId, alts: Vec<Alt>, default: Option<Box<Expr>> },
+    /// Case analysis of a `nat`: `0 ⇒ zero | Suc pred ⇒ succ`.
+    NatCase { scrut: Box<Expr>, zero: Box<Expr>, pred: VarId, succ: Box<Expr> },
+    /// `∀x::ty. body` (also `∃`, `∃!`); with `domain`, the quantifier ranges over that set's
+    /// elements (`∀x∈A. P`). Without a domain the type must be enumerable (finite).
+    Quant { q: Quant, var: VarId, ty: Ty, domain: Option<Box<Expr>>, body: Box<Expr> },
+    /// `{x::ty. body}` (with `domain`: `{x ∈ A. body}`). Without a domain the type must be
+    /// enumerable.
+    SetCompr { var: VarId, ty: Ty, domain: Option<Box<Expr>>, body: Box<Expr> },
+    /// Checking-mode call of an inductive predicate with all arguments known.
+    Pred(PredId, Vec<Expr>),
+    Undefined(Undef),
+}
+
+/// A whole monomorphic program. Grows as `core::lower` instantiates what is demanded.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Program {
+    pub datas: Vec<DataDef>,
+    pub funs: Vec<FunDef>,
+    pub inductives: Vec<InductiveDef>,
+}
+
+impl Program {
+    pub fn data(&self, id: DataId) -> &DataDef {
+        &self.datas[id.0 as usize]
+    }
+
+    pub fn fun(&self, id: FunId) -> &FunDef {
+        &self.funs[id.0 as usize]
+    }
+
+    pub fn inductive(&self, id: PredId) -> &InductiveDef {
+        &self.inductives[id.0 as usize]
+    }
+
+    pub fn ctor(&self, c: CtorRef) -> &CtorDef {
+        &self.data(c.data).ctors[c.tag as usize]
+    }
+}

@@ -1,0 +1,1 @@
+//! Placeholder: lowering of the typed theory into the core IR.

@@ -1,0 +1,8 @@
+//! The core IR (`ir`), its text form (`print`, `parse`) and the lowering of the typed theory
+//! into it (`lower`, with pattern-match compilation in `matching`).
+
+pub mod ir;
+pub mod lower;
+mod matching;
+pub mod parse;
+pub mod print;

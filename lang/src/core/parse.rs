@@ -1,0 +1,1 @@
+//! Placeholder: reading the text form of the core IR.

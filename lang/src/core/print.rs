@@ -1,0 +1,1 @@
+//! Placeholder: the text form of the core IR.

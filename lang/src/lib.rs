@@ -1,0 +1,24 @@
+//! `lang`: the theory language of `hol` and everything that needs no back end.
+//!
+//! Data flow: text → `syntax` (logos lexers, lalrpop grammars; an AST with spans) →
+//! `types` (name resolution, Hindley–Milner inference with sorts, a typed theory) →
+//! `core::lower` (pattern-match compilation and monomorphization into the core IR) →
+//! `interp` (the reference interpreter over the core IR). `theory` drives the pipeline for
+//! one file and is what the `hol` binary calls.
+//!
+//! Invariants: no IO (the prelude is compiled in); nothing here knows of Cranelift, rand,
+//! terminals, JSON or LSP; parsing never fails, it returns a tree and diagnostics; spans are
+//! byte ranges and line/column conversion happens at the edges.
+
+pub mod core;
+pub mod diagnostic;
+pub mod interp;
+pub mod prelude;
+pub mod span;
+pub mod syntax;
+pub mod theory;
+pub mod types;
+
+pub use diagnostic::{Diagnostic, Label, Severity};
+pub use span::Span;
+pub use theory::{check_theory, CheckedTheory, Item, ItemKind};

@@ -1,0 +1,2 @@
+theory Main imports Pure begin
+end
