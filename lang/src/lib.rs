@@ -21,4 +21,4 @@ pub mod types;
 
 pub use diagnostic::{Diagnostic, Label, Severity};
 pub use span::Span;
-pub use theory::{check_theory, CheckedTheory, Item, ItemKind};
+pub use theory::{check_theory, CheckedTheory, Item, ItemKind, QuickcheckCmd, RawOption, ValueOutcome};

@@ -1,18 +1,89 @@
-//! Placeholder: the per-file driver.
+//! The per-file driver: parses a theory, checks it command by command against the prelude,
+//! and keeps what later stages need (`value` terms to evaluate, lemmas with their quickcheck
+//! commands, option defaults) as `Item`s in file order. An error in one command is reported
+//! and the next command is checked as if the bad one were absent.
+
+use crate::core::ir::{Program, Ty};
 use crate::diagnostic::Diagnostic;
+use crate::interp::{EvalError, Limits};
 use crate::span::Span;
 
+/// One theory file after checking.
 pub struct CheckedTheory {
+    /// The name in `theory Name`.
     pub name: String,
+    /// Parse, type and definition errors, in file order.
     pub diagnostics: Vec<Diagnostic>,
+    /// The file's `value`s, lemmas and option defaults, in file order.
     pub items: Vec<Item>,
+    pub(crate) state: crate::types::TheoryState,
 }
+
+/// Something in the file that a later stage acts on.
+#[derive(Clone, Debug)]
 pub struct Item {
+    /// The whole command.
     pub span: Span,
     pub kind: ItemKind,
 }
-pub enum ItemKind {}
+
+/// A `quickcheck[...]`-style option as written: `size = 5` is `("size", Some("5"))`,
+/// `random` is `("random", None)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RawOption {
+    pub name: String,
+    pub value: Option<String>,
+    pub span: Span,
+}
+
+/// A `quickcheck` command under a lemma.
+#[derive(Clone, Debug)]
+pub struct QuickcheckCmd {
+    pub span: Span,
+    pub options: Vec<RawOption>,
+}
+
+#[derive(Clone, Debug)]
+pub enum ItemKind {
+    /// `value "t"`: `term` is the span of the term text; evaluate with
+    /// `CheckedTheory::eval_value`.
+    Value { term: Span, index: usize },
+    /// A lemma that type-checked, with the quickcheck commands that follow it.
+    Lemma { name: Option<String>, statement: Span, quickchecks: Vec<QuickcheckCmd>, index: usize },
+    /// `quickcheck_params[...]` or `declare [[quickcheck_...]]`: defaults for what follows.
+    Params { options: Vec<RawOption> },
+}
+
+/// The result of evaluating a `value` command.
+#[derive(Clone, Debug)]
+pub enum ValueOutcome {
+    /// The value printed in theory syntax, with its type printed.
+    Value { printed: String, ty: String },
+    /// Evaluation ended without a value (undefined, out of fuel, too deep, timeout, not
+    /// executable).
+    Failed(EvalError),
+}
+
 pub fn check_theory(text: &str) -> CheckedTheory {
-    let p = crate::syntax::parse_theory(text);
-    CheckedTheory { name: p.theory.name.name, diagnostics: p.diagnostics, items: vec![] }
+    crate::types::check_theory(text)
+}
+
+impl CheckedTheory {
+    /// Evaluates the `value` item number `index` (from `ItemKind::Value`) with the reference
+    /// interpreter.
+    pub fn eval_value(&mut self, index: usize, limits: &Limits) -> ValueOutcome {
+        self.state.eval_value(index, limits)
+    }
+
+    /// Lowers the `value` item number `index` into the core IR: the program and the id of
+    /// the nullary function whose body is the term. Back ends (the JIT) evaluate from this.
+    pub fn lower_value(&mut self, index: usize) -> (&Program, crate::core::ir::FunId, Ty) {
+        self.state.lower_value(index)
+    }
+
+    /// The core IR of everything the file's `value` commands and monomorphic lemmas use, in
+    /// its text form.
+    pub fn dump_ir(&mut self) -> String {
+        self.state.dump_ir()
+    }
 }
