@@ -1,30 +1,199 @@
-//! Placeholder: types and inference.
-use crate::core::ir::{FunId, Program, Ty};
-use crate::interp::Limits;
-use crate::theory::{CheckedTheory, ValueOutcome};
+//! Types and the typed theory: type representation (`ty`), classes and sorts (`classes`),
+//! unification (`unify`), the environment (`env`), builtins (`builtins`), the typed terms
+//! (`hir`), elaboration of surface terms (`elab`) and the command checker (`check`).
+//! `check_theory` runs them over one file on top of the (cached) prelude.
 
+pub mod builtins;
+mod check;
+pub mod classes;
+pub mod elab;
+pub mod env;
+pub mod hir;
+pub mod ty;
+pub mod unify;
+
+use crate::core::ir::{FunId, Program, Ty};
+use crate::core::lower::Lowerer;
+use crate::diagnostic::Diagnostic;
+use crate::interp::{self, Limits};
+use crate::span::Span;
+use crate::syntax::ast;
+use crate::theory::{CheckedTheory, Item, ItemKind, QuickcheckCmd, RawOption, ValueOutcome};
+use check::Checker;
+use env::{Env, NameRef};
+use std::cell::OnceCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+type Names = Rc<HashMap<Rc<str>, NameRef>>;
+
+/// What a checked file keeps for the later stages.
 pub(crate) struct TheoryState {
-    program: Program,
+    pub env: Rc<Env>,
+    pub prelude: Names,
+    pub lemmas: Vec<hir::Lemma>,
+    pub values: Vec<hir::ValueTerm>,
+    lowerer: Option<Lowerer>,
+    value_funs: HashMap<usize, FunId>,
 }
 
 impl TheoryState {
-    pub fn eval_value(&mut self, _index: usize, _limits: &Limits) -> ValueOutcome {
-        ValueOutcome::Failed(crate::interp::EvalError::NotExecutable("not built yet".into()))
+    fn lowerer(&mut self) -> &mut Lowerer {
+        let (env, prelude) = (self.env.clone(), self.prelude.clone());
+        self.lowerer.get_or_insert_with(|| Lowerer::new(env, prelude))
     }
-    pub fn lower_value(&mut self, _index: usize) -> (&Program, FunId, Ty) {
-        (&self.program, FunId(0), Ty::Bool)
+
+    pub fn lower_value(&mut self, index: usize) -> (&Program, FunId, Ty) {
+        let fid = match self.value_funs.get(&index) {
+            Some(f) => *f,
+            None => {
+                let v = self.values[index].clone();
+                let f = self.lowerer().lower_body(&format!("value{index}"), &v.locals, &[], HashMap::new(), &v.term);
+                self.value_funs.insert(index, f);
+                f
+            }
+        };
+        let lw = self.lowerer();
+        let ret = lw.program.fun(fid).ret.clone();
+        (&lw.program, fid, ret)
     }
+
+    pub fn eval_value(&mut self, index: usize, limits: &Limits) -> ValueOutcome {
+        let (program, fid, ty) = self.lower_value(index);
+        match interp::call(program, fid, vec![], limits) {
+            Ok(v) => {
+                let printed = interp::print_value(program, &v, &ty);
+                let ty = self.values[index].term.ty.clone();
+                ValueOutcome::Value { printed, ty: ty::TypePrinter::default().print(&ty) }
+            }
+            Err(e) => ValueOutcome::Failed(e),
+        }
+    }
+
     pub fn dump_ir(&mut self) -> String {
-        String::new()
+        for i in 0..self.values.len() {
+            self.lower_value(i);
+        }
+        crate::core::print::print_program(&self.lowerer().program)
     }
 }
 
+thread_local! {
+    static PRELUDE: OnceCell<Result<(Env, Names), Vec<Diagnostic>>> = const { OnceCell::new() };
+}
+
+/// The prelude's environment, checked once per thread.
+fn prelude() -> Result<(Env, Names), Vec<Diagnostic>> {
+    PRELUDE.with(|cell| {
+        cell.get_or_init(|| {
+            let text = crate::prelude::MAIN_THY;
+            let parsed = crate::syntax::parse_theory(text);
+            let mut c = Checker { env: Env::default(), prelude: None, src: text, diagnostics: parsed.diagnostics, lemmas: vec![], values: vec![] };
+            for cmd in &parsed.theory.commands {
+                if let Err(d) = c.command(cmd) {
+                    c.diagnostics.push(d);
+                }
+            }
+            if c.diagnostics.is_empty() {
+                let names = Rc::new(c.env.names.clone());
+                Ok((c.env, names))
+            } else {
+                Err(c.diagnostics)
+            }
+        })
+        .clone()
+    })
+}
+
+/// Diagnostics of the prelude itself (empty when it is well-formed).
+pub fn prelude_diagnostics() -> Vec<Diagnostic> {
+    prelude().err().unwrap_or_default()
+}
+
+fn raw_options(opts: &[ast::QcOption]) -> Vec<RawOption> {
+    opts.iter()
+        .map(|o| RawOption { name: o.name.name.clone(), value: o.value.as_ref().map(|v| v.name.clone()), span: o.span })
+        .collect()
+}
+
 pub(crate) fn check_theory(text: &str) -> CheckedTheory {
-    let p = crate::syntax::parse_theory(text);
+    let parsed = crate::syntax::parse_theory(text);
+    let mut diagnostics = parsed.diagnostics;
+    let uses_main = parsed.theory.imports.is_empty() || parsed.theory.imports.iter().any(|i| i.name == "Main");
+    let (env, prelude_names) = if uses_main {
+        match prelude() {
+            Ok((env, names)) => (env, Some(names)),
+            Err(ds) => {
+                let first = ds.first().map(|d| {
+                    let line = crate::prelude::MAIN_THY[..d.primary.span.start as usize].lines().count().max(1);
+                    format!("{} (Main.thy line {line})", d.message)
+                });
+                diagnostics.push(Diagnostic::error(Span::new(0, 0), "internal error: the prelude Main.thy has errors").with_note(first.unwrap_or_default()));
+                (Env::default(), None)
+            }
+        }
+    } else {
+        (Env::default(), None)
+    };
+    let mut c = Checker { env, prelude: prelude_names, src: text, diagnostics: vec![], lemmas: vec![], values: vec![] };
+    let mut items: Vec<Item> = Vec::new();
+    // The item of the lemma that quickcheck commands attach to: Some(None) after a lemma
+    // that had an error (its quickchecks are skipped silently).
+    let mut last_lemma: Option<Option<usize>> = None;
+    for cmd in &parsed.theory.commands {
+        use ast::CommandKind as K;
+        let result = match &cmd.kind {
+            K::Lemma(l) => {
+                let statement = l.shows.iter().map(|t| t.span).reduce(Span::to).unwrap_or(cmd.span);
+                match c.lemma(l, cmd.span) {
+                    Ok(index) => {
+                        items.push(Item { span: cmd.span, kind: ItemKind::Lemma { name: l.name.as_ref().map(|n| n.name.clone()), statement, quickchecks: vec![], index } });
+                        last_lemma = Some(Some(items.len() - 1));
+                        Ok(())
+                    }
+                    Err(d) => {
+                        last_lemma = Some(None);
+                        Err(d)
+                    }
+                }
+            }
+            K::Quickcheck(opts) => match last_lemma {
+                Some(Some(i)) => {
+                    if let ItemKind::Lemma { quickchecks, .. } = &mut items[i].kind {
+                        quickchecks.push(QuickcheckCmd { span: cmd.span, options: raw_options(opts) });
+                    }
+                    Ok(())
+                }
+                Some(None) => Ok(()),
+                None => Err(Diagnostic::error(cmd.span, "`quickcheck` needs a lemma to test").with_label("no lemma before this command")),
+            },
+            K::Proof | K::Text => Ok(()),
+            K::QuickcheckParams(opts) | K::Declare(opts) => {
+                if !opts.is_empty() {
+                    items.push(Item { span: cmd.span, kind: ItemKind::Params { options: raw_options(opts) } });
+                }
+                Ok(())
+            }
+            K::Value(t) => {
+                last_lemma = None;
+                c.value(t).map(|index| items.push(Item { span: cmd.span, kind: ItemKind::Value { term: t.span, index } }))
+            }
+            _ => {
+                last_lemma = None;
+                c.command(cmd)
+            }
+        };
+        if let Err(d) = result {
+            c.diagnostics.push(d);
+        }
+    }
+    diagnostics.append(&mut c.diagnostics);
+    diagnostics.sort_by_key(|d| d.primary.span.start);
+    let prelude = c.prelude.clone().unwrap_or_else(|| Rc::new(c.env.names.clone()));
     CheckedTheory {
-        name: p.theory.name.name,
-        diagnostics: p.diagnostics,
-        items: vec![],
-        state: TheoryState { program: Program::default() },
+        name: parsed.theory.name.name.clone(),
+        diagnostics,
+        items,
+        state: TheoryState { env: Rc::new(c.env), prelude, lemmas: c.lemmas, values: c.values, lowerer: None, value_funs: HashMap::new() },
     }
 }

@@ -1,0 +1,557 @@
+//! Checking a theory command by command: datatypes (with the strict positivity check), type
+//! synonyms, `fun`/`primrec`/`definition` groups, `inductive` predicates, lemmas and `value`
+//! terms. A command with an error is reported and leaves the environment as it was, so the
+//! rest of the file is checked as if it were absent.
+
+use super::elab::{Elab, Mode, TyVars, GROUP_BASE, R};
+use super::env::{Env, NameRef, TypeRef};
+use super::hir::*;
+use super::ty::{Sort, Type, TypePrinter};
+use crate::diagnostic::Diagnostic;
+use crate::span::Span;
+use crate::syntax::ast;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+pub struct Checker<'s> {
+    pub env: Env,
+    /// The prelude's names; `None` while checking the prelude itself (then the names defined
+    /// so far serve).
+    pub prelude: Option<Rc<HashMap<Rc<str>, NameRef>>>,
+    pub src: &'s str,
+    pub diagnostics: Vec<Diagnostic>,
+    pub lemmas: Vec<Lemma>,
+    pub values: Vec<ValueTerm>,
+}
+
+impl<'s> Checker<'s> {
+    fn elab(&self, mode: Mode) -> Elab<'_> {
+        let prelude = self.prelude.as_deref().unwrap_or(&self.env.names);
+        Elab::new(&self.env, prelude, self.src, mode)
+    }
+
+    /// Checks one command; on error the environment is restored.
+    pub fn command(&mut self, cmd: &ast::Command) -> R<()> {
+        use ast::CommandKind as C;
+        match &cmd.kind {
+            C::Datatype(decls) => {
+                let saved = self.env.clone();
+                self.datatypes(decls).inspect_err(|_| self.env = saved)
+            }
+            C::TypeSynonym { params, name, rhs } => self.synonym(params, name, rhs),
+            C::Fun { consts, equations, .. } => self.fun_group(consts, equations, cmd.span),
+            C::Definition { decl, equation } => {
+                let consts: Vec<ast::ConstDecl> = decl.iter().cloned().collect();
+                self.fun_group(&consts, std::slice::from_ref(equation), cmd.span)
+            }
+            C::Inductive { consts, intros } => self.inductive(consts, intros),
+            C::Unsupported(kw) => Err(Diagnostic::error(kw.span, format!("`{}` is not supported", kw.name))
+                .with_label("hol reads a subset of Isabelle's theory language")
+                .with_note("the rest of the file is still checked")),
+            _ => Ok(()),
+        }
+    }
+
+    fn check_fresh_type(&self, name: &ast::Ident) -> R<()> {
+        if self.env.types.contains_key(name.name.as_str()) {
+            return Err(Diagnostic::error(name.span, format!("type `{}` is already defined", name.name)).with_label("choose another name"));
+        }
+        Ok(())
+    }
+
+    fn synonym(&mut self, params: &[ast::Ident], name: &ast::Ident, rhs: &ast::Type) -> R<()> {
+        self.check_fresh_type(name)?;
+        let mut e = self.elab(Mode::Closed);
+        for p in params {
+            e.inf.param_sorts.insert(Rc::from(p.name.as_str()), Sort::new());
+        }
+        let ty = e.convert_type(rhs, TyVars::Flexible)?;
+        let mut used = Vec::new();
+        ty.params(&mut used);
+        let mut vars = Vec::new();
+        e.free_vars(&ty, &mut vars);
+        if let Some(p) = used.iter().find(|p| !params.iter().any(|q| q.name == ***p)) {
+            return Err(Diagnostic::error(rhs.span, format!("type variable `{p}` is not a parameter of `{}`", name.name)).with_label("unbound type variable"));
+        }
+        if !vars.is_empty() {
+            return Err(Diagnostic::error(rhs.span, format!("a type variable here is not a parameter of `{}`", name.name)).with_label("unbound type variable"));
+        }
+        let params = params.iter().map(|p| Rc::from(p.name.as_str())).collect();
+        self.env.types.insert(Rc::from(name.name.as_str()), TypeRef::Synonym(params, ty));
+        Ok(())
+    }
+
+    fn datatypes(&mut self, decls: &[ast::DatatypeDecl]) -> R<()> {
+        let names: Vec<&str> = decls.iter().map(|d| d.name.name.as_str()).collect();
+        let mut ids = Vec::new();
+        for d in decls {
+            self.check_fresh_type(&d.name)?;
+            let params: Vec<Rc<str>> = d.params.iter().map(|p| Rc::from(p.name.name.as_str())).collect();
+            ids.push(self.env.add_data(DataDecl { name: Rc::from(d.name.name.as_str()), params, ctors: vec![] }));
+        }
+        let mut full = Vec::new();
+        for d in decls {
+            let mut e = self.elab(Mode::Closed);
+            for p in &d.params {
+                e.inf.param_sorts.insert(Rc::from(p.name.name.as_str()), Sort::new());
+            }
+            let mut ctors = Vec::new();
+            for c in &d.ctors {
+                let mut fields = Vec::new();
+                for a in &c.args {
+                    check_positive(&a.ty, &names, true, &c.name.name)?;
+                    let ty = e.convert_type(&a.ty, TyVars::Flexible)?;
+                    let mut used = Vec::new();
+                    ty.params(&mut used);
+                    let mut vars = Vec::new();
+                    e.free_vars(&ty, &mut vars);
+                    if let Some(p) = used.iter().find(|p| !d.params.iter().any(|q| q.name.name == ***p)) {
+                        return Err(Diagnostic::error(a.ty.span, format!("type variable `{p}` is not a parameter of `{}`", d.name.name)).with_label("add it to the datatype's parameters"));
+                    }
+                    if !vars.is_empty() {
+                        return Err(Diagnostic::error(a.ty.span, format!("a type variable here is not a parameter of `{}`", d.name.name)).with_label("add it to the datatype's parameters"));
+                    }
+                    fields.push(ty);
+                }
+                if ctors.iter().any(|x: &CtorDecl| *x.name == *c.name.name) {
+                    return Err(Diagnostic::error(c.name.span, format!("constructor `{}` is defined twice", c.name.name)));
+                }
+                ctors.push(CtorDecl { name: Rc::from(c.name.name.as_str()), fields });
+            }
+            full.push(ctors);
+        }
+        // Every datatype needs a constructor that does not mention the group (or it is empty).
+        for (d, ctors) in decls.iter().zip(&full) {
+            let grounded = ctors.iter().any(|c| c.fields.iter().all(|f| !mentions(f, &names)));
+            if !grounded && decls.len() == 1 {
+                return Err(Diagnostic::error(d.name.span, format!("datatype `{}` has no constructor without a recursive argument, so it has no values", d.name.name))
+                    .with_label("add a non-recursive constructor"));
+            }
+        }
+        for (id, ctors) in ids.into_iter().zip(full) {
+            let decl = Rc::make_mut(&mut self.env.datas[id.0 as usize]);
+            decl.ctors = ctors;
+            for (tag, c) in decl.ctors.iter().enumerate() {
+                self.env.names.insert(c.name.clone(), NameRef::Ctor(id, tag as u32));
+            }
+        }
+        Ok(())
+    }
+
+    /// Declares the group's constants in a fresh elaborator: declared types are fixed,
+    /// undeclared ones inferred.
+    fn declare_group<'a>(&'a self, e: &mut Elab<'a>, consts: &[ast::ConstDecl]) -> R<Vec<bool>> {
+        let mut declared = Vec::new();
+        for c in consts {
+            if e.group.iter().any(|(n, _)| **n == *c.name.name) {
+                return Err(Diagnostic::error(c.name.span, format!("`{}` is declared twice", c.name.name)));
+            }
+            let ty = match &c.ty {
+                Some(t) => e.convert_type(t, TyVars::Fixed)?,
+                None => e.inf.fresh(Sort::new()),
+            };
+            declared.push(c.ty.is_some());
+            e.group.push((Rc::from(c.name.name.as_str()), ty));
+        }
+        Ok(declared)
+    }
+
+    fn fun_group(&mut self, consts: &[ast::ConstDecl], equations: &[ast::Equation], cmd_span: Span) -> R<()> {
+        let mut e = self.elab(Mode::Closed);
+        let mut declared = self.declare_group(&mut e, consts)?;
+        let mut eqs: Vec<Vec<(Vec<Pat>, Term)>> = vec![Vec::new(); consts.len()];
+        let mut arities: Vec<Option<(usize, Span)>> = vec![None; consts.len()];
+        for eq in equations {
+            let (lhs, rhs) = split_equation(&eq.term)?;
+            let mut args = Vec::new();
+            let mut head = lhs;
+            while let ast::TermKind::App(f, x) = &head.kind {
+                args.push(&**x);
+                head = f;
+            }
+            args.reverse();
+            let ast::TermKind::Name(name) = &head.kind else {
+                return Err(Diagnostic::error(lhs.span, "the left-hand side of a defining equation must be the constant applied to patterns").with_label("not of the form `f p1 ... pn`"));
+            };
+            let idx = match e.group.iter().position(|(n, _)| **n == *name.name) {
+                Some(i) => i,
+                None if consts.is_empty() || (eqs.len() == e.group.len() && e.group.is_empty()) => {
+                    // `definition "f x = ..."` without a declaration: the equation names it.
+                    let ty = e.inf.fresh(Sort::new());
+                    e.group.push((Rc::from(name.name.as_str()), ty));
+                    eqs.push(Vec::new());
+                    arities.push(None);
+                    declared.push(false);
+                    e.group.len() - 1
+                }
+                None => {
+                    let names: Vec<String> = e.group.iter().map(|(n, _)| format!("`{n}`")).collect();
+                    return Err(Diagnostic::error(name.span, format!("this equation defines `{}`, but the command defines {}", name.name, names.join(", ")))
+                        .with_label("not a constant of this command"));
+                }
+            };
+            let (cname, cty) = e.group[idx].clone();
+            let mut t = cty.clone();
+            let mut bound = Vec::new();
+            let mut pats = Vec::new();
+            for (i, a) in args.iter().enumerate() {
+                let t_now = e.inf.shallow(&t);
+                let (dom, cod) = match &t_now {
+                    Type::Con(c, xs) if &**c == super::ty::FUN => (xs[0].clone(), xs[1].clone()),
+                    Type::Var(_) if !declared[idx] => {
+                        let a = e.inf.fresh(Sort::new());
+                        let b = e.inf.fresh(Sort::new());
+                        e.inf.unify(&t_now, &Type::fun(a.clone(), b.clone())).map_err(|_| Diagnostic::error(lhs.span, "type mismatch"))?;
+                        (a, b)
+                    }
+                    _ => {
+                        let ty = TypePrinter::default().print(&e.inf.resolve(&cty));
+                        return Err(Diagnostic::error(
+                            lhs.span,
+                            format!("equation gives `{cname}` {} arguments where its type allows {i}", args.len()),
+                        )
+                        .with_label(format!("`{cname}` has type `{ty}`"))
+                        .with_secondary(a.span, "one argument too many"));
+                    }
+                };
+                pats.push(e.pat(a, &dom, &mut bound)?);
+                t = cod;
+            }
+            match arities[idx] {
+                None => arities[idx] = Some((args.len(), lhs.span)),
+                Some((n, first)) if n != args.len() => {
+                    return Err(Diagnostic::error(lhs.span, format!("equation gives `{cname}` {} arguments, but an earlier equation gives it {n}", args.len()))
+                        .with_label("all equations of a function take the same number of arguments")
+                        .with_secondary(first, "the earlier equation"));
+                }
+                _ => {}
+            }
+            let depth = e.scopes.len();
+            e.scopes.extend(bound);
+            let rhs_t = e.term(rhs);
+            e.scopes.truncate(depth);
+            let rhs_t = rhs_t?;
+            e.expect(&rhs_t.ty, &t, rhs_t.span, &format!(", but the left-hand side has type `{}`", e.show(&t)))?;
+            eqs[idx].push((pats, rhs_t));
+        }
+        for (i, (name, _)) in e.group.iter().enumerate() {
+            if eqs[i].is_empty() {
+                let span = consts.get(i).map_or(cmd_span, |c| c.name.span);
+                return Err(Diagnostic::error(span, format!("no equation defines `{name}`")).with_label("declared here"));
+            }
+        }
+        // Generalize: the variables left in each constant's type become its parameters,
+        // named after the fixed ones in order.
+        let mut gen: HashMap<u32, Rc<str>> = HashMap::new();
+        let mut used: Vec<Rc<str>> = e.inf.param_sorts.keys().cloned().collect();
+        let mut schemes = Vec::new();
+        for (_, ty) in &e.group {
+            let mut vars = Vec::new();
+            e.free_vars(ty, &mut vars);
+            for v in vars {
+                if !gen.contains_key(&v) {
+                    let name = fresh_param_name(&used);
+                    used.push(name.clone());
+                    gen.insert(v, name);
+                }
+            }
+        }
+        for (_, ty) in &e.group {
+            let ty = e.finalize_type(ty, &gen);
+            let mut ps = Vec::new();
+            ty.params(&mut ps);
+            let params = ps
+                .into_iter()
+                .map(|p| {
+                    let sort = match gen.iter().find(|(_, n)| **n == p) {
+                        Some((v, _)) => e.inf.sort_of_var(*v).clone(),
+                        None => e.inf.param_sorts.get(&p).cloned().unwrap_or_default(),
+                    };
+                    (p, sort)
+                })
+                .collect();
+            schemes.push(Scheme { params, ty });
+        }
+        let locals = e.finalize_locals(&gen);
+        let base = self.env.consts.len() as u32;
+        let mut defs = Vec::new();
+        for (i, (name, _)) in e.group.iter().enumerate() {
+            let mut equations = std::mem::take(&mut eqs[i]);
+            for (pats, rhs) in equations.iter_mut() {
+                pats.iter_mut().for_each(|p| e.finalize_pat(p, &gen));
+                e.finalize_term(rhs, &gen);
+                fix_group_refs(rhs, base, &schemes);
+            }
+            let arity = arities[i].map_or(0, |(n, _)| n);
+            defs.push(ConstDef { name: name.clone(), scheme: schemes[i].clone(), kind: ConstKind::Equations { locals: locals.clone(), equations, arity } });
+        }
+        drop(e);
+        for d in defs {
+            self.env.add_const(d);
+        }
+        Ok(())
+    }
+
+    fn inductive(&mut self, consts: &[ast::ConstDecl], intros: &[ast::Equation]) -> R<()> {
+        let mut e = self.elab(Mode::Free);
+        let _ = self.declare_group(&mut e, consts)?;
+        let mut clauses: Vec<Vec<HornClause>> = vec![Vec::new(); consts.len()];
+        let mut pending = Vec::new();
+        for intro in intros {
+            e.locals.clear();
+            e.frees.clear();
+            let mut parts = Vec::new();
+            flatten_meta_imp(&intro.term, &mut parts);
+            let head_ast = parts.pop().expect("an intro has a conclusion");
+            let mut premises = Vec::new();
+            for p in &parts {
+                let t = e.term(p)?;
+                e.expect(&t.ty, &Type::bool(), t.span, ", but a premise must be `bool`")?;
+                premises.push(t);
+            }
+            let mut args_ast = Vec::new();
+            let mut head = head_ast;
+            while let ast::TermKind::App(f, x) = &head.kind {
+                args_ast.push(&**x);
+                head = f;
+            }
+            args_ast.reverse();
+            let idx = match &head.kind {
+                ast::TermKind::Name(n) => e.group.iter().position(|(g, _)| **g == *n.name),
+                _ => None,
+            };
+            let Some(idx) = idx else {
+                return Err(Diagnostic::error(head_ast.span, "the conclusion of an introduction rule must apply a predicate of this command").with_label("not a predicate being defined"));
+            };
+            let full = e.term(head_ast)?;
+            e.expect(&full.ty, &Type::bool(), full.span, ", but an introduction rule concludes a `bool`")?;
+            let mut args = Vec::new();
+            let mut t = full;
+            while let TermKind::App(f, x) = t.kind {
+                args.push(*x);
+                t = *f;
+            }
+            args.reverse();
+            pending.push((idx, std::mem::take(&mut e.locals), args, premises));
+        }
+        let gen = HashMap::new();
+        let schemes: Vec<Scheme> = e
+            .group
+            .iter()
+            .map(|(_, ty)| {
+                let ty = e.finalize_type(ty, &gen);
+                let mut ps = Vec::new();
+                ty.params(&mut ps);
+                Scheme { params: ps.into_iter().map(|p| { let s = e.inf.param_sorts.get(&p).cloned().unwrap_or_default(); (p, s) }).collect(), ty }
+            })
+            .collect();
+        let base = self.env.consts.len() as u32;
+        for (idx, locals, mut args, mut premises) in pending {
+            e.locals = locals;
+            let locals = e.finalize_locals(&gen);
+            for t in args.iter_mut().chain(premises.iter_mut()) {
+                e.finalize_term(t, &gen);
+                fix_group_refs(t, base, &schemes);
+            }
+            clauses[idx].push(HornClause { locals, args, premises });
+        }
+        let names: Vec<Rc<str>> = e.group.iter().map(|(n, _)| n.clone()).collect();
+        drop(e);
+        for (i, name) in names.into_iter().enumerate() {
+            let kind = ConstKind::Inductive { clauses: std::mem::take(&mut clauses[i]) };
+            self.env.add_const(ConstDef { name, scheme: schemes[i].clone(), kind });
+        }
+        Ok(())
+    }
+
+    pub fn lemma(&mut self, l: &ast::Lemma, span: Span) -> R<usize> {
+        let mut e = self.elab(Mode::Free);
+        for f in &l.fixes {
+            let ty = match &f.ty {
+                Some(t) => e.convert_type(t, TyVars::Flexible)?,
+                None => e.inf.fresh(Sort::new()),
+            };
+            let name: Rc<str> = Rc::from(f.name.name.as_str());
+            let id = e.new_local(name.clone(), ty);
+            e.frees.push((name, id));
+        }
+        let mut premises = Vec::new();
+        for a in &l.assumes {
+            let mut parts = Vec::new();
+            flatten_meta_imp(&a.term, &mut parts);
+            for p in parts {
+                premises.push(self_bool(&mut e, p)?);
+            }
+        }
+        let mut conclusions = Vec::new();
+        for s in &l.shows {
+            let mut parts = Vec::new();
+            flatten_meta_imp(s, &mut parts);
+            let concl = parts.pop().expect("a statement");
+            if l.shows.len() == 1 {
+                for p in parts {
+                    premises.push(self_bool(&mut e, p)?);
+                }
+                conclusions.push(self_bool(&mut e, concl)?);
+            } else {
+                conclusions.push(self_bool(&mut e, s)?);
+            }
+        }
+        let mut conclusion = conclusions.pop().ok_or_else(|| Diagnostic::error(span, "a lemma needs a statement"))?;
+        while let Some(c) = conclusions.pop() {
+            let and = e.builtin(super::builtins::Builtin::And, c.span);
+            let cspan = c.span.to(conclusion.span);
+            let partial = e.app(and, c)?;
+            conclusion = e.app(partial, conclusion)?;
+            conclusion.span = cspan;
+        }
+        // Type variables of the free variables become the lemma's parameters; annotated ones
+        // keep the name the user gave them.
+        let mut vars = Vec::new();
+        for (_, l) in &e.frees {
+            e.free_vars(&e.locals[*l as usize].ty.clone(), &mut vars);
+        }
+        let mut gen: HashMap<u32, Rc<str>> = HashMap::new();
+        let mut used: Vec<Rc<str>> = Vec::new();
+        for (name, t) in &e.tyvars {
+            if let Type::Var(v) = e.inf.shallow(t) {
+                if vars.contains(&v) {
+                    gen.insert(v, name.clone());
+                    used.push(name.clone());
+                }
+            }
+        }
+        for v in &vars {
+            if !gen.contains_key(v) {
+                let n = fresh_param_name(&used);
+                used.push(n.clone());
+                gen.insert(*v, n);
+            }
+        }
+        let params = vars.iter().map(|v| (gen[v].clone(), e.inf.sort_of_var(*v).clone())).collect();
+        for p in premises.iter_mut() {
+            e.finalize_term(p, &gen);
+        }
+        e.finalize_term(&mut conclusion, &gen);
+        let locals = e.finalize_locals(&gen);
+        let frees = e.frees.iter().map(|(_, l)| *l).collect();
+        self.lemmas.push(Lemma { name: l.name.as_ref().map(|n| Rc::from(n.name.as_str())), params, locals, frees, premises, conclusion, span });
+        Ok(self.lemmas.len() - 1)
+    }
+
+    pub fn value(&mut self, t: &ast::Term) -> R<usize> {
+        let mut e = self.elab(Mode::Closed);
+        let mut term = e.term(t)?;
+        let gen = HashMap::new();
+        e.finalize_term(&mut term, &gen);
+        let locals = e.finalize_locals(&gen);
+        self.values.push(ValueTerm { locals, term, span: t.span });
+        Ok(self.values.len() - 1)
+    }
+}
+
+
+fn self_bool(e: &mut Elab<'_>, t: &ast::Term) -> R<Term> {
+    let t = e.term(t)?;
+    e.expect(&t.ty, &Type::bool(), t.span, ", but a statement must be `bool`")?;
+    Ok(t)
+}
+
+/// `A ⟹ B ⟹ C` into `[A, B, C]`.
+fn flatten_meta_imp<'a>(t: &'a ast::Term, out: &mut Vec<&'a ast::Term>) {
+    match &t.kind {
+        ast::TermKind::BinOp(ast::BinOp::MetaImp, _, a, b) => {
+            out.push(a);
+            flatten_meta_imp(b, out);
+        }
+        _ => out.push(t),
+    }
+}
+
+/// `lhs = rhs`, `lhs ≡ rhs` or `lhs ⟷ rhs` at the top of an equation.
+fn split_equation(t: &ast::Term) -> R<(&ast::Term, &ast::Term)> {
+    match &t.kind {
+        ast::TermKind::BinOp(ast::BinOp::Eq | ast::BinOp::Defeq | ast::BinOp::Iff, _, l, r) => Ok((l, r)),
+        _ => Err(Diagnostic::error(t.span, "a defining equation must have the form `f p1 ... pn = t`").with_label("not an equation")),
+    }
+}
+
+fn fresh_param_name(used: &[Rc<str>]) -> Rc<str> {
+    for i in 0.. {
+        let letter = (b'a' + (i % 26) as u8) as char;
+        let name = if i < 26 { format!("'{letter}") } else { format!("'{letter}{}", i / 26) };
+        if !used.iter().any(|u| **u == *name) {
+            return Rc::from(name);
+        }
+    }
+    unreachable!()
+}
+
+/// Replaces the group placeholders by the constants' real ids, at the identity instance.
+fn fix_group_refs(t: &mut Term, base: u32, schemes: &[Scheme]) {
+    match &mut t.kind {
+        TermKind::Const(id, inst) if id.0 >= GROUP_BASE => {
+            let i = (id.0 - GROUP_BASE) as usize;
+            *id = ConstId(base + i as u32);
+            *inst = schemes[i].params.iter().map(|(p, _)| Type::Param(p.clone())).collect();
+        }
+        TermKind::Const(..) | TermKind::Local(_) | TermKind::Ctor(..) | TermKind::Builtin(_) | TermKind::Num(_) => {}
+        TermKind::App(f, x) => {
+            fix_group_refs(f, base, schemes);
+            fix_group_refs(x, base, schemes);
+        }
+        TermKind::Lambda(_, b) => fix_group_refs(b, base, schemes),
+        TermKind::Let(_, a, b) => {
+            fix_group_refs(a, base, schemes);
+            fix_group_refs(b, base, schemes);
+        }
+        TermKind::If(c, a, b) => {
+            fix_group_refs(c, base, schemes);
+            fix_group_refs(a, base, schemes);
+            fix_group_refs(b, base, schemes);
+        }
+        TermKind::Case(s, arms) => {
+            fix_group_refs(s, base, schemes);
+            arms.iter_mut().for_each(|(_, r)| fix_group_refs(r, base, schemes));
+        }
+        TermKind::Quant(_, _, bound, body) => {
+            if let Some(Bound::In(a) | Bound::Less(a) | Bound::LessEq(a)) = bound {
+                fix_group_refs(a, base, schemes);
+            }
+            fix_group_refs(body, base, schemes);
+        }
+        TermKind::SetCompr(_, dom, body) => {
+            if let Some(d) = dom {
+                fix_group_refs(d, base, schemes);
+            }
+            fix_group_refs(body, base, schemes);
+        }
+    }
+}
+
+fn mentions(t: &Type, names: &[&str]) -> bool {
+    match t {
+        Type::Con(c, args) => names.contains(&&**c) || args.iter().any(|a| mentions(a, names)),
+        _ => false,
+    }
+}
+
+/// The datatypes being defined may occur only positively (never left of `⇒`) in their own
+/// constructors' arguments.
+fn check_positive(t: &ast::Type, names: &[&str], positive: bool, ctor: &str) -> R<()> {
+    match &t.kind {
+        ast::TypeKind::Var(_) => Ok(()),
+        ast::TypeKind::Fun(a, b) => {
+            check_positive(a, names, false, ctor)?;
+            check_positive(b, names, positive, ctor)
+        }
+        ast::TypeKind::App(n, args) => {
+            if !positive && names.contains(&n.name.as_str()) {
+                return Err(Diagnostic::error(n.span, format!("datatype `{}` occurs non-positively (left of `⇒`) in its constructor `{ctor}`", n.name))
+                    .with_label("a datatype may not occur left of `⇒` in its own constructors")
+                    .with_note("such a datatype has no set-theoretic model, so Isabelle rejects it too"));
+            }
+            args.iter().try_for_each(|a| check_positive(a, names, positive, ctor))
+        }
+    }
+}

@@ -1,0 +1,114 @@
+//! The global environment of a theory: datatypes, type synonyms and constants defined so far
+//! (the prelude's first), and what each name currently refers to. A later definition of the
+//! same name shadows the earlier one for what follows; terms already checked keep pointing at
+//! the constant they meant (they hold ids, not names).
+
+use super::builtins::{self, Builtin};
+use super::hir::{ConstDef, ConstId, DataDecl, DataIdx, Scheme};
+use super::ty::{Sort, Type};
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
+/// What a term-level name refers to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NameRef {
+    Const(ConstId),
+    Ctor(DataIdx, u32),
+    Builtin(Builtin),
+}
+
+/// What a type name refers to.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TypeRef {
+    /// `bool`, `nat`, `int`, `set` (and `fun` via `⇒`), with their arity.
+    Base(usize),
+    Data(DataIdx),
+    /// Parameters and right-hand side (over `Type::Param`).
+    Synonym(Vec<Rc<str>>, Type),
+}
+
+#[derive(Clone, Debug)]
+pub struct Env {
+    pub consts: Vec<Rc<ConstDef>>,
+    pub datas: Vec<Rc<DataDecl>>,
+    pub names: HashMap<Rc<str>, NameRef>,
+    pub types: HashMap<Rc<str>, TypeRef>,
+    pub datatype_names: Rc<HashSet<Rc<str>>>,
+}
+
+impl Default for Env {
+    fn default() -> Env {
+        let mut env = Env {
+            consts: Vec::new(),
+            datas: Vec::new(),
+            names: HashMap::new(),
+            types: HashMap::new(),
+            datatype_names: Rc::new(HashSet::new()),
+        };
+        for (name, b) in builtins::NAMED {
+            env.names.insert(Rc::from(*name), NameRef::Builtin(*b));
+        }
+        for (name, arity) in [("bool", 0), ("nat", 0), ("int", 0), ("set", 1)] {
+            env.types.insert(Rc::from(name), TypeRef::Base(arity));
+        }
+        env
+    }
+}
+
+impl Env {
+    pub fn konst(&self, id: ConstId) -> &ConstDef {
+        &self.consts[id.0 as usize]
+    }
+
+    pub fn data(&self, id: DataIdx) -> &DataDecl {
+        &self.datas[id.0 as usize]
+    }
+
+    pub fn data_by_name(&self, name: &str) -> Option<DataIdx> {
+        match self.types.get(name) {
+            Some(TypeRef::Data(d)) => Some(*d),
+            _ => None,
+        }
+    }
+
+    /// The constructor `ctor` of the datatype `data` (both prelude names such as `list`/`Cons`).
+    pub fn ctor(&self, data: &str, ctor: &str) -> Option<(DataIdx, u32)> {
+        let d = self.data_by_name(data)?;
+        let tag = self.data(d).ctors.iter().position(|c| &*c.name == ctor)?;
+        Some((d, tag as u32))
+    }
+
+    pub fn add_const(&mut self, def: ConstDef) -> ConstId {
+        let id = ConstId(self.consts.len() as u32);
+        self.names.insert(def.name.clone(), NameRef::Const(id));
+        self.consts.push(Rc::new(def));
+        id
+    }
+
+    pub fn add_data(&mut self, decl: DataDecl) -> DataIdx {
+        let id = DataIdx(self.datas.len() as u32);
+        for (tag, c) in decl.ctors.iter().enumerate() {
+            self.names.insert(c.name.clone(), NameRef::Ctor(id, tag as u32));
+        }
+        self.types.insert(decl.name.clone(), TypeRef::Data(id));
+        Rc::make_mut(&mut self.datatype_names).insert(decl.name.clone());
+        self.datas.push(Rc::new(decl));
+        id
+    }
+
+    /// The type scheme of a constructor: `fields ⇒ (params) data`.
+    pub fn ctor_scheme(&self, d: DataIdx, tag: u32) -> Scheme {
+        let decl = self.data(d);
+        let result = Type::Con(decl.name.clone(), decl.params.iter().map(|p| Type::Param(p.clone())).collect());
+        let fields = decl.ctors[tag as usize].fields.clone();
+        Scheme {
+            params: decl.params.iter().map(|p| (p.clone(), Sort::new())).collect(),
+            ty: Type::curried(fields, result),
+        }
+    }
+
+    /// Every term-level name, for "did you mean" suggestions.
+    pub fn all_names(&self) -> impl Iterator<Item = &str> {
+        self.names.keys().map(|k| &**k)
+    }
+}

@@ -1,0 +1,150 @@
+//! The typed theory: terms after name resolution and type inference, with patterns still as
+//! written (pattern-match compilation happens in `core::lower`). Every type here is fully
+//! resolved: inference variables are gone, `Type::Param` stands for a type variable of the
+//! enclosing constant's scheme (or of a lemma).
+
+use super::builtins::Builtin;
+use super::ty::{Sort, Type};
+use crate::core::ir::Quant;
+use crate::span::Span;
+use num_bigint::BigInt;
+use std::rc::Rc;
+
+/// Index into `Env::consts`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ConstId(pub u32);
+
+/// Index into `Env::datas`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct DataIdx(pub u32);
+
+/// A bound variable of one body (equation group, lemma or value): index into its `locals`.
+pub type LocalId = u32;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Local {
+    pub name: Rc<str>,
+    pub ty: Type,
+}
+
+/// A polymorphic type: `params` are the `Type::Param` names of `ty`, with their sorts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scheme {
+    pub params: Vec<(Rc<str>, Sort)>,
+    pub ty: Type,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Term {
+    pub kind: TermKind,
+    pub ty: Type,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum TermKind {
+    Local(LocalId),
+    /// A defined constant at an instance: one type per scheme parameter, in order.
+    Const(ConstId, Vec<Type>),
+    /// Constructor `tag` of a datatype at the given type arguments.
+    Ctor(DataIdx, u32, Vec<Type>),
+    /// A builtin; the term's type says at which instance.
+    Builtin(Builtin),
+    /// A numeral at type `nat` or `int`.
+    Num(BigInt),
+    App(Box<Term>, Box<Term>),
+    Lambda(LocalId, Box<Term>),
+    Let(LocalId, Box<Term>, Box<Term>),
+    If(Box<Term>, Box<Term>, Box<Term>),
+    Case(Box<Term>, Vec<(Pat, Term)>),
+    Quant(Quant, LocalId, Option<Bound>, Box<Term>),
+    /// `{x. P}` with an optional domain (`{x ∈ A. P}`).
+    SetCompr(LocalId, Option<Box<Term>>, Box<Term>),
+}
+
+/// The bound of a bounded quantifier.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Bound {
+    In(Box<Term>),
+    Less(Box<Term>),
+    LessEq(Box<Term>),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pat {
+    pub kind: PatKind,
+    pub ty: Type,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum PatKind {
+    Var(LocalId),
+    Wild,
+    Ctor(DataIdx, u32, Vec<Pat>),
+    /// A `nat` or `int` literal.
+    Num(BigInt),
+    /// `Suc p`.
+    Suc(Box<Pat>),
+    Bool(bool),
+}
+
+/// A `datatype` with its parameters and constructors (field types over `Type::Param`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DataDecl {
+    pub name: Rc<str>,
+    pub params: Vec<Rc<str>>,
+    pub ctors: Vec<CtorDecl>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct CtorDecl {
+    pub name: Rc<str>,
+    pub fields: Vec<Type>,
+}
+
+/// A defined constant.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConstDef {
+    pub name: Rc<str>,
+    pub scheme: Scheme,
+    pub kind: ConstKind,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ConstKind {
+    /// `fun`/`primrec`/`definition`: equations `name p1 ... pn = rhs`, all with the same
+    /// number of patterns (the arity), tried in order.
+    Equations { locals: Vec<Local>, equations: Vec<(Vec<Pat>, Term)>, arity: usize },
+    /// An `inductive` predicate: Horn clauses.
+    Inductive { clauses: Vec<HornClause> },
+}
+
+/// `premises ⟹ pred args`, with its own variables.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HornClause {
+    pub locals: Vec<Local>,
+    pub args: Vec<Term>,
+    pub premises: Vec<Term>,
+}
+
+/// A checked lemma: `⟦premises⟧ ⟹ conclusion` over free variables `frees` (locals of the
+/// lemma), with type parameters `params` to be instantiated by the tester.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Lemma {
+    pub name: Option<Rc<str>>,
+    pub params: Vec<(Rc<str>, Sort)>,
+    pub locals: Vec<Local>,
+    pub frees: Vec<LocalId>,
+    pub premises: Vec<Term>,
+    pub conclusion: Term,
+    pub span: Span,
+}
+
+/// A checked `value` term, closed and monomorphic.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ValueTerm {
+    pub locals: Vec<Local>,
+    pub term: Term,
+    pub span: Span,
+}

@@ -1,0 +1,171 @@
+//! Types as the checker sees them: inference variables, constructors applied to arguments,
+//! and fixed (rigid) type variables of a signature. Also their printing in Isabelle syntax.
+
+use std::collections::HashMap;
+use std::fmt::Write;
+use std::rc::Rc;
+
+/// A set of class names, e.g. `{linorder}`; empty means any type.
+pub type Sort = Vec<Rc<str>>;
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Type {
+    /// An inference variable, resolved through the `Infer` substitution.
+    Var(u32),
+    /// A type variable named in a signature (`'a`), fixed while checking that definition and
+    /// instantiated with fresh variables at every use of the constant.
+    Param(Rc<str>),
+    /// `bool`, `nat`, `int`, `fun` (2 args), `set` (1 arg), or a datatype name.
+    Con(Rc<str>, Vec<Type>),
+}
+
+pub const BOOL: &str = "bool";
+pub const NAT: &str = "nat";
+pub const INT: &str = "int";
+pub const FUN: &str = "fun";
+pub const SET: &str = "set";
+pub const LIST: &str = "list";
+pub const PROD: &str = "prod";
+pub const OPTION: &str = "option";
+pub const SUM: &str = "sum";
+pub const UNIT: &str = "unit";
+
+impl Type {
+    pub fn con(name: &str, args: Vec<Type>) -> Type {
+        Type::Con(Rc::from(name), args)
+    }
+    pub fn bool() -> Type {
+        Type::con(BOOL, vec![])
+    }
+    pub fn nat() -> Type {
+        Type::con(NAT, vec![])
+    }
+    pub fn int() -> Type {
+        Type::con(INT, vec![])
+    }
+    pub fn fun(a: Type, b: Type) -> Type {
+        Type::con(FUN, vec![a, b])
+    }
+    pub fn set(a: Type) -> Type {
+        Type::con(SET, vec![a])
+    }
+    pub fn list(a: Type) -> Type {
+        Type::con(LIST, vec![a])
+    }
+    pub fn prod(a: Type, b: Type) -> Type {
+        Type::con(PROD, vec![a, b])
+    }
+    pub fn param(name: &str) -> Type {
+        Type::Param(Rc::from(name))
+    }
+
+    /// `a ⇒ b ⇒ c` from `[a, b]` and `c`.
+    pub fn curried(args: Vec<Type>, res: Type) -> Type {
+        args.into_iter().rev().fold(res, |acc, a| Type::fun(a, acc))
+    }
+
+    pub fn is_con(&self, name: &str) -> bool {
+        matches!(self, Type::Con(n, _) if &**n == name)
+    }
+
+    /// Replaces `Param`s by the given types.
+    pub fn subst_params(&self, map: &HashMap<Rc<str>, Type>) -> Type {
+        match self {
+            Type::Param(p) => map.get(p).cloned().unwrap_or_else(|| self.clone()),
+            Type::Var(_) => self.clone(),
+            Type::Con(c, args) => Type::Con(c.clone(), args.iter().map(|a| a.subst_params(map)).collect()),
+        }
+    }
+
+    pub fn params(&self, out: &mut Vec<Rc<str>>) {
+        match self {
+            Type::Param(p) => {
+                if !out.contains(p) {
+                    out.push(p.clone())
+                }
+            }
+            Type::Var(_) => {}
+            Type::Con(_, args) => args.iter().for_each(|a| a.params(out)),
+        }
+    }
+}
+
+/// Prints types in Isabelle syntax; inference variables are named `'a`, `'b`, ... in order of
+/// first appearance, so two types printed with one printer share names.
+#[derive(Default)]
+pub struct TypePrinter {
+    names: HashMap<u32, String>,
+}
+
+impl TypePrinter {
+    pub fn print(&mut self, t: &Type) -> String {
+        let mut s = String::new();
+        self.go(t, 0, &mut s);
+        s
+    }
+
+    fn var_name(&mut self, v: u32) -> String {
+        let n = self.names.len();
+        self.names
+            .entry(v)
+            .or_insert_with(|| {
+                let letter = (b'a' + (n % 26) as u8) as char;
+                if n < 26 {
+                    format!("'{letter}")
+                } else {
+                    format!("'{letter}{}", n / 26)
+                }
+            })
+            .clone()
+    }
+
+    /// `prec`: 0 top, 1 left of ⇒, 2 inside ×/+, 3 argument of a postfix constructor.
+    fn go(&mut self, t: &Type, prec: u8, out: &mut String) {
+        match t {
+            Type::Var(v) => {
+                let n = self.var_name(*v);
+                out.push_str(&n)
+            }
+            Type::Param(p) => out.push_str(p),
+            Type::Con(c, args) if &**c == FUN && args.len() == 2 => {
+                if prec > 0 {
+                    out.push('(');
+                }
+                self.go(&args[0], 1, out);
+                out.push_str(" ⇒ ");
+                self.go(&args[1], 0, out);
+                if prec > 0 {
+                    out.push(')');
+                }
+            }
+            Type::Con(c, args) if (&**c == PROD || &**c == SUM) && args.len() == 2 => {
+                if prec > 1 {
+                    out.push('(');
+                }
+                self.go(&args[0], 2, out);
+                out.push_str(if &**c == PROD { " × " } else { " + " });
+                self.go(&args[1], 1, out);
+                if prec > 1 {
+                    out.push(')');
+                }
+            }
+            Type::Con(c, args) => match args.len() {
+                0 => out.push_str(c),
+                1 => {
+                    self.go(&args[0], 3, out);
+                    let _ = write!(out, " {c}");
+                }
+                _ => {
+                    out.push('(');
+                    for (i, a) in args.iter().enumerate() {
+                        if i > 0 {
+                            out.push_str(", ");
+                        }
+                        self.go(a, 0, out);
+                    }
+                    let _ = write!(out, ") {c}");
+                }
+            },
+        }
+    }
+}

@@ -1,0 +1,154 @@
+//! Hindley–Milner inference state: a substitution over inference variables with a sort per
+//! variable, and order-sorted unification (binding a variable to a constructor checks the
+//! instance and pushes the class requirements onto the constructor's arguments).
+
+use super::classes;
+use super::ty::{Sort, Type};
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UnifyError {
+    /// The two (resolved) types cannot be made equal.
+    Mismatch,
+    /// The type is not of the class.
+    NoInstance(Type, Rc<str>),
+    /// A variable would have to contain itself.
+    Occurs,
+}
+
+pub struct Infer {
+    subst: Vec<Option<Type>>,
+    sorts: Vec<Sort>,
+    /// Sorts of the fixed type variables (`Type::Param`) in scope.
+    pub param_sorts: HashMap<Rc<str>, Sort>,
+    /// Names of the datatypes in scope (instances of the order classes).
+    pub datatypes: Rc<HashSet<Rc<str>>>,
+}
+
+impl Infer {
+    pub fn new(datatypes: Rc<HashSet<Rc<str>>>) -> Infer {
+        Infer { subst: Vec::new(), sorts: Vec::new(), param_sorts: HashMap::new(), datatypes }
+    }
+
+    pub fn fresh(&mut self, sort: Sort) -> Type {
+        self.subst.push(None);
+        self.sorts.push(sort);
+        Type::Var(self.subst.len() as u32 - 1)
+    }
+
+    pub fn sort_of_var(&self, v: u32) -> &Sort {
+        &self.sorts[v as usize]
+    }
+
+    /// Follows variable bindings at the top only.
+    pub fn shallow(&self, t: &Type) -> Type {
+        let mut t = t.clone();
+        while let Type::Var(v) = t {
+            match &self.subst[v as usize] {
+                Some(u) => t = u.clone(),
+                None => break,
+            }
+        }
+        t
+    }
+
+    /// Applies the substitution everywhere.
+    pub fn resolve(&self, t: &Type) -> Type {
+        match self.shallow(t) {
+            Type::Con(c, args) => Type::Con(c, args.iter().map(|a| self.resolve(a)).collect()),
+            other => other,
+        }
+    }
+
+    fn occurs(&self, v: u32, t: &Type) -> bool {
+        match self.shallow(t) {
+            Type::Var(w) => v == w,
+            Type::Param(_) => false,
+            Type::Con(_, args) => args.iter().any(|a| self.occurs(v, a)),
+        }
+    }
+
+    pub fn unify(&mut self, a: &Type, b: &Type) -> Result<(), UnifyError> {
+        let a = self.shallow(a);
+        let b = self.shallow(b);
+        match (&a, &b) {
+            (Type::Var(v), Type::Var(w)) if v == w => Ok(()),
+            (Type::Var(v), _) => self.bind(*v, &b),
+            (_, Type::Var(w)) => self.bind(*w, &a),
+            (Type::Param(p), Type::Param(q)) if p == q => Ok(()),
+            (Type::Con(c, xs), Type::Con(d, ys)) if c == d && xs.len() == ys.len() => {
+                for (x, y) in xs.iter().zip(ys) {
+                    self.unify(x, y)?;
+                }
+                Ok(())
+            }
+            _ => Err(UnifyError::Mismatch),
+        }
+    }
+
+    fn bind(&mut self, v: u32, t: &Type) -> Result<(), UnifyError> {
+        if self.occurs(v, t) {
+            return Err(UnifyError::Occurs);
+        }
+        let sort = std::mem::take(&mut self.sorts[v as usize]);
+        self.subst[v as usize] = Some(t.clone());
+        for class in &sort {
+            self.require(t, class)?;
+        }
+        Ok(())
+    }
+
+    /// Makes `t` a member of `class`, or says why it cannot be.
+    pub fn require(&mut self, t: &Type, class: &Rc<str>) -> Result<(), UnifyError> {
+        match self.shallow(t) {
+            Type::Var(v) => {
+                let sort = &mut self.sorts[v as usize];
+                if !sort.contains(class) {
+                    sort.push(class.clone());
+                }
+                Ok(())
+            }
+            Type::Param(p) => {
+                let sort = self.param_sorts.get(&p).cloned().unwrap_or_default();
+                if sort_implies(&sort, class) {
+                    Ok(())
+                } else {
+                    Err(UnifyError::NoInstance(Type::Param(p), class.clone()))
+                }
+            }
+            Type::Con(c, args) => {
+                let is_data = self.datatypes.contains(&c);
+                match classes::instance(&c, args.len(), class, is_data) {
+                    Some(reqs) => {
+                        for (arg, req) in args.iter().zip(reqs) {
+                            for cl in req {
+                                self.require(arg, &Rc::from(cl))?;
+                            }
+                        }
+                        Ok(())
+                    }
+                    None => Err(UnifyError::NoInstance(self.resolve(&Type::Con(c, args)), class.clone())),
+                }
+            }
+        }
+    }
+}
+
+/// Whether a fixed type variable of sort `sort` is of `class`: the class is in the sort, or
+/// every base type that meets some class of the sort also meets `class` (a flattened view of
+/// Isabelle's class hierarchy: `linorder` gives `ord`, `comm_monoid_add` gives `plus`).
+pub fn sort_implies(sort: &Sort, class: &str) -> bool {
+    if sort.iter().any(|c| &**c == class) || is_universal(class) {
+        return true;
+    }
+    let bases: [(&str, bool); 5] = [("nat", false), ("int", false), ("bool", false), ("set", false), ("unit", true)];
+    sort.iter().any(|have| {
+        let members: Vec<_> = bases.iter().filter(|(t, d)| classes::instance(t, 0, have, *d).is_some()).collect();
+        !members.is_empty() && members.iter().all(|(t, d)| classes::instance(t, 0, class, *d).is_some())
+    })
+}
+
+fn is_universal(class: &str) -> bool {
+    classes::instance("fun", 2, class, false).is_some()
+}
