@@ -145,7 +145,7 @@ which is not executable; b mod a = 0 is equivalent on nat and int, including
 a = 0 (b mod 0 = b) and negative numbers.›
 
 definition dvd :: "'a::{zero, modulo} ⇒ 'a ⇒ bool" where
-  "dvd a b = (b mod a = 0)"
+  "a dvd b = (b mod a = 0)"
 
 definition even :: "'a::{zero, modulo, numeral} ⇒ bool" where
   "even a = (a mod 2 = 0)"

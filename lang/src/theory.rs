@@ -81,6 +81,11 @@ impl CheckedTheory {
         self.state.lower_value(index)
     }
 
+    /// The typed form of the lemma item number `index` (from `ItemKind::Lemma`).
+    pub fn lemma(&self, index: usize) -> &crate::types::hir::Lemma {
+        &self.state.lemmas[index]
+    }
+
     /// The core IR of everything the file's `value` commands and monomorphic lemmas use, in
     /// its text form.
     pub fn dump_ir(&mut self) -> String {

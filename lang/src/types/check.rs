@@ -170,6 +170,17 @@ impl<'s> Checker<'s> {
                 head = f;
             }
             args.reverse();
+            // An infix notation on the left (`a dvd b = ...`) defines the notation's constant.
+            let infix_name;
+            if let ast::TermKind::BinOp(op, op_span, l, r) = &head.kind {
+                if let Some(n) = infix_constant(*op) {
+                    if args.is_empty() {
+                        infix_name = ast::Term { kind: ast::TermKind::Name(ast::Ident { name: n.to_string(), span: *op_span }), span: *op_span };
+                        head = &infix_name;
+                        args = vec![&**l, &**r];
+                    }
+                }
+            }
             let ast::TermKind::Name(name) = &head.kind else {
                 return Err(Diagnostic::error(lhs.span, "the left-hand side of a defining equation must be the constant applied to patterns").with_label("not of the form `f p1 ... pn`"));
             };
@@ -474,6 +485,18 @@ fn split_equation(t: &ast::Term) -> R<(&ast::Term, &ast::Term)> {
         ast::TermKind::BinOp(ast::BinOp::Eq | ast::BinOp::Defeq | ast::BinOp::Iff, _, l, r) => Ok((l, r)),
         _ => Err(Diagnostic::error(t.span, "a defining equation must have the form `f p1 ... pn = t`").with_label("not an equation")),
     }
+}
+
+/// The prelude constant an infix notation stands for.
+fn infix_constant(op: ast::BinOp) -> Option<&'static str> {
+    Some(match op {
+        ast::BinOp::Dvd => "dvd",
+        ast::BinOp::Append => "append",
+        ast::BinOp::Nth => "nth",
+        ast::BinOp::Power => "power",
+        ast::BinOp::Comp => "comp",
+        _ => return None,
+    })
 }
 
 fn fresh_param_name(used: &[Rc<str>]) -> Rc<str> {
