@@ -322,7 +322,8 @@ mod tests {
     #[test]
     fn the_worst_status_wins() {
         let mut t = Tally::default();
-        let value_error = Event::Diagnostic { diagnostic: Diagnostic::error(Span::new(0, 1), "x"), origin: Origin::Evaluation };
+        let value_error =
+            Event::Diagnostic { diagnostic: Diagnostic::error(Span::new(0, 1), "x"), origin: Origin::Evaluation };
         t.count(&value_error);
         assert_eq!((t.status, t.errors, t.values), (Status::Failed, 1, 1));
         t.count(&Event::FileError { message: "m".into(), notes: vec![], help: vec![] });

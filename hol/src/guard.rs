@@ -61,13 +61,13 @@ pub fn catch<R>(f: impl FnOnce() -> R) -> Result<R, String> {
 pub fn with_large_stack<R: Send>(f: impl FnOnce() -> R + Send) -> R {
     let slot = Mutex::new(Some(f));
     let spawned = std::thread::scope(|scope| {
-        let worker = std::thread::Builder::new()
-            .name("hol-check".to_owned())
-            .stack_size(WORKER_STACK)
-            .spawn_scoped(scope, || {
+        let worker = std::thread::Builder::new().name("hol-check".to_owned()).stack_size(WORKER_STACK).spawn_scoped(
+            scope,
+            || {
                 let f = slot.lock().unwrap_or_else(|e| e.into_inner()).take();
                 f.map(|f| f())
-            });
+            },
+        );
         match worker {
             Ok(handle) => Some(handle.join().unwrap_or_else(|payload| panic::resume_unwind(payload))),
             Err(_) => None,
@@ -102,7 +102,11 @@ mod tests {
     fn the_worker_has_a_deep_stack() {
         fn depth(n: u32) -> u32 {
             let pad = std::hint::black_box([0u8; 512]);
-            if n == 0 { u32::from(pad[0]) } else { 1 + depth(n - 1) }
+            if n == 0 {
+                u32::from(pad[0])
+            } else {
+                1 + depth(n - 1)
+            }
         }
         // ~100 MB of frames: far beyond the 8 MB main thread, well within the worker.
         assert_eq!(with_large_stack(|| depth(200_000)), 200_000);

@@ -194,7 +194,12 @@ mod tests {
 
     #[test]
     fn value_record() {
-        let ev = Event::Value { line: 165, term: "rev [1, 2, 3 :: nat]".into(), result: "[3, 2, 1]".into(), ty: "nat list".into() };
+        let ev = Event::Value {
+            line: 165,
+            term: "rev [1, 2, 3 :: nat]".into(),
+            result: "[3, 2, 1]".into(),
+            ty: "nat list".into(),
+        };
         assert_eq!(
             parsed(&file(""), &ev),
             json!({"kind": "value", "file": "Lists.thy", "line": 165, "term": "rev [1, 2, 3 :: nat]", "result": "[3, 2, 1]", "type": "nat list"})
@@ -227,7 +232,11 @@ mod tests {
 
     #[test]
     fn file_error_record_has_null_positions() {
-        let ev = Event::FileError { message: "cannot read `x.thy`: No such file or directory".into(), notes: vec![], help: vec![] };
+        let ev = Event::FileError {
+            message: "cannot read `x.thy`: No such file or directory".into(),
+            notes: vec![],
+            help: vec![],
+        };
         assert_eq!(
             parsed(&file(""), &ev),
             json!({"kind": "error", "file": "Lists.thy", "line": null, "column": null, "end_line": null, "end_column": null,

@@ -37,10 +37,7 @@ impl LineMap {
             }
             offset = offset.saturating_sub(1);
         };
-        let column = self
-            .index
-            .to_wide(WideEncoding::Utf32, line_col)
-            .map_or(line_col.col, |wide| wide.col);
+        let column = self.index.to_wide(WideEncoding::Utf32, line_col).map_or(line_col.col, |wide| wide.col);
         Position { line: line_col.line + 1, column: column + 1 }
     }
 }

@@ -51,11 +51,8 @@ pub fn diagnostic(d: &Diagnostic, path: &str, text: &str, color: bool) -> String
     });
     for label in &d.secondary {
         let context = AnnotationKind::Context.span(clamp(text, label.span));
-        snippet = snippet.annotation(if label.message.is_empty() {
-            context
-        } else {
-            context.label(label.message.as_str())
-        });
+        snippet =
+            snippet.annotation(if label.message.is_empty() { context } else { context.label(label.message.as_str()) });
     }
     let group = level(d.severity)
         .primary_title(d.message.as_str())
@@ -128,7 +125,8 @@ error: type mismatch: expected 'a list, found nat
         let crlf = TEXT.replace('\n', "\r\n");
         let start = crlf.find("length").unwrap();
         let d = Diagnostic::error(Span::new(start, start + 6), "type mismatch").with_label("here");
-        let lf = diagnostic(&Diagnostic::error(span_of("length"), "type mismatch").with_label("here"), "T.thy", TEXT, false);
+        let lf =
+            diagnostic(&Diagnostic::error(span_of("length"), "type mismatch").with_label("here"), "T.thy", TEXT, false);
         assert_eq!(diagnostic(&d, "T.thy", &crlf, false), lf);
         assert!(!lf.contains('\r'));
     }

@@ -110,7 +110,12 @@ mod tests {
     #[test]
     fn lemmas_show_name_or_statement() {
         let qc = Quickcheck { line: 9, text: "quickcheck[random]".into(), options: vec![("random".into(), None)] };
-        let named = Event::Lemma { line: 8, name: Some("rev_append".into()), statement: "s".into(), quickchecks: vec![qc.clone(), qc] };
+        let named = Event::Lemma {
+            line: 8,
+            name: Some("rev_append".into()),
+            statement: "s".into(),
+            quickchecks: vec![qc.clone(), qc],
+        };
         assert_eq!(
             event_text(&file(""), &named, false),
             "Arith.thy:8: lemma rev_append (2 quickcheck commands; not tested yet)\n"
@@ -125,7 +130,8 @@ mod tests {
     #[test]
     fn a_failed_value_is_an_error_diagnostic() {
         let text = "value \"loop 0\"\n";
-        let d = Diagnostic::error(Span::new(7, 13), "evaluation did not finish: timeout").with_label("while evaluating this `value`");
+        let d = Diagnostic::error(Span::new(7, 13), "evaluation did not finish: timeout")
+            .with_label("while evaluating this `value`");
         let ev = Event::Diagnostic { diagnostic: d, origin: Origin::Evaluation };
         assert_eq!(
             event_text(&file(text), &ev, false),
