@@ -2,7 +2,8 @@
 //! one file is caught and turned into a message (with its location) instead of a silent
 //! abort, and the work runs on a thread with a large stack so that deeply nested input
 //! cannot overflow the stack of the main thread (a stack overflow is a signal, not a panic,
-//! and cannot be caught).
+//! and cannot be caught). Catching relies on `panic = "unwind"`, the default: do not set
+//! `panic = "abort"` in a profile that builds `hol`.
 
 use std::cell::{Cell, RefCell};
 use std::panic::{self, AssertUnwindSafe};
