@@ -169,7 +169,10 @@ fn check_file(path: &Path, options: &Options, out: &mut dyn Output, tally: &mut 
     if let Err(panic) = caught {
         emit(Event::FileError {
             message: format!("internal error while checking `{}`: hol panicked", file.path),
-            notes: vec![format!("panic: {panic}"), "results already reported for this file stand; the rest of it was not checked".to_owned()],
+            notes: vec![
+                format!("panic: {panic}"),
+                "results already reported for this file stand; the rest of it was not checked".to_owned(),
+            ],
             help: vec!["this is a bug in hol; please report it with the file that triggers it".to_owned()],
         });
     }
