@@ -183,6 +183,10 @@ fn check_file(path: &Path, options: &Options, out: &mut dyn Output, tally: &mut 
 fn read(path: &Path) -> Result<String, String> {
     let shown = path.display();
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read `{shown}`: {}", io_reason(&e)))?;
+    if u32::try_from(bytes.len()).map_or(true, |n| n == u32::MAX) {
+        // Spans are 32-bit byte offsets.
+        return Err(format!("cannot read `{shown}`: larger than 4 GiB"));
+    }
     String::from_utf8(bytes).map_err(|e| {
         let valid = e.utf8_error().valid_up_to();
         let prefix = String::from_utf8_lossy(&e.as_bytes()[..valid]);
