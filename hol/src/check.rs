@@ -1,0 +1,363 @@
+//! The `check` command as a pipeline: read each file, run `lang::check_theory`, evaluate
+//! the `value` commands, and hand what happens to an `Output` as `Event`s, in file order,
+//! as soon as each is known. Owns the per-file panic barrier, the evaluation limits, the
+//! tally and the exit status; knows nothing about how events are printed.
+
+use crate::guard;
+use crate::position::LineMap;
+use lang::interp::{EvalError, Limits};
+use lang::{Diagnostic, ItemKind, QuickcheckCmd, Severity, Span, ValueOutcome};
+use std::io;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// Wall-clock time each `value` may evaluate for.
+pub const VALUE_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// What the flags ask for.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Do not test lemmas. Testing is not built yet, so lemmas are only listed either way.
+    #[expect(dead_code, reason = "read once lemmas are tested")]
+    pub skip_tests: bool,
+    /// Emit the core IR of each file.
+    pub dump_ir: bool,
+    /// Evaluate with the reference interpreter: today the only evaluator, so no change.
+    #[expect(dead_code, reason = "read once the JIT is the default evaluator")]
+    pub interpreter: bool,
+}
+
+/// One input file as read. `text` is empty when the file could not be read.
+pub struct SourceFile {
+    /// As given on the command line, for messages.
+    pub path: String,
+    pub text: String,
+    pub lines: LineMap,
+}
+
+impl SourceFile {
+    fn new(path: String, text: String) -> SourceFile {
+        let lines = LineMap::new(&text);
+        SourceFile { path, text, lines }
+    }
+
+    /// 1-based line of byte `offset`.
+    pub fn line(&self, offset: u32) -> u32 {
+        self.lines.position(offset).line
+    }
+}
+
+/// Where an error-level diagnostic came from; decides the exit status.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// Parsing, type checking, definitions: input errors.
+    Check,
+    /// A `value` that did not evaluate.
+    Evaluation,
+}
+
+/// A `quickcheck` command as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Quickcheck {
+    pub line: u32,
+    /// The command's source text, whitespace collapsed.
+    pub text: String,
+    pub options: Vec<(String, Option<String>)>,
+}
+
+/// Something to report about a file.
+#[derive(Clone, Debug)]
+pub enum Event {
+    /// A diagnostic located in the file.
+    Diagnostic { diagnostic: Diagnostic, origin: Origin },
+    /// An error about the file as a whole: it cannot be read, or checking it crashed.
+    FileError { message: String, notes: Vec<String>, help: Vec<String> },
+    /// A `value` command and its result.
+    Value { line: u32, term: String, result: String, ty: String },
+    /// A lemma that type-checked, with its quickcheck commands (not run yet).
+    Lemma { line: u32, name: Option<String>, statement: String, quickchecks: Vec<Quickcheck> },
+    /// The core IR of the file (`--dump-ir`).
+    Ir { text: String },
+}
+
+/// Where events go: the human or the JSON printer.
+pub trait Output {
+    fn event(&mut self, file: &SourceFile, event: &Event) -> io::Result<()>;
+    fn summary(&mut self, tally: &Tally) -> io::Result<()>;
+}
+
+/// The exit status, ordered by severity: the worst one seen wins.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Status {
+    #[default]
+    Ok = 0,
+    /// A `value` failed (later: an expectation was not met).
+    Failed = 1,
+    /// A file could not be read, had parse/type errors, or crashed the checker.
+    InputError = 2,
+}
+
+/// Counts for the summary line, and the exit status.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub errors: usize,
+    pub warnings: usize,
+    pub values: usize,
+    pub lemmas: usize,
+    pub status: Status,
+}
+
+impl Tally {
+    fn count(&mut self, event: &Event) {
+        match event {
+            Event::Diagnostic { diagnostic, origin } => {
+                if *origin == Origin::Evaluation {
+                    self.values += 1;
+                }
+                match diagnostic.severity {
+                    Severity::Error => {
+                        self.errors += 1;
+                        self.status = self.status.max(match origin {
+                            Origin::Check => Status::InputError,
+                            Origin::Evaluation => Status::Failed,
+                        });
+                    }
+                    Severity::Warning => self.warnings += 1,
+                    Severity::Info => {}
+                }
+            }
+            Event::FileError { .. } => {
+                self.errors += 1;
+                self.status = Status::InputError;
+            }
+            Event::Value { .. } => self.values += 1,
+            Event::Lemma { .. } => self.lemmas += 1,
+            Event::Ir { .. } => {}
+        }
+    }
+}
+
+/// Checks every file in order, reporting to `out` and counting into `tally`. An `Err` only
+/// when writing the output failed; `tally` then covers what was reported before.
+pub fn run(files: &[impl AsRef<Path>], options: &Options, out: &mut dyn Output, tally: &mut Tally) -> io::Result<()> {
+    for path in files {
+        check_file(path.as_ref(), options, out, tally)?;
+    }
+    out.summary(tally)
+}
+
+fn check_file(path: &Path, options: &Options, out: &mut dyn Output, tally: &mut Tally) -> io::Result<()> {
+    let shown = path.display().to_string();
+    let text = match read(path) {
+        Ok(text) => text,
+        Err(message) => {
+            let file = SourceFile::new(shown, String::new());
+            let event = Event::FileError { message, notes: vec![], help: vec![] };
+            tally.count(&event);
+            return out.event(&file, &event);
+        }
+    };
+    let file = SourceFile::new(shown, text);
+    let mut written = Ok(());
+    let mut emit = |event: Event| {
+        tally.count(&event);
+        if written.is_ok() {
+            written = out.event(&file, &event);
+        }
+    };
+    let caught = guard::catch(|| analyse(&file, options, &mut emit));
+    if let Err(panic) = caught {
+        emit(Event::FileError {
+            message: format!("internal error while checking `{}`: hol panicked", file.path),
+            notes: vec![
+                format!("panic: {panic}"),
+                "results already reported for this file stand; the rest of it was not checked".to_owned(),
+            ],
+            help: vec!["this is a bug in hol; please report it with the file that triggers it".to_owned()],
+        });
+    }
+    written
+}
+
+/// The file's contents, or a message saying why they cannot be had.
+fn read(path: &Path) -> Result<String, String> {
+    let shown = path.display();
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read `{shown}`: {}", io_reason(&e)))?;
+    if u32::try_from(bytes.len()).map_or(true, |n| n == u32::MAX) {
+        // Spans are 32-bit byte offsets.
+        return Err(format!("cannot read `{shown}`: larger than 4 GiB"));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let valid = e.utf8_error().valid_up_to();
+        let prefix = String::from_utf8_lossy(&e.as_bytes()[..valid]);
+        let at = LineMap::new(&prefix).position(valid as u32);
+        format!("cannot read `{shown}`: not valid UTF-8 (line {}, column {})", at.line, at.column)
+    })
+}
+
+/// `io::Error`'s text without the `(os error N)` suffix.
+fn io_reason(e: &io::Error) -> String {
+    let text = e.to_string();
+    match text.find(" (os error") {
+        Some(cut) => text[..cut].to_owned(),
+        None => text,
+    }
+}
+
+/// Runs the library on one file and emits its events in file order: each diagnostic just
+/// before the first item that starts after it.
+fn analyse(file: &SourceFile, options: &Options, emit: &mut dyn FnMut(Event)) {
+    let mut theory = lang::check_theory(&file.text);
+    let mut diagnostics = std::mem::take(&mut theory.diagnostics);
+    diagnostics.sort_by_key(|d| d.primary.span.start);
+    let mut diagnostics = diagnostics.into_iter().peekable();
+    let items = theory.items.clone();
+    for item in &items {
+        while let Some(diagnostic) = diagnostics.next_if(|d| d.primary.span.start <= item.span.start) {
+            emit(Event::Diagnostic { diagnostic, origin: Origin::Check });
+        }
+        match &item.kind {
+            ItemKind::Value { term, index } => {
+                let limits = Limits { deadline: Some(Instant::now() + VALUE_TIMEOUT), ..Limits::default() };
+                let event = match theory.eval_value(*index, &limits) {
+                    ValueOutcome::Value { printed, ty } => Event::Value {
+                        line: file.line(item.span.start),
+                        term: term_text(&file.text, *term).to_owned(),
+                        result: printed,
+                        ty,
+                    },
+                    ValueOutcome::Failed(error) => Event::Diagnostic {
+                        diagnostic: evaluation_failed(*term, &error, &limits),
+                        origin: Origin::Evaluation,
+                    },
+                };
+                emit(event);
+            }
+            ItemKind::Lemma { name, statement, quickchecks, .. } => emit(Event::Lemma {
+                line: file.line(item.span.start),
+                name: name.clone(),
+                statement: collapse(term_text(&file.text, *statement)),
+                quickchecks: quickchecks.iter().map(|q| quickcheck(file, q)).collect(),
+            }),
+            ItemKind::Params { .. } => {}
+        }
+    }
+    for diagnostic in diagnostics {
+        emit(Event::Diagnostic { diagnostic, origin: Origin::Check });
+    }
+    if options.dump_ir {
+        emit(Event::Ir { text: theory.dump_ir() });
+    }
+}
+
+fn evaluation_failed(term: Span, error: &EvalError, limits: &Limits) -> Diagnostic {
+    let d = Diagnostic::error(term, error.to_string()).with_label("while evaluating this `value`");
+    match error {
+        EvalError::Timeout => d.with_note(format!("each `value` may evaluate for {} s", VALUE_TIMEOUT.as_secs())),
+        EvalError::OutOfFuel => d.with_note(format!("each `value` may take {} evaluation steps", limits.fuel)),
+        EvalError::TooDeep => d.with_note(format!("calls may nest {} deep", limits.max_depth)),
+        EvalError::Undefined(_) | EvalError::NotExecutable(_) => d,
+    }
+}
+
+fn quickcheck(file: &SourceFile, q: &QuickcheckCmd) -> Quickcheck {
+    Quickcheck {
+        line: file.line(q.span.start),
+        text: collapse(slice(&file.text, q.span)),
+        options: q.options.iter().map(|o| (o.name.clone(), o.value.clone())).collect(),
+    }
+}
+
+/// The text of `span`, clamped to `text` and its character boundaries.
+fn slice(text: &str, span: Span) -> &str {
+    let floor = |mut i: usize| {
+        i = i.min(text.len());
+        while !text.is_char_boundary(i) {
+            i -= 1;
+        }
+        i
+    };
+    let (a, b) = (floor(span.start as usize), floor(span.end as usize));
+    &text[a.min(b)..a.max(b)]
+}
+
+/// The term text of `span`, without the quotes or cartouche around it if the span has them.
+fn term_text(text: &str, span: Span) -> &str {
+    let t = slice(text, span).trim();
+    for (open, close) in [("\"", "\""), ("‹", "›")] {
+        if let Some(inner) = t.strip_prefix(open).and_then(|t| t.strip_suffix(close)) {
+            return inner.trim();
+        }
+    }
+    t
+}
+
+/// Whitespace runs (newlines included) as single spaces: one-line display text.
+pub fn collapse(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn term_text_drops_quotes_and_cartouches() {
+        let text = "value \"rev [1, 2]\"  value ‹x + 1›  value y";
+        let find = |s: &str| {
+            let i = text.find(s).unwrap();
+            Span::new(i, i + s.len())
+        };
+        assert_eq!(term_text(text, find("\"rev [1, 2]\"")), "rev [1, 2]");
+        assert_eq!(term_text(text, find("rev [1, 2]")), "rev [1, 2]");
+        assert_eq!(term_text(text, find("‹x + 1›")), "x + 1");
+        assert_eq!(term_text(text, find("y")), "y");
+    }
+
+    #[test]
+    fn slices_survive_bad_spans() {
+        assert_eq!(slice("a⟹b", Span::new(2, 4)), "⟹");
+        assert_eq!(slice("a⟹b", Span::new(2, 5)), "⟹b");
+        assert_eq!(slice("ab", Span::new(5, 1)), "b");
+    }
+
+    #[test]
+    fn collapse_makes_one_line() {
+        assert_eq!(collapse("  a\n   b\r\n\tc "), "a b c");
+    }
+
+    #[test]
+    fn the_worst_status_wins() {
+        let mut t = Tally::default();
+        let value_error =
+            Event::Diagnostic { diagnostic: Diagnostic::error(Span::new(0, 1), "x"), origin: Origin::Evaluation };
+        t.count(&value_error);
+        assert_eq!((t.status, t.errors, t.values), (Status::Failed, 1, 1));
+        t.count(&Event::FileError { message: "m".into(), notes: vec![], help: vec![] });
+        assert_eq!(t.status, Status::InputError);
+        t.count(&value_error);
+        assert_eq!((t.status, t.errors), (Status::InputError, 3));
+    }
+
+    #[test]
+    fn warnings_do_not_change_the_status() {
+        let mut t = Tally::default();
+        let mut d = Diagnostic::error(Span::new(0, 1), "x");
+        d.severity = Severity::Warning;
+        t.count(&Event::Diagnostic { diagnostic: d, origin: Origin::Check });
+        assert_eq!((t.status, t.warnings, t.errors), (Status::Ok, 1, 0));
+    }
+
+    #[test]
+    fn unreadable_and_non_utf8_files_are_messages() {
+        let err = read(Path::new("/nonexistent/dir/x.thy")).unwrap_err();
+        assert_eq!(err, "cannot read `/nonexistent/dir/x.thy`: No such file or directory");
+        let dir = std::env::temp_dir().join(format!("hol-read-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let bad = dir.join("bad.thy");
+        std::fs::write(&bad, b"theory\n  \xe2\x9f\xb9 \xff").unwrap();
+        let err = read(&bad).unwrap_err();
+        assert!(err.ends_with("not valid UTF-8 (line 2, column 5)"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

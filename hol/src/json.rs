@@ -1,0 +1,275 @@
+//! JSON Lines output (`--format json`): one record per line, serialized from record types
+//! defined here (never from `lang`'s types, so the wire format changes only on purpose).
+//!
+//! Records, each with `"kind"` first:
+//! - `error` / `warning` / `info`: `file`, `line`, `column`, `end_line`, `end_column` (the
+//!   position just past the primary span), `message`, `label`, `notes`, `help`. For an
+//!   error about a whole file (unreadable, internal error) the positions are `null`.
+//! - `value`: `file`, `line`, `term`, `result`, `type`. A failed value is an `error` record.
+//! - `lemma`: `file`, `line`, `name` (`null` if unnamed), `statement`, `quickchecks` (each
+//!   `line`, `text`, `options` as `[{"name", "value"}]`). Lemmas are not tested yet, so no
+//!   `quickcheck` records are written.
+//! - `ir` (`--dump-ir`): `file`, `ir`.
+//!
+//! Lines are 1-based; columns are 1-based and counted in characters. No summary record.
+
+use crate::check::{Event, Output, SourceFile, Tally};
+use lang::Severity;
+use serde::Serialize;
+use std::io::{self, Write};
+
+#[derive(Debug, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Record<'a> {
+    Error(DiagnosticRecord<'a>),
+    Warning(DiagnosticRecord<'a>),
+    Info(DiagnosticRecord<'a>),
+    Value(ValueRecord<'a>),
+    Lemma(LemmaRecord<'a>),
+    Ir(IrRecord<'a>),
+}
+
+#[derive(Debug, Serialize)]
+pub struct DiagnosticRecord<'a> {
+    pub file: &'a str,
+    pub line: Option<u32>,
+    pub column: Option<u32>,
+    pub end_line: Option<u32>,
+    pub end_column: Option<u32>,
+    pub message: &'a str,
+    pub label: &'a str,
+    pub notes: &'a [String],
+    pub help: &'a [String],
+}
+
+#[derive(Debug, Serialize)]
+pub struct ValueRecord<'a> {
+    pub file: &'a str,
+    pub line: u32,
+    pub term: &'a str,
+    pub result: &'a str,
+    #[serde(rename = "type")]
+    pub ty: &'a str,
+}
+
+#[derive(Debug, Serialize)]
+pub struct LemmaRecord<'a> {
+    pub file: &'a str,
+    pub line: u32,
+    pub name: Option<&'a str>,
+    pub statement: &'a str,
+    pub quickchecks: Vec<QuickcheckRecord<'a>>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct QuickcheckRecord<'a> {
+    pub line: u32,
+    pub text: &'a str,
+    pub options: Vec<OptionRecord<'a>>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct OptionRecord<'a> {
+    pub name: &'a str,
+    pub value: Option<&'a str>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct IrRecord<'a> {
+    pub file: &'a str,
+    pub ir: &'a str,
+}
+
+/// The record for one event.
+pub fn record<'a>(file: &'a SourceFile, event: &'a Event) -> Record<'a> {
+    let path = file.path.as_str();
+    match event {
+        Event::Diagnostic { diagnostic: d, .. } => {
+            let start = file.lines.position(d.primary.span.start);
+            let end = file.lines.position(d.primary.span.end.max(d.primary.span.start));
+            let rec = DiagnosticRecord {
+                file: path,
+                line: Some(start.line),
+                column: Some(start.column),
+                end_line: Some(end.line),
+                end_column: Some(end.column),
+                message: &d.message,
+                label: &d.primary.message,
+                notes: &d.notes,
+                help: &d.help,
+            };
+            match d.severity {
+                Severity::Error => Record::Error(rec),
+                Severity::Warning => Record::Warning(rec),
+                Severity::Info => Record::Info(rec),
+            }
+        }
+        Event::FileError { message, notes, help } => Record::Error(DiagnosticRecord {
+            file: path,
+            line: None,
+            column: None,
+            end_line: None,
+            end_column: None,
+            message,
+            label: "",
+            notes,
+            help,
+        }),
+        Event::Value { line, term, result, ty } => {
+            Record::Value(ValueRecord { file: path, line: *line, term, result, ty })
+        }
+        Event::Lemma { line, name, statement, quickchecks } => Record::Lemma(LemmaRecord {
+            file: path,
+            line: *line,
+            name: name.as_deref(),
+            statement,
+            quickchecks: quickchecks
+                .iter()
+                .map(|q| QuickcheckRecord {
+                    line: q.line,
+                    text: &q.text,
+                    options: q
+                        .options
+                        .iter()
+                        .map(|(name, value)| OptionRecord { name, value: value.as_deref() })
+                        .collect(),
+                })
+                .collect(),
+        }),
+        Event::Ir { text } => Record::Ir(IrRecord { file: path, ir: text }),
+    }
+}
+
+pub struct Json<W: Write> {
+    out: W,
+}
+
+impl<W: Write> Json<W> {
+    pub fn new(out: W) -> Json<W> {
+        Json { out }
+    }
+}
+
+impl<W: Write> Output for Json<W> {
+    fn event(&mut self, file: &SourceFile, event: &Event) -> io::Result<()> {
+        serde_json::to_writer(&mut self.out, &record(file, event))?;
+        self.out.write_all(b"\n")?;
+        self.out.flush()
+    }
+
+    fn summary(&mut self, _tally: &Tally) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::{Origin, Quickcheck};
+    use crate::position::LineMap;
+    use lang::{Diagnostic, Span};
+    use serde_json::{json, Value};
+
+    fn file(text: &str) -> SourceFile {
+        SourceFile { path: "Lists.thy".into(), text: text.into(), lines: LineMap::new(text) }
+    }
+
+    fn line(file: &SourceFile, event: &Event) -> String {
+        let mut out = Vec::new();
+        Json::new(&mut out).event(file, event).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    fn parsed(file: &SourceFile, event: &Event) -> Value {
+        let text = line(file, event);
+        assert!(text.ends_with('\n') && !text[..text.len() - 1].contains('\n'), "one line: {text:?}");
+        serde_json::from_str(&text).unwrap()
+    }
+
+    #[test]
+    fn kind_comes_first() {
+        let ev = Event::Value { line: 1, term: "1".into(), result: "1".into(), ty: "nat".into() };
+        assert!(line(&file(""), &ev).starts_with("{\"kind\":\"value\","));
+    }
+
+    #[test]
+    fn value_record() {
+        let ev = Event::Value {
+            line: 165,
+            term: "rev [1, 2, 3 :: nat]".into(),
+            result: "[3, 2, 1]".into(),
+            ty: "nat list".into(),
+        };
+        assert_eq!(
+            parsed(&file(""), &ev),
+            json!({"kind": "value", "file": "Lists.thy", "line": 165, "term": "rev [1, 2, 3 :: nat]", "result": "[3, 2, 1]", "type": "nat list"})
+        );
+    }
+
+    #[test]
+    fn error_record_has_character_columns() {
+        let text = "lemma \"⟦a⟧ ⟹ revv a\"\n";
+        let start = text.find("revv").unwrap();
+        let d = Diagnostic::error(Span::new(start, start + 4), "undefined constant `revv`")
+            .with_label("not defined")
+            .with_help("a constant with a similar name exists: `rev`");
+        let ev = Event::Diagnostic { diagnostic: d, origin: Origin::Check };
+        assert_eq!(
+            parsed(&file(text), &ev),
+            json!({"kind": "error", "file": "Lists.thy", "line": 1, "column": 14, "end_line": 1, "end_column": 18,
+                   "message": "undefined constant `revv`", "label": "not defined", "notes": [],
+                   "help": ["a constant with a similar name exists: `rev`"]})
+        );
+    }
+
+    #[test]
+    fn warning_record() {
+        let mut d = Diagnostic::error(Span::new(0, 1), "w");
+        d.severity = Severity::Warning;
+        let v = parsed(&file("x"), &Event::Diagnostic { diagnostic: d, origin: Origin::Check });
+        assert_eq!(v["kind"], "warning");
+    }
+
+    #[test]
+    fn file_error_record_has_null_positions() {
+        let ev = Event::FileError {
+            message: "cannot read `x.thy`: No such file or directory".into(),
+            notes: vec![],
+            help: vec![],
+        };
+        assert_eq!(
+            parsed(&file(""), &ev),
+            json!({"kind": "error", "file": "Lists.thy", "line": null, "column": null, "end_line": null, "end_column": null,
+                   "message": "cannot read `x.thy`: No such file or directory", "label": "", "notes": [], "help": []})
+        );
+    }
+
+    #[test]
+    fn lemma_record() {
+        let ev = Event::Lemma {
+            line: 8,
+            name: Some("rev_append".into()),
+            statement: "rev (xs @ ys) = rev ys @ rev xs".into(),
+            quickchecks: vec![Quickcheck {
+                line: 9,
+                text: "quickcheck[random, expect = no_counterexample]".into(),
+                options: vec![("random".into(), None), ("expect".into(), Some("no_counterexample".into()))],
+            }],
+        };
+        assert_eq!(
+            parsed(&file(""), &ev),
+            json!({"kind": "lemma", "file": "Lists.thy", "line": 8, "name": "rev_append",
+                   "statement": "rev (xs @ ys) = rev ys @ rev xs",
+                   "quickchecks": [{"line": 9, "text": "quickcheck[random, expect = no_counterexample]",
+                                    "options": [{"name": "random", "value": null}, {"name": "expect", "value": "no_counterexample"}]}]})
+        );
+        let unnamed = Event::Lemma { line: 3, name: None, statement: "x".into(), quickchecks: vec![] };
+        assert_eq!(parsed(&file(""), &unnamed)["name"], Value::Null);
+    }
+
+    #[test]
+    fn ir_record() {
+        let v = parsed(&file(""), &Event::Ir { text: "fun f\n".into() });
+        assert_eq!(v, json!({"kind": "ir", "file": "Lists.thy", "ir": "fun f\n"}));
+    }
+}

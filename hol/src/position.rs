@@ -1,0 +1,109 @@
+//! Byte offsets → line/column: the one place in `hol` that converts `lang`'s byte spans
+//! into positions people and tools read. Lines are 1-based; columns are 1-based and
+//! counted in characters (Unicode scalar values), as the JSON records promise. A `\r`
+//! before a `\n` is part of the line it ends, so CRLF files get the same line numbers as
+//! LF files. Offsets past the end or inside a multi-byte character are clamped, never a
+//! panic: spans come from a library we do not control.
+
+use line_index::{LineIndex, TextSize, WideEncoding};
+
+/// A 1-based line and a 1-based column in characters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Position {
+    pub line: u32,
+    pub column: u32,
+}
+
+/// Line starts of one text, for repeated conversions.
+#[derive(Debug)]
+pub struct LineMap {
+    index: LineIndex,
+}
+
+impl LineMap {
+    pub fn new(text: &str) -> LineMap {
+        LineMap { index: LineIndex::new(text) }
+    }
+
+    /// The position of byte `offset`: clamped to the end of the text, and moved back to the
+    /// start of the character when it points inside one.
+    pub fn position(&self, offset: u32) -> Position {
+        let mut offset = offset.min(u32::from(self.index.len()));
+        // A UTF-8 character is at most 4 bytes, so at most 3 steps back reach its start;
+        // offset 0 always converts.
+        let line_col = loop {
+            if let Some(lc) = self.index.try_line_col(TextSize::from(offset)) {
+                break lc;
+            }
+            offset = offset.saturating_sub(1);
+        };
+        let column = self.index.to_wide(WideEncoding::Utf32, line_col).map_or(line_col.col, |wide| wide.col);
+        Position { line: line_col.line + 1, column: column + 1 }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(text: &str, offset: usize) -> (u32, u32) {
+        let p = LineMap::new(text).position(offset as u32);
+        (p.line, p.column)
+    }
+
+    #[test]
+    fn first_character_is_line_1_column_1() {
+        assert_eq!(pos("abc", 0), (1, 1));
+        assert_eq!(pos("", 0), (1, 1));
+    }
+
+    #[test]
+    fn lines_and_columns_are_one_based() {
+        let text = "ab\ncd\nef";
+        assert_eq!(pos(text, 1), (1, 2));
+        assert_eq!(pos(text, 2), (1, 3)); // the newline ends line 1
+        assert_eq!(pos(text, 3), (2, 1));
+        assert_eq!(pos(text, 7), (3, 2));
+        assert_eq!(pos(text, 8), (3, 3)); // end of text
+    }
+
+    #[test]
+    fn columns_count_characters_not_bytes() {
+        // `⟹` is 3 bytes, `α` 2 bytes.
+        let text = "x ⟹ αy";
+        let y = text.find('y').unwrap();
+        assert_eq!(y, 8);
+        assert_eq!(pos(text, y), (1, 6));
+        // A 4-byte character counts as one column too (UTF-32, not UTF-16).
+        let text = "𝔸z";
+        assert_eq!(pos(text, 4), (1, 2));
+    }
+
+    #[test]
+    fn multibyte_characters_on_earlier_lines_do_not_shift_columns() {
+        let text = "⟦⟧\nab";
+        assert_eq!(pos(text, text.find('b').unwrap()), (2, 2));
+    }
+
+    #[test]
+    fn crlf_line_endings_count_as_one_line_break() {
+        let text = "αβ\r\nγx\r\n";
+        assert_eq!(pos(text, text.find('\r').unwrap()), (1, 3));
+        assert_eq!(pos(text, text.find('γ').unwrap()), (2, 1));
+        assert_eq!(pos(text, text.find('x').unwrap()), (2, 2));
+        assert_eq!(pos(text, text.len()), (3, 1));
+    }
+
+    #[test]
+    fn offsets_inside_a_character_snap_to_its_start() {
+        let text = "a⟹b";
+        assert_eq!(pos(text, 2), (1, 2));
+        assert_eq!(pos(text, 3), (1, 2));
+        assert_eq!(pos(text, 4), (1, 3));
+    }
+
+    #[test]
+    fn offsets_past_the_end_are_clamped() {
+        assert_eq!(pos("ab\nc", 100), (2, 2));
+    }
+}

@@ -1,0 +1,149 @@
+//! Human output: one line per `value` and lemma (`Arith.thy:68: value "…" = … :: nat`),
+//! rustc-style diagnostics (via `render`) each followed by a blank line, and a summary line
+//! at the end. Colors only when the caller says so.
+
+use crate::check::{Event, Output, SourceFile, Tally};
+use crate::render;
+use lang::Severity;
+use std::io::{self, Write};
+
+pub struct Human<W: Write> {
+    out: W,
+    color: bool,
+}
+
+impl<W: Write> Human<W> {
+    pub fn new(out: W, color: bool) -> Human<W> {
+        Human { out, color }
+    }
+}
+
+/// `1 error`, `2 errors`.
+fn count(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
+/// The text of one event (several lines for a diagnostic, ending in a newline).
+pub fn event_text(file: &SourceFile, event: &Event, color: bool) -> String {
+    let path = &file.path;
+    match event {
+        Event::Diagnostic { diagnostic, .. } => {
+            format!("{}\n\n", render::diagnostic(diagnostic, path, &file.text, color))
+        }
+        Event::FileError { message, notes, help } => {
+            format!("{}\n\n", render::message(Severity::Error, message, notes, help, color))
+        }
+        Event::Value { line, term, result, ty } => {
+            let ty = if ty.is_empty() { String::new() } else { format!(" :: {ty}") };
+            format!("{path}:{line}: value \"{}\" = {result}{ty}\n", crate::check::collapse(term))
+        }
+        Event::Lemma { line, name, statement, quickchecks } => {
+            let shown = match name {
+                Some(name) => name.clone(),
+                None => format!("\"{statement}\""),
+            };
+            let commands = match quickchecks.len() {
+                0 => "default quickcheck".to_owned(),
+                n => count(n, "quickcheck command"),
+            };
+            format!("{path}:{line}: lemma {shown} ({commands}; not tested yet)\n")
+        }
+        Event::Ir { text } => {
+            let body = if text.is_empty() { "(empty)\n".to_owned() } else { format!("{}\n", text.trim_end()) };
+            format!("{path}: core IR\n{body}")
+        }
+    }
+}
+
+/// `3 errors, 5 values, 12 lemmas` (warnings only when there are some).
+pub fn summary_text(t: &Tally) -> String {
+    let mut parts = vec![count(t.errors, "error")];
+    if t.warnings > 0 {
+        parts.push(count(t.warnings, "warning"));
+    }
+    parts.push(count(t.values, "value"));
+    parts.push(count(t.lemmas, "lemma"));
+    format!("{}\n", parts.join(", "))
+}
+
+impl<W: Write> Output for Human<W> {
+    fn event(&mut self, file: &SourceFile, event: &Event) -> io::Result<()> {
+        self.out.write_all(event_text(file, event, self.color).as_bytes())?;
+        self.out.flush()
+    }
+
+    fn summary(&mut self, tally: &Tally) -> io::Result<()> {
+        self.out.write_all(summary_text(tally).as_bytes())?;
+        self.out.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::{Origin, Quickcheck, Status};
+    use crate::position::LineMap;
+    use lang::{Diagnostic, Span};
+
+    fn file(text: &str) -> SourceFile {
+        SourceFile { path: "Arith.thy".into(), text: text.into(), lines: LineMap::new(text) }
+    }
+
+    #[test]
+    fn a_value_is_one_line() {
+        let ev = Event::Value {
+            line: 68,
+            term: "(2 :: nat) ^ 100".into(),
+            result: "1267650600228229401496703205376".into(),
+            ty: "nat".into(),
+        };
+        assert_eq!(
+            event_text(&file(""), &ev, false),
+            "Arith.thy:68: value \"(2 :: nat) ^ 100\" = 1267650600228229401496703205376 :: nat\n"
+        );
+    }
+
+    #[test]
+    fn lemmas_show_name_or_statement() {
+        let qc = Quickcheck { line: 9, text: "quickcheck[random]".into(), options: vec![("random".into(), None)] };
+        let named = Event::Lemma {
+            line: 8,
+            name: Some("rev_append".into()),
+            statement: "s".into(),
+            quickchecks: vec![qc.clone(), qc],
+        };
+        assert_eq!(
+            event_text(&file(""), &named, false),
+            "Arith.thy:8: lemma rev_append (2 quickcheck commands; not tested yet)\n"
+        );
+        let unnamed = Event::Lemma { line: 3, name: None, statement: "a - b + b = a".into(), quickchecks: vec![] };
+        assert_eq!(
+            event_text(&file(""), &unnamed, false),
+            "Arith.thy:3: lemma \"a - b + b = a\" (default quickcheck; not tested yet)\n"
+        );
+    }
+
+    #[test]
+    fn a_failed_value_is_an_error_diagnostic() {
+        let text = "value \"loop 0\"\n";
+        let d = Diagnostic::error(Span::new(7, 13), "evaluation did not finish: timeout")
+            .with_label("while evaluating this `value`");
+        let ev = Event::Diagnostic { diagnostic: d, origin: Origin::Evaluation };
+        assert_eq!(
+            event_text(&file(text), &ev, false),
+            "error: evaluation did not finish: timeout\n --> Arith.thy:1:8\n  |\n1 | value \"loop 0\"\n  |        ^^^^^^ while evaluating this `value`\n\n"
+        );
+    }
+
+    #[test]
+    fn summary_pluralizes() {
+        let t = Tally { errors: 1, warnings: 0, values: 5, lemmas: 12, status: Status::InputError };
+        assert_eq!(summary_text(&t), "1 error, 5 values, 12 lemmas\n");
+        let t = Tally { errors: 0, warnings: 2, values: 1, lemmas: 0, status: Status::Ok };
+        assert_eq!(summary_text(&t), "0 errors, 2 warnings, 1 value, 0 lemmas\n");
+    }
+}

@@ -1,0 +1,604 @@
+//! The data-driven test harness: one libtest-mimic binary that runs the real `hol` binary
+//! on theory files, one named test per file and property.
+//!
+//! - `fixture/DIR/NAME.thy`: `hol check NAME.thy` in human format (no colors, scrubbed
+//!   environment, the fixture's directory as working directory, so paths in the output are
+//!   stable) must produce exactly the blessed snapshot `NAME.out` beside it: stdout, then
+//!   stderr and the exit status.
+//! - `fixture-values/…` and `shared/values/NAME.thy`: every `value "t"  (* r *)` line's
+//!   comment `r` equals the `result` of the JSON `value` record of that line, exactly.
+//! - `shared/clean/NAME.thy`: the acceptance theories in `shared/examples` produce no
+//!   `error` record and exit 0.
+//! - `shared/errors/NAME.thy`: each bad-input theory in `shared/examples/errors` matches its
+//!   snapshot `tests/shared_errors/NAME.out`, exits non-zero, and has an `error` record on
+//!   the line its header names ("error at line N"). `deep_recursion.thy` and
+//!   `nontermination.thy` must instead finish within the time limit without a crash (no
+//!   signal, no internal error); their output depends on timing, so it has no snapshot.
+//!
+//! `BLESS=1 cargo test -p hol --test fixtures` (re)writes snapshots from this run's
+//! output; review them with `git diff` before committing. A missing snapshot fails.
+
+use libtest_mimic::{Arguments, Failed, Trial};
+use serde_json::Value;
+use std::fmt::Write as _;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
+
+const HOL: &str = env!("CARGO_BIN_EXE_hol");
+
+/// `hol/`: the repository root is its parent, `shared/` sits beside the repository root.
+const MANIFEST_DIR: &str = env!("CARGO_MANIFEST_DIR");
+
+/// Time allowed for one run on a fixture or a bad-input theory.
+const TIME_LIMIT: Duration = Duration::from_secs(60);
+
+/// Time allowed for one full run on an acceptance theory (every lemma tested).
+const EXAMPLE_TIME_LIMIT: Duration = Duration::from_secs(600);
+
+/// Bad-input theories whose requirement is "finishes in time without a crash".
+const RESOURCE_CASES: [&str; 2] = ["deep_recursion.thy", "nontermination.thy"];
+
+/// Of the resource cases, those whose header asks for a non-zero exit status.
+const RESOURCE_CASES_FAILING: [&str; 1] = ["nontermination.thy"];
+
+fn main() {
+    let args = Arguments::from_args();
+    let mut trials = vec![Trial::test("harness/self-test", self_test)];
+    trials.extend(fixture_trials());
+    trials.extend(shared_trials());
+    libtest_mimic::run(&args, trials).exit();
+}
+
+fn repo_root() -> PathBuf {
+    Path::new(MANIFEST_DIR).join("..")
+}
+
+fn bless() -> bool {
+    std::env::var_os("BLESS").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+// ---------------------------------------------------------------------------------------
+// Running the binary
+
+/// How a run ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum End {
+    Exited(i32),
+    Signal(i32),
+    TimedOut(Duration),
+}
+
+impl std::fmt::Display for End {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            End::Exited(code) => write!(f, "exit status: {code}"),
+            End::Signal(signal) => write!(f, "killed by signal {signal}"),
+            End::TimedOut(limit) => write!(f, "timed out after {} s (killed)", limit.as_secs()),
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Run {
+    end: End,
+    stdout: String,
+    stderr: String,
+}
+
+impl Run {
+    /// The snapshot text: stdout, then stderr if any, then how the run ended.
+    fn snapshot(&self) -> String {
+        let mut text = self.stdout.clone();
+        if !self.stderr.is_empty() {
+            text.push_str("--- stderr\n");
+            text.push_str(&self.stderr);
+            if !self.stderr.ends_with('\n') {
+                text.push('\n');
+            }
+        }
+        let _ = writeln!(text, "--- {}", self.end);
+        text
+    }
+
+    /// stdout and stderr, for failure messages.
+    fn output(&self) -> String {
+        format!("{}\n--- stdout\n{}--- stderr\n{}", self.end, self.stdout, self.stderr)
+    }
+
+    fn crashed(&self) -> bool {
+        matches!(self.end, End::Signal(_) | End::TimedOut(_))
+            || self.stdout.contains("internal error")
+            || self.stderr.contains("panicked")
+    }
+
+    /// The JSON Lines records of stdout.
+    fn records(&self) -> Result<Vec<Value>, Failed> {
+        self.stdout
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| serde_json::from_str(l).map_err(|e| Failed::from(format!("not a JSON record ({e}): {l}"))))
+            .collect()
+    }
+}
+
+/// Runs `hol ARGS` in `dir` with an empty environment (only `NO_COLOR=1`), killing it after
+/// `limit`.
+fn run_hol(dir: &Path, args: &[&str], limit: Duration) -> Result<Run, Failed> {
+    run_program(HOL, dir, args, limit)
+}
+
+/// Runs `program ARGS` as [`run_hol`] does, in a process group of its own so that a timeout
+/// kills everything it started (a child left behind would hold the output pipes open).
+fn run_program(program: &str, dir: &Path, args: &[&str], limit: Duration) -> Result<Run, Failed> {
+    let mut command = Command::new(program);
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    let mut child = command
+        .args(args)
+        .current_dir(dir)
+        .env_clear()
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot start {program}: {e}"))?;
+    let collect = |pipe: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut pipe) = pipe {
+                let _ = pipe.read_to_end(&mut bytes);
+            }
+            String::from_utf8_lossy(&bytes).into_owned()
+        })
+    };
+    let stdout = collect(child.stdout.take().map(|p| Box::new(p) as Box<dyn Read + Send>));
+    let stderr = collect(child.stderr.take().map(|p| Box::new(p) as Box<dyn Read + Send>));
+    let started = Instant::now();
+    let end = loop {
+        match child.try_wait().map_err(|e| format!("waiting for {program}: {e}"))? {
+            Some(status) => {
+                kill_group(&child);
+                break exit_end(status);
+            }
+            None if started.elapsed() > limit => {
+                kill_group(&child);
+                let _ = child.kill();
+                let _ = child.wait();
+                break End::TimedOut(limit);
+            }
+            None => std::thread::sleep(Duration::from_millis(10)),
+        }
+    };
+    let stdout = stdout.join().map_err(|_| "reading stdout failed")?;
+    let stderr = stderr.join().map_err(|_| "reading stderr failed")?;
+    Ok(Run { end, stdout, stderr })
+}
+
+/// Kills what is left of the child's process group.
+fn kill_group(child: &std::process::Child) {
+    #[cfg(unix)]
+    if let Ok(pid) = libc::pid_t::try_from(child.id()) {
+        // SAFETY: kill(2) has no memory-safety preconditions; the group is the child's own
+        // (`process_group(0)`), so nothing else is signalled.
+        unsafe {
+            libc::kill(-pid, libc::SIGKILL);
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = child;
+}
+
+fn exit_end(status: std::process::ExitStatus) -> End {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(signal) = status.signal() {
+            return End::Signal(signal);
+        }
+    }
+    End::Exited(status.code().unwrap_or(-1))
+}
+
+/// `path` split into its directory and file name, to run with a relative file name.
+fn dir_and_name(path: &Path) -> Result<(&Path, &str), Failed> {
+    let dir = path.parent().ok_or_else(|| format!("{} has no directory", path.display()))?;
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .ok_or_else(|| format!("{} has no UTF-8 file name", path.display()))?;
+    Ok((dir, name))
+}
+
+fn run_human(thy: &Path, limit: Duration) -> Result<Run, Failed> {
+    let (dir, name) = dir_and_name(thy)?;
+    run_hol(dir, &["check", name], limit)
+}
+
+fn run_json(thy: &Path, limit: Duration) -> Result<Run, Failed> {
+    let (dir, name) = dir_and_name(thy)?;
+    run_hol(dir, &["check", "--format", "json", name], limit)
+}
+
+// ---------------------------------------------------------------------------------------
+// Snapshots
+
+/// Compares `actual` with the snapshot at `path`, or writes it when blessing.
+fn check_snapshot(path: &Path, actual: &str, trial: &str) -> Result<(), Failed> {
+    let shown = path.strip_prefix(repo_root()).unwrap_or(path).display().to_string();
+    let expected = std::fs::read_to_string(path).ok();
+    if expected.as_deref() == Some(actual) {
+        return Ok(());
+    }
+    if bless() {
+        std::fs::write(path, actual).map_err(|e| format!("cannot write {shown}: {e}"))?;
+        return Ok(());
+    }
+    let how = format!("BLESS=1 cargo test -p hol --test fixtures -- --exact {trial}");
+    match expected {
+        None => Err(format!("no snapshot {shown}; review this output and bless it with `{how}`:\n{actual}").into()),
+        Some(expected) => Err(format!(
+            "output differs from {shown} (- snapshot, + actual); if the change is right, bless it with `{how}`\n{}",
+            diff(&expected, actual)
+        )
+        .into()),
+    }
+}
+
+/// A line diff (longest common subsequence), `-` for expected lines, `+` for actual ones.
+fn diff(expected: &str, actual: &str) -> String {
+    let a: Vec<&str> = expected.lines().collect();
+    let b: Vec<&str> = actual.lines().collect();
+    let mut lcs = vec![vec![0u32; b.len() + 1]; a.len() + 1];
+    for i in (0..a.len()).rev() {
+        for j in (0..b.len()).rev() {
+            lcs[i][j] = if a[i] == b[j] { lcs[i + 1][j + 1] + 1 } else { lcs[i + 1][j].max(lcs[i][j + 1]) };
+        }
+    }
+    let (mut i, mut j, mut out) = (0, 0, String::new());
+    while i < a.len() || j < b.len() {
+        if i < a.len() && j < b.len() && a[i] == b[j] {
+            let _ = writeln!(out, "  {}", a[i]);
+            (i, j) = (i + 1, j + 1);
+        } else if j < b.len() && (i == a.len() || lcs[i][j + 1] >= lcs[i + 1][j]) {
+            let _ = writeln!(out, "+ {}", b[j]);
+            j += 1;
+        } else {
+            let _ = writeln!(out, "- {}", a[i]);
+            i += 1;
+        }
+    }
+    if expected.ends_with('\n') != actual.ends_with('\n') {
+        out.push_str("(the files differ in the final newline)\n");
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------
+// `value` expectations
+
+/// A `value "t"  (* r *)` line: its 1-based number, the term and the expected result.
+#[derive(Debug, PartialEq, Eq)]
+struct ValueExpectation {
+    line: u32,
+    term: String,
+    expected: String,
+}
+
+/// Every line that is a `value` command with a quoted (or cartouche) term followed by a
+/// comment holding the expected result. Lines inside text blocks do not start with `value`.
+fn value_expectations(text: &str) -> Vec<ValueExpectation> {
+    let mut found = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let Some(rest) = line.trim_start().strip_prefix("value") else { continue };
+        let rest = rest.trim_start();
+        let (term, rest) = if let Some(r) = rest.strip_prefix('"') {
+            match r.find('"') {
+                Some(end) => (&r[..end], &r[end + 1..]),
+                None => continue,
+            }
+        } else if let Some(r) = rest.strip_prefix('‹') {
+            match r.find('›') {
+                Some(end) => (&r[..end], &r[end + '›'.len_utf8()..]),
+                None => continue,
+            }
+        } else {
+            continue;
+        };
+        let Some(comment) = rest.trim().strip_prefix("(*").and_then(|c| c.strip_suffix("*)")) else { continue };
+        found.push(ValueExpectation {
+            line: u32::try_from(i + 1).unwrap_or(u32::MAX),
+            term: term.to_owned(),
+            expected: comment.trim().to_owned(),
+        });
+    }
+    found
+}
+
+/// Checks each expectation against the `value` records of a JSON run.
+fn check_values(expectations: &[ValueExpectation], run: &Run) -> Result<(), Failed> {
+    let records = run.records()?;
+    let mut problems = Vec::new();
+    for e in expectations {
+        let on_line: Vec<&Value> = records.iter().filter(|r| r["line"].as_u64() == Some(u64::from(e.line))).collect();
+        let value = on_line.iter().find(|r| r["kind"] == "value");
+        match value.map(|r| &r["result"]) {
+            Some(Value::String(result)) if *result == e.expected => {}
+            Some(result) => {
+                problems.push(format!("line {}: value \"{}\": expected {}, got {}", e.line, e.term, e.expected, result))
+            }
+            None => problems.push(format!(
+                "line {}: value \"{}\": expected {}, but there is no value record for this line{}",
+                e.line,
+                e.term,
+                e.expected,
+                if on_line.is_empty() {
+                    String::new()
+                } else {
+                    format!("; records on it: {}", on_line.iter().map(|r| r.to_string()).collect::<Vec<_>>().join(" "))
+                }
+            )),
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{} of {} values wrong:\n{}\n({})",
+            problems.len(),
+            expectations.len(),
+            problems.join("\n"),
+            run.end
+        )
+        .into())
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Fixtures under tests/fixtures
+
+fn thy_files(dir: &Path, recursive: bool) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else { continue };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                if recursive {
+                    stack.push(path);
+                }
+            } else if path.extension().is_some_and(|e| e == "thy") {
+                found.push(path);
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+fn fixture_trials() -> Vec<Trial> {
+    let root = repo_root().join("tests/fixtures");
+    let files = thy_files(&root, true);
+    if files.is_empty() {
+        let shown = root.display().to_string();
+        return vec![Trial::test("fixture", move || Err(format!("no .thy fixtures under {shown}").into()))];
+    }
+    let mut trials = Vec::new();
+    for thy in files {
+        let rel = thy.strip_prefix(&root).unwrap_or(&thy).display().to_string();
+        let name = format!("fixture/{rel}");
+        let snapshot = thy.with_extension("out");
+        let (path, trial) = (thy.clone(), name.clone());
+        trials.push(Trial::test(name, move || {
+            let run = run_human(&path, TIME_LIMIT)?;
+            check_snapshot(&snapshot, &run.snapshot(), &trial)
+        }));
+        let expectations = std::fs::read_to_string(&thy).map(|t| value_expectations(&t)).unwrap_or_default();
+        if !expectations.is_empty() {
+            trials.push(Trial::test(format!("fixture-values/{rel}"), move || {
+                check_values(&expectations, &run_json(&thy, TIME_LIMIT)?)
+            }));
+        }
+    }
+    trials.push(Trial::test("fixture/no-orphan-snapshots", move || orphans(&root)));
+    trials
+}
+
+/// Fails when a `.out` snapshot has no `.thy` beside it (a renamed or deleted fixture).
+fn orphans(root: &Path) -> Result<(), Failed> {
+    let mut orphans = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else { continue };
+        for path in entries.flatten().map(|e| e.path()) {
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "out") && !path.with_extension("thy").exists() {
+                orphans.push(path.display().to_string());
+            }
+        }
+    }
+    if orphans.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("snapshots without a fixture (delete them): {}", orphans.join(", ")).into())
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The shared acceptance theories
+
+fn shared_trials() -> Vec<Trial> {
+    let examples = Path::new(MANIFEST_DIR).join("../../shared/examples");
+    if !examples.is_dir() {
+        let shown = examples.display().to_string();
+        return vec![Trial::test("shared/examples", move || {
+            Err(format!(
+                "the shared acceptance theories are missing: expected {shown} (the `shared/` folder must sit beside the repository root)"
+            )
+            .into())
+        })];
+    }
+    let mut trials = Vec::new();
+    for thy in thy_files(&examples, false) {
+        let name = dir_and_name(&thy).map(|(_, n)| n.to_owned()).unwrap_or_default();
+        // One full JSON run per file, shared by its two trials.
+        let run: Arc<OnceLock<Result<Run, String>>> = Arc::new(OnceLock::new());
+        let get = {
+            let thy = thy.clone();
+            move |run: &OnceLock<Result<Run, String>>| {
+                run.get_or_init(|| {
+                    run_json(&thy, EXAMPLE_TIME_LIMIT).map_err(|f| f.message().unwrap_or("run failed").to_owned())
+                })
+                .clone()
+                .map_err(Failed::from)
+            }
+        };
+        let expectations = std::fs::read_to_string(&thy).map(|t| value_expectations(&t)).unwrap_or_default();
+        if !expectations.is_empty() {
+            let (run, get) = (run.clone(), get.clone());
+            trials.push(Trial::test(format!("shared/values/{name}"), move || check_values(&expectations, &get(&run)?)));
+        }
+        trials.push(Trial::test(format!("shared/clean/{name}"), move || {
+            let run = get(&run)?;
+            let errors: Vec<String> =
+                run.records()?.iter().filter(|r| r["kind"] == "error").map(|r| r.to_string()).collect();
+            if errors.is_empty() && run.end == End::Exited(0) {
+                Ok(())
+            } else {
+                Err(format!("{} error records, {}:\n{}\n{}", errors.len(), run.end, errors.join("\n"), run.stderr)
+                    .into())
+            }
+        }));
+    }
+    let errors_dir = examples.join("errors");
+    let files = thy_files(&errors_dir, false);
+    if files.is_empty() {
+        let shown = errors_dir.display().to_string();
+        trials.push(Trial::test("shared/errors", move || Err(format!("no bad-input theories in {shown}").into())));
+    }
+    for thy in files {
+        let name = dir_and_name(&thy).map(|(_, n)| n.to_owned()).unwrap_or_default();
+        let trial = format!("shared/errors/{name}");
+        if RESOURCE_CASES.contains(&name.as_str()) {
+            trials.push(Trial::test(trial, move || resource_case(&thy, &name)));
+        } else {
+            let snapshot = repo_root().join("tests/shared_errors").join(Path::new(&name).with_extension("out"));
+            let t = trial.clone();
+            trials.push(Trial::test(trial, move || error_case(&thy, &snapshot, &t)));
+        }
+    }
+    trials
+}
+
+/// A bad-input theory: snapshot, non-zero exit, and an error on the line its header names.
+fn error_case(thy: &Path, snapshot: &Path, trial: &str) -> Result<(), Failed> {
+    let human = run_human(thy, TIME_LIMIT)?;
+    let mut problems = Vec::new();
+    if let Err(f) = check_snapshot(snapshot, &human.snapshot(), trial) {
+        problems.push(f.message().unwrap_or("snapshot differs").to_owned());
+    }
+    match human.end {
+        End::Exited(code) if code != 0 => {}
+        ref end => problems.push(format!("expected a non-zero exit status, got {end}")),
+    }
+    let header = std::fs::read_to_string(thy).map_err(|e| format!("cannot read {}: {e}", thy.display()))?;
+    if let Some(line) = expected_error_line(&header) {
+        let json = run_json(thy, TIME_LIMIT)?;
+        let records = json.records()?;
+        let on_line = records.iter().any(|r| r["kind"] == "error" && r["line"].as_u64() == Some(u64::from(line)));
+        if !on_line {
+            let errors: Vec<String> = records.iter().filter(|r| r["kind"] == "error").map(|r| r.to_string()).collect();
+            problems.push(format!(
+                "the header expects an error at line {line}; error records: {}",
+                if errors.is_empty() { "none".to_owned() } else { errors.join(" ") }
+            ));
+        }
+    }
+    if human.crashed() {
+        problems.push(format!("hol crashed:\n{}", human.output()));
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems.join("\n\n").into())
+    }
+}
+
+/// `N` from a header comment saying `expected: error at line N`.
+fn expected_error_line(text: &str) -> Option<u32> {
+    let at = text.find("error at line ")? + "error at line ".len();
+    let digits: String = text[at..].chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().ok()
+}
+
+/// deep_recursion / nontermination: ends in time, no signal, no internal error.
+fn resource_case(thy: &Path, name: &str) -> Result<(), Failed> {
+    let run = run_human(thy, TIME_LIMIT)?;
+    if run.crashed() {
+        return Err(format!("hol crashed or did not finish:\n{}", run.output()).into());
+    }
+    if RESOURCE_CASES_FAILING.contains(&name) && run.end == End::Exited(0) {
+        return Err(format!("expected a non-zero exit status (evaluation did not finish):\n{}", run.output()).into());
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------
+// The harness's own helpers
+
+fn self_test() -> Result<(), Failed> {
+    let text = "theory T imports Main begin\ntext \u{2039}value \"x\" (* no *)\u{203a}\n  value \"(2 :: nat) ^ 3\"  (* 8 *)\nvalue \"[x. x \u{2190} [1]]\"\nvalue \u{2039}a\u{203a} (* [a1, a2] *)\nend\n";
+    let found = value_expectations(text);
+    let want = vec![
+        ValueExpectation { line: 3, term: "(2 :: nat) ^ 3".into(), expected: "8".into() },
+        ValueExpectation { line: 5, term: "a".into(), expected: "[a1, a2]".into() },
+    ];
+    if found != want {
+        return Err(format!("value_expectations: {found:?}").into());
+    }
+    let d = diff("a\nb\nc\n", "a\nB\nc\n");
+    if d != "  a\n+ B\n- b\n  c\n" {
+        return Err(format!("diff: {d:?}").into());
+    }
+    let header = "(* expected: error at line 5: equation gives ... *)";
+    if expected_error_line(header) != Some(5) || expected_error_line("(* no crash *)").is_some() {
+        return Err("expected_error_line".into());
+    }
+    let run = Run { end: End::Exited(2), stdout: "x\n".into(), stderr: String::new() };
+    if run.snapshot() != "x\n--- exit status: 2\n" {
+        return Err(format!("snapshot: {:?}", run.snapshot()).into());
+    }
+    let json = Run {
+        end: End::Exited(0),
+        stdout:
+            "{\"kind\":\"value\",\"line\":3,\"result\":\"8\"}\n{\"kind\":\"value\",\"line\":5,\"result\":\"[a1]\"}\n"
+                .into(),
+        stderr: String::new(),
+    };
+    match check_values(&want, &json) {
+        Err(f) if f.message().is_some_and(|m| m.contains("line 5") && !m.contains("line 3")) => {}
+        other => return Err(format!("check_values: {other:?}").into()),
+    }
+    #[cfg(unix)]
+    {
+        let tmp = std::env::temp_dir();
+        let hang = run_program("/bin/sh", &tmp, &["-c", "sleep 10"], Duration::from_millis(200))?;
+        if hang.end != End::TimedOut(Duration::from_millis(200)) || !hang.crashed() {
+            return Err(format!("timeout: {:?}", hang.end).into());
+        }
+        let segv = run_program("/bin/sh", &tmp, &["-c", "kill -SEGV $$"], TIME_LIMIT)?;
+        if segv.end != End::Signal(11) || !segv.crashed() {
+            return Err(format!("signal: {:?}", segv.end).into());
+        }
+        let fine = run_program("/bin/sh", &tmp, &["-c", "echo out; echo err >&2; exit 3"], TIME_LIMIT)?;
+        if fine.snapshot() != "out\n--- stderr\nerr\n--- exit status: 3\n" || fine.crashed() {
+            return Err(format!("exit: {:?}", fine.snapshot()).into());
+        }
+    }
+    Ok(())
+}
