@@ -767,6 +767,9 @@ impl<'e> Elab<'e> {
                     .with_secondary(lt.span, format!("{} has type `{a}`", self.quoted(lt.span))));
             }
         }
+        if op == B::Iff {
+            self.expect(&lt.ty, &Type::bool(), lt.span, ", but `⟷` relates two `bool`s")?;
+        }
         let (a, b) = if matches!(op, B::Gt | B::Ge) { (rt, lt) } else { (lt, rt) };
         let mut t = self.app2(f, a, b)?;
         t.span = span;
