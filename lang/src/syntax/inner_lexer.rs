@@ -1,1 +1,550 @@
-//! Placeholder: the inner lexer.
+//! The inner lexer: the tokens of terms and types inside quotes and cartouches.
+//!
+//! Every logical symbol has three spellings (Unicode, `\<name>`, ASCII) that lex to the
+//! same token, so the grammar never sees the difference. Identifiers keep their text as
+//! written; [`normalize_name`] turns `⇩`/`\<^isub>` into `\<^sub>` and Unicode Greek
+//! letters into their `\<alpha>` spelling. Offsets are shifted by `base`, so every token
+//! carries file-absolute byte positions.
+
+use logos::{FilterResult, Logos};
+
+use crate::diagnostic::Diagnostic;
+use crate::span::Span;
+
+/// What can go wrong while lexing inner syntax.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum InnerLexError {
+    #[default]
+    Unexpected,
+    UnterminatedComment,
+}
+
+/// A token of inner syntax. Names follow the Unicode spelling of the symbol.
+#[derive(Logos, Clone, Copy, Debug, PartialEq, Eq)]
+#[logos(error = InnerLexError)]
+#[logos(skip r"[ \t\r\n\f]+")]
+#[logos(subpattern greek = r"\\<(alpha|beta|gamma|delta|epsilon|zeta|eta|theta|iota|kappa|mu|nu|xi|pi|rho|sigma|tau|upsilon|phi|chi|psi|omega|Gamma|Delta|Theta|Lambda|Xi|Pi|Sigma|Upsilon|Phi|Psi|Omega)>")]
+#[logos(subpattern ugreek = r"[αβγδεζηθικμνξπρστυφχψωΓΔΘΛΞΠΣΥΦΨΩ]")]
+#[logos(subpattern letter = r"([a-zA-Z]|(?&greek)|(?&ugreek))")]
+#[logos(subpattern sub = r"(\\<\^sub>|\\<\^isub>|⇩)")]
+#[logos(subpattern namechar = r"((?&letter)|[0-9_']|(?&sub))")]
+pub enum Tok<'a> {
+    #[regex(r"(?&letter)(?&namechar)*", |lex| lex.slice(), priority = 1)]
+    Ident(&'a str),
+    #[regex(r"'(?&letter)(?&namechar)*", |lex| lex.slice())]
+    TVar(&'a str),
+    #[regex(r"[0-9]+", |lex| lex.slice())]
+    Num(&'a str),
+    #[token("_")]
+    Underscore,
+
+    #[token("(")]
+    LParen,
+    #[token(")")]
+    RParen,
+    #[token("[")]
+    LBrack,
+    #[token("]")]
+    RBrack,
+    #[token("{")]
+    LBrace,
+    #[token("}")]
+    RBrace,
+    #[token(",")]
+    Comma,
+    #[token(";")]
+    Semi,
+    #[token(".")]
+    Dot,
+    #[token("..")]
+    DotDot,
+    #[token("..<")]
+    DotDotLt,
+    #[token("::")]
+    ColCol,
+    #[token(":=")]
+    ColEq,
+
+    #[token("∀")]
+    #[token("\\<forall>")]
+    #[token("ALL")]
+    All,
+    #[token("∃")]
+    #[token("\\<exists>")]
+    #[token("EX")]
+    #[token("?")]
+    Ex,
+    #[token("∃!")]
+    #[token("\\<exists>!")]
+    #[token("EX!")]
+    #[token("?!")]
+    Ex1,
+    /// `!`: the ASCII `∀` in front of a binder, `nth` between two terms.
+    #[token("!")]
+    Bang,
+    #[token("λ")]
+    #[token("\\<lambda>")]
+    #[token("%")]
+    Lam,
+    #[token("¬")]
+    #[token("\\<not>")]
+    #[token("~")]
+    Not,
+    #[token("∧")]
+    #[token("\\<and>")]
+    #[token("&")]
+    And,
+    /// `∨` and `\<or>`; the ASCII `|` is [`Tok::Bar`], which also separates case arms.
+    #[token("∨")]
+    #[token("\\<or>")]
+    Or,
+    #[token("|")]
+    Bar,
+    #[token("⟶")]
+    #[token("\\<longrightarrow>")]
+    #[token("-->")]
+    Imp,
+    #[token("⟷")]
+    #[token("\\<longleftrightarrow>")]
+    #[token("<->")]
+    #[token("<-->")]
+    Iff,
+    #[token("⟹")]
+    #[token("\\<Longrightarrow>")]
+    #[token("==>")]
+    MetaImp,
+    #[token("⟦")]
+    #[token("\\<lbrakk>")]
+    #[token("[|")]
+    LBrakk,
+    #[token("⟧")]
+    #[token("\\<rbrakk>")]
+    #[token("|]")]
+    RBrakk,
+    #[token("≡")]
+    #[token("\\<equiv>")]
+    #[token("==")]
+    Defeq,
+    #[token("=")]
+    Eq,
+    #[token("≠")]
+    #[token("\\<noteq>")]
+    #[token("~=")]
+    Neq,
+    #[token("<")]
+    Lt,
+    #[token("≤")]
+    #[token("\\<le>")]
+    #[token("<=")]
+    Le,
+    #[token(">")]
+    Gt,
+    #[token("≥")]
+    #[token("\\<ge>")]
+    #[token(">=")]
+    Ge,
+    #[token("∈")]
+    #[token("\\<in>")]
+    #[token(":")]
+    In,
+    #[token("∉")]
+    #[token("\\<notin>")]
+    #[token("~:")]
+    NotIn,
+    #[token("⊆")]
+    #[token("\\<subseteq>")]
+    SubsetEq,
+    #[token("⊂")]
+    #[token("\\<subset>")]
+    Subset,
+    #[token("∪")]
+    #[token("\\<union>")]
+    #[token("Un")]
+    Union,
+    #[token("∩")]
+    #[token("\\<inter>")]
+    #[token("Int")]
+    Inter,
+    /// `×` and `\<times>`: the product type (ASCII `*`, which is [`Tok::Star`]).
+    #[token("×")]
+    #[token("\\<times>")]
+    Cross,
+    #[token("*")]
+    Star,
+    #[token("⇒")]
+    #[token("\\<Rightarrow>")]
+    #[token("=>")]
+    Arrow,
+    #[token("∘")]
+    #[token("\\<circ>")]
+    #[token("o")]
+    Comp,
+    #[token("←")]
+    #[token("\\<leftarrow>")]
+    #[token("<-")]
+    LArrow,
+    #[token("#")]
+    Hash,
+    #[token("@")]
+    At,
+    #[token("+")]
+    Plus,
+    #[token("-")]
+    Minus,
+    #[token("^")]
+    Caret,
+    #[token("div")]
+    Div,
+    #[token("mod")]
+    Mod,
+    #[token("dvd")]
+    Dvd,
+
+    #[token("if")]
+    If,
+    #[token("then")]
+    Then,
+    #[token("else")]
+    Else,
+    #[token("let")]
+    Let,
+    #[token("in")]
+    InKw,
+    #[token("case")]
+    Case,
+    #[token("of")]
+    Of,
+
+    /// A nested comment `(* ... *)`, skipped.
+    #[token("(*", comment)]
+    Comment,
+    /// Any other `\<name>` symbol: reported as unknown.
+    #[regex(r"\\<\^?[A-Za-z0-9_]*>?", priority = 0)]
+    Symbol,
+    /// Any other character: reported as unexpected.
+    #[regex(r".", priority = 0)]
+    Unknown,
+}
+
+/// Skips a nested `(* ... *)` comment whose opener has just been read.
+fn comment<'a>(lex: &mut logos::Lexer<'a, Tok<'a>>) -> FilterResult<(), InnerLexError> {
+    match comment_end(lex.remainder().as_bytes()) {
+        Some(n) => {
+            lex.bump(n);
+            FilterResult::Skip
+        }
+        None => {
+            let n = lex.remainder().len();
+            lex.bump(n);
+            FilterResult::Error(InnerLexError::UnterminatedComment)
+        }
+    }
+}
+
+/// Given the bytes just after a `(*`, the number of bytes up to and including the
+/// matching `*)`, or `None` if the comment is never closed. Comments nest.
+pub(crate) fn comment_end(bytes: &[u8]) -> Option<usize> {
+    let mut depth = 1usize;
+    let mut i = 0;
+    while i + 1 < bytes.len() {
+        match (bytes[i], bytes[i + 1]) {
+            (b'(', b'*') => {
+                depth += 1;
+                i += 2;
+            }
+            (b'*', b')') => {
+                depth -= 1;
+                i += 2;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// The inner lexer as the token stream lalrpop expects, with file-absolute offsets.
+pub struct InnerLexer<'a> {
+    lex: logos::Lexer<'a, Tok<'a>>,
+    base: usize,
+    failed: bool,
+    /// Current and greatest allowed bracket nesting.
+    depth: usize,
+    max_depth: usize,
+    /// Tokens read so far and the most allowed.
+    count: usize,
+    max_count: usize,
+}
+
+impl<'a> InnerLexer<'a> {
+    pub fn new(text: &'a str, base: u32) -> Self {
+        InnerLexer {
+            lex: Tok::lexer(text),
+            base: base as usize,
+            failed: false,
+            depth: 0,
+            max_depth: usize::MAX,
+            count: 0,
+            max_count: usize::MAX,
+        }
+    }
+
+    /// Stops with an error beyond `max_depth` nested brackets or `max_count` tokens.
+    pub fn with_limits(mut self, max_depth: usize, max_count: usize) -> Self {
+        self.max_depth = max_depth;
+        self.max_count = max_count;
+        self
+    }
+
+    fn limits(&mut self, tok: &Tok<'a>, span: Span) -> Option<Diagnostic> {
+        self.count += 1;
+        match tok {
+            Tok::LParen | Tok::LBrack | Tok::LBrace | Tok::LBrakk => self.depth += 1,
+            Tok::RParen | Tok::RBrack | Tok::RBrace | Tok::RBrakk => self.depth = self.depth.saturating_sub(1),
+            _ => {}
+        }
+        if self.depth > self.max_depth {
+            Some(
+                Diagnostic::error(span, format!("term is nested too deeply (more than {} levels)", self.max_depth))
+                    .with_label("nesting limit reached here"),
+            )
+        } else if self.count > self.max_count {
+            Some(
+                Diagnostic::error(span, format!("term is too long (more than {} tokens)", self.max_count))
+                    .with_label("token limit reached here")
+                    .with_help("split the term with definitions"),
+            )
+        } else {
+            None
+        }
+    }
+}
+
+impl<'a> Iterator for InnerLexer<'a> {
+    type Item = Result<(usize, Tok<'a>, usize), Diagnostic>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.failed {
+            return None;
+        }
+        let tok = self.lex.next()?;
+        let r = self.lex.span();
+        let span = Span::new(self.base + r.start, self.base + r.end);
+        let slice = self.lex.slice();
+        let err = match tok {
+            Ok(Tok::Symbol) => Some(
+                Diagnostic::error(span, format!("unknown symbol `{slice}`"))
+                    .with_label("expected a term or type here"),
+            ),
+            Ok(Tok::Unknown) | Err(InnerLexError::Unexpected) => {
+                let c = slice.chars().next().unwrap_or(' ');
+                let msg = if c == '"' {
+                    "unexpected `\"` inside a quoted term".to_string()
+                } else {
+                    format!("unexpected character `{}`", c.escape_debug())
+                };
+                let len = c.len_utf8().max(1);
+                Some(
+                    Diagnostic::error(Span::new(span.start as usize, span.start as usize + len), msg)
+                        .with_label("expected a term or type here"),
+                )
+            }
+            Err(InnerLexError::UnterminatedComment) => Some(
+                Diagnostic::error(Span::new(span.start as usize, span.start as usize + 2), "unterminated comment")
+                    .with_label("expected `*)` to close this comment"),
+            ),
+            Ok(ref t) => self.limits(t, span),
+        };
+        match (err, tok) {
+            (Some(d), _) => {
+                self.failed = true;
+                Some(Err(d))
+            }
+            (None, Ok(t)) => Some(Ok((span.start as usize, t, span.end as usize))),
+            (None, Err(_)) => None,
+        }
+    }
+}
+
+/// Greek letters: Isabelle's symbol name and the Unicode character it stands for.
+const GREEK: &[(&str, char)] = &[
+    ("alpha", 'α'),
+    ("beta", 'β'),
+    ("gamma", 'γ'),
+    ("delta", 'δ'),
+    ("epsilon", 'ε'),
+    ("zeta", 'ζ'),
+    ("eta", 'η'),
+    ("theta", 'θ'),
+    ("iota", 'ι'),
+    ("kappa", 'κ'),
+    ("mu", 'μ'),
+    ("nu", 'ν'),
+    ("xi", 'ξ'),
+    ("pi", 'π'),
+    ("rho", 'ρ'),
+    ("sigma", 'σ'),
+    ("tau", 'τ'),
+    ("upsilon", 'υ'),
+    ("phi", 'φ'),
+    ("chi", 'χ'),
+    ("psi", 'ψ'),
+    ("omega", 'ω'),
+    ("Gamma", 'Γ'),
+    ("Delta", 'Δ'),
+    ("Theta", 'Θ'),
+    ("Lambda", 'Λ'),
+    ("Xi", 'Ξ'),
+    ("Pi", 'Π'),
+    ("Sigma", 'Σ'),
+    ("Upsilon", 'Υ'),
+    ("Phi", 'Φ'),
+    ("Psi", 'Ψ'),
+    ("Omega", 'Ω'),
+];
+
+/// The canonical spelling of a name: subscripts as `\<^sub>`, Greek letters as `\<alpha>`.
+/// Names that need no change (the common case) are returned without rewriting.
+pub fn normalize_name(raw: &str) -> String {
+    if raw.is_ascii() && !raw.contains("\\<^isub>") {
+        return raw.to_string();
+    }
+    let raw = raw.replace("\\<^isub>", "\\<^sub>");
+    let mut out = String::with_capacity(raw.len() + 8);
+    for c in raw.chars() {
+        if c == '⇩' {
+            out.push_str("\\<^sub>");
+        } else if let Some((name, _)) = GREEK.iter().find(|(_, g)| *g == c) {
+            out.push_str("\\<");
+            out.push_str(name);
+            out.push('>');
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn toks(s: &str) -> Vec<Tok<'_>> {
+        InnerLexer::new(s, 0).map(|r| r.map(|(_, t, _)| t).unwrap_or(Tok::Unknown)).collect()
+    }
+
+    #[test]
+    fn three_spellings_lex_alike() {
+        let groups: &[(&[&str], Tok<'static>)] = &[
+            (&["∀", "\\<forall>", "ALL"], Tok::All),
+            (&["∃", "\\<exists>", "EX", "?"], Tok::Ex),
+            (&["∃!", "\\<exists>!", "EX!", "?!"], Tok::Ex1),
+            (&["λ", "\\<lambda>", "%"], Tok::Lam),
+            (&["¬", "\\<not>", "~"], Tok::Not),
+            (&["∧", "\\<and>", "&"], Tok::And),
+            (&["∨", "\\<or>"], Tok::Or),
+            (&["⟶", "\\<longrightarrow>", "-->"], Tok::Imp),
+            (&["⟷", "\\<longleftrightarrow>", "<->"], Tok::Iff),
+            (&["⟹", "\\<Longrightarrow>", "==>"], Tok::MetaImp),
+            (&["⟦", "\\<lbrakk>", "[|"], Tok::LBrakk),
+            (&["⟧", "\\<rbrakk>", "|]"], Tok::RBrakk),
+            (&["≠", "\\<noteq>", "~="], Tok::Neq),
+            (&["≤", "\\<le>", "<="], Tok::Le),
+            (&["≥", "\\<ge>", ">="], Tok::Ge),
+            (&["∈", "\\<in>", ":"], Tok::In),
+            (&["∉", "\\<notin>", "~:"], Tok::NotIn),
+            (&["⊆", "\\<subseteq>"], Tok::SubsetEq),
+            (&["⊂", "\\<subset>"], Tok::Subset),
+            (&["∪", "\\<union>", "Un"], Tok::Union),
+            (&["∩", "\\<inter>", "Int"], Tok::Inter),
+            (&["×", "\\<times>"], Tok::Cross),
+            (&["⇒", "\\<Rightarrow>", "=>"], Tok::Arrow),
+            (&["∘", "\\<circ>", "o"], Tok::Comp),
+            (&["←", "\\<leftarrow>", "<-"], Tok::LArrow),
+            (&["≡", "\\<equiv>", "=="], Tok::Defeq),
+        ];
+        for (spellings, tok) in groups {
+            for s in *spellings {
+                assert_eq!(toks(s), vec![*tok], "spelling {s}");
+            }
+        }
+    }
+
+    #[test]
+    fn names_and_subscripts() {
+        assert_eq!(toks("x\\<^sub>1 s⇩2 n' xs_1"), vec![
+            Tok::Ident("x\\<^sub>1"),
+            Tok::Ident("s⇩2"),
+            Tok::Ident("n'"),
+            Tok::Ident("xs_1")
+        ]);
+        assert_eq!(normalize_name("s⇩2"), "s\\<^sub>2");
+        assert_eq!(normalize_name("α⇩1"), "\\<alpha>\\<^sub>1");
+        assert_eq!(normalize_name("x\\<^isub>1"), "x\\<^sub>1");
+        assert_eq!(toks("\\<alpha> 'a 'b::ord"), vec![
+            Tok::Ident("\\<alpha>"),
+            Tok::TVar("'a"),
+            Tok::TVar("'b"),
+            Tok::ColCol,
+            Tok::Ident("ord")
+        ]);
+        // λ is a binder, never a letter.
+        assert_eq!(toks("λx"), vec![Tok::Lam, Tok::Ident("x")]);
+    }
+
+    #[test]
+    fn longest_match() {
+        assert_eq!(toks("[0..<n] [m..n] x:=y ==> => == = |] [| x.y"), vec![
+            Tok::LBrack,
+            Tok::Num("0"),
+            Tok::DotDotLt,
+            Tok::Ident("n"),
+            Tok::RBrack,
+            Tok::LBrack,
+            Tok::Ident("m"),
+            Tok::DotDot,
+            Tok::Ident("n"),
+            Tok::RBrack,
+            Tok::Ident("x"),
+            Tok::ColEq,
+            Tok::Ident("y"),
+            Tok::MetaImp,
+            Tok::Arrow,
+            Tok::Defeq,
+            Tok::Eq,
+            Tok::RBrakk,
+            Tok::LBrakk,
+            Tok::Ident("x"),
+            Tok::Dot,
+            Tok::Ident("y"),
+        ]);
+        assert_eq!(toks("ALLx EX! xs!i of2 o"), vec![
+            Tok::Ident("ALLx"),
+            Tok::Ex1,
+            Tok::Ident("xs"),
+            Tok::Bang,
+            Tok::Ident("i"),
+            Tok::Ident("of2"),
+            Tok::Comp
+        ]);
+    }
+
+    #[test]
+    fn comments_and_errors() {
+        assert_eq!(toks("a (* b (* c *) d *) e"), vec![Tok::Ident("a"), Tok::Ident("e")]);
+        let errs: Vec<_> = InnerLexer::new("a (* b", 10).collect();
+        let d = errs[1].clone().unwrap_err();
+        assert_eq!(d.message, "unterminated comment");
+        assert_eq!(d.primary.span, Span::new(12, 14));
+        let errs: Vec<_> = InnerLexer::new("a ` b", 0).collect();
+        let d = errs[1].clone().unwrap_err();
+        assert_eq!(d.primary.span, Span::new(2, 3));
+        assert_eq!(errs.len(), 2, "lexing stops after an error");
+        let errs: Vec<_> = InnerLexer::new("\\<foo> b", 0).collect();
+        assert_eq!(errs[0].clone().unwrap_err().message, "unknown symbol `\\<foo>`");
+        let errs: Vec<_> = InnerLexer::new("é", 0).collect();
+        assert_eq!(errs[0].clone().unwrap_err().primary.span, Span::new(0, 2));
+    }
+}

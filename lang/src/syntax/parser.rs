@@ -1,6 +1,25 @@
-//! Placeholder: the parser driver (to be replaced by the logos/lalrpop implementation).
+//! The parser driver.
+//!
+//! 1. The outer lexer turns the file into tokens (comments dropped).
+//! 2. The token stream is cut into command chunks at command keywords, so an error never
+//!    spreads beyond its command: "errors recover at the next command".
+//! 3. Each chunk is classified by its keyword: proof steps, text blocks and unsupported
+//!    commands are recorded without parsing; the rest go to the outer LR grammar
+//!    (`outer.lalrpop`), whose actions parse the inner syntax of strings and cartouches with
+//!    the inner grammar (`inner.lalrpop`).
+//!
+//! A chunk that fails gives one diagnostic and is dropped, as are the `quickcheck` commands
+//! that belong to a dropped lemma.
 
-use super::ast::{Ident, Term, Theory, Type};
+use lalrpop_util::ParseError;
+
+use super::ast::{Command, CommandKind, Ident, QcOption, Term, Theory, Type};
+use super::construct::{self, MAX_DEPTH};
+use super::errors::{self, Grammar};
+use super::inner::{SortParser, TermParser, TypeParser};
+use super::inner_lexer::InnerLexer;
+use super::lexer::{self, Kind, Token};
+use super::outer::{CommandParser, DeclareOptsParser, HeaderParser};
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
 
@@ -13,19 +32,516 @@ pub struct Parsed {
 
 /// Parses a whole theory file.
 pub fn parse_theory(text: &str) -> Parsed {
-    let span = Span::new(0, text.len());
-    Parsed {
-        theory: Theory { name: Ident { name: String::new(), span }, imports: vec![], commands: vec![], span },
-        diagnostics: vec![Diagnostic::error(span, "parser not built yet")],
-    }
+    Driver::new(text).run()
 }
 
 /// Parses inner-syntax term text that starts at byte `base` of the file.
-pub fn parse_term(_text: &str, base: u32) -> Result<Term, Diagnostic> {
-    Err(Diagnostic::error(Span { start: base, end: base }, "parser not built yet"))
+pub fn parse_term(text: &str, base: u32) -> Result<Term, Diagnostic> {
+    inner_term(Src { text, base: base as usize, close: None })
 }
 
 /// Parses inner-syntax type text that starts at byte `base` of the file.
-pub fn parse_type(_text: &str, base: u32) -> Result<Type, Diagnostic> {
-    Err(Diagnostic::error(Span { start: base, end: base }, "parser not built yet"))
+pub fn parse_type(text: &str, base: u32) -> Result<Type, Diagnostic> {
+    inner_type(Src { text, base: base as usize, close: None })
+}
+
+// ---------------------------------------------------------------- inner syntax
+
+/// A piece of inner syntax inside the file: a string's or cartouche's content, or a single
+/// unquoted token. `close` is the closing delimiter, blamed for an unexpected end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Src<'a> {
+    pub text: &'a str,
+    pub base: usize,
+    pub close: Option<Span>,
+}
+
+impl<'a> Src<'a> {
+    pub fn bare(text: &'a str, base: usize) -> Src<'a> {
+        Src { text, base, close: None }
+    }
+
+    /// The content as a name, e.g. a quoted option value or theory name.
+    pub fn as_ident(&self) -> Ident {
+        Ident { name: self.text.to_string(), span: Span::new(self.base, self.base + self.text.len()) }
+    }
+
+    fn end(&self) -> usize {
+        self.base + self.text.len()
+    }
+
+    fn eof(&self, what: &str) -> Option<(Span, String)> {
+        self.close.map(|c| (c, what.to_string()))
+    }
+}
+
+/// Most tokens one term or type may have; together with the bracket-depth limit of the
+/// inner lexer this bounds the depth of anything the parser holds, even on error paths.
+const MAX_INNER_TOKENS: usize = 20_000;
+
+fn inner_lexer(src: Src<'_>) -> InnerLexer<'_> {
+    InnerLexer::new(src.text, src.base as u32).with_limits(MAX_DEPTH, MAX_INNER_TOKENS)
+}
+
+pub(crate) fn inner_term(src: Src<'_>) -> Result<Term, Diagnostic> {
+    let parsed = TermParser::new().parse(inner_lexer(src));
+    match parsed {
+        Ok(t) => {
+            if construct::term_depth(&t) > MAX_DEPTH {
+                let span = t.span;
+                construct::dismantle(t);
+                return Err(construct::too_deep(span));
+            }
+            Ok(t)
+        }
+        Err(e) => Err(errors::convert(e, src.text, src.base, src.end(), src.eof("the end of the term"), Grammar::Term)),
+    }
+}
+
+pub(crate) fn inner_type(src: Src<'_>) -> Result<Type, Diagnostic> {
+    match TypeParser::new().parse(inner_lexer(src)) {
+        Ok(t) => {
+            if construct::type_depth(&t) > MAX_DEPTH {
+                let span = t.span;
+                construct::dismantle_type(t);
+                return Err(construct::too_deep(span));
+            }
+            Ok(t)
+        }
+        Err(e) => Err(errors::convert(e, src.text, src.base, src.end(), src.eof("the end of the type"), Grammar::Type)),
+    }
+}
+
+pub(crate) fn inner_sort(src: Src<'_>) -> Result<Vec<Ident>, Diagnostic> {
+    SortParser::new()
+        .parse(inner_lexer(src))
+        .map_err(|e| errors::convert(e, src.text, src.base, src.end(), src.eof("the end of the sort"), Grammar::Type))
+}
+
+// ---------------------------------------------------------------- outer tokens
+
+/// The tokens of the outer grammar.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OTok<'a> {
+    Ident(&'a str),
+    TypeVar(&'a str),
+    Num(&'a str),
+    Str(Src<'a>),
+    Cart(Src<'a>),
+    Other(&'a str),
+    ColCol,
+    Colon,
+    Eq,
+    Bar,
+    LParen,
+    RParen,
+    LBrack,
+    RBrack,
+    Comma,
+    Imports,
+    Begin,
+    Where,
+    And,
+    Fixes,
+    Assumes,
+    Shows,
+    For,
+    Infix,
+    Infixl,
+    Infixr,
+    Binder,
+    Theory,
+    Datatype,
+    TypeSynonym,
+    Primrec,
+    Fun,
+    Function,
+    Definition,
+    Abbreviation,
+    Inductive,
+    Lemma,
+    Theorem,
+    Corollary,
+    Proposition,
+    Quickcheck,
+    QuickcheckParams,
+    Declare,
+    Value,
+    /// A command keyword the grammar does not parse (never inside a chunk but its first).
+    Command(&'a str),
+}
+
+/// What a command keyword starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CommandClass {
+    /// `theory Name imports ... begin`.
+    Header,
+    /// A command of the subset, parsed by the outer grammar.
+    Parsed,
+    /// A proof step, skipped.
+    Proof,
+    /// A text block, ignored.
+    Text,
+    /// `end`.
+    End,
+    /// A command outside the subset.
+    Unsupported,
+}
+
+/// The class of a command keyword, `None` for any other word.
+pub fn command_class(word: &str) -> Option<CommandClass> {
+    use CommandClass::*;
+    Some(match word {
+        "theory" => Header,
+        "datatype" | "type_synonym" | "primrec" | "fun" | "function" | "definition" | "abbreviation"
+        | "inductive" | "lemma" | "theorem" | "corollary" | "proposition" | "quickcheck"
+        | "quickcheck_params" | "declare" | "value" => Parsed,
+        "oops" | "sorry" | "done" | "by" | "apply" | "apply_end" | "proof" | "qed" | "next" | "have"
+        | "show" | "hence" | "thus" | "fix" | "assume" | "presume" | "from" | "with" | "then" | "using"
+        | "unfolding" | "case" | "obtain" | "note" | "moreover" | "ultimately" | "also" | "finally"
+        | "termination" | "let" | "define" | "consider" | "defer" | "prefer" | "back" | "subgoal"
+        | "supply" | "including" | "guess" | "write" => Proof,
+        "text" | "txt" | "text_raw" | "section" | "subsection" | "subsubsection" | "paragraph"
+        | "subparagraph" | "chapter" => Text,
+        "end" => End,
+        "locale" | "record" | "class" | "instantiation" | "instance" | "context" | "lemmas"
+        | "theorems" | "export_code" | "ML" | "ML_file" | "ML_val" | "ML_command" | "ML_prf"
+        | "setup" | "local_setup" | "hide_const" | "hide_type" | "hide_fact" | "hide_class"
+        | "notation" | "no_notation" | "type_notation" | "no_type_notation" | "syntax"
+        | "no_syntax" | "translations" | "no_translations" | "axiomatization" | "consts"
+        | "nitpick" | "nitpick_params" | "sledgehammer" | "sledgehammer_params" | "term" | "thm"
+        | "typ" | "prop" | "find_theorems" | "find_consts" | "typedecl" | "typedef"
+        | "codatatype" | "primcorec" | "primcorecursive" | "corec" | "corecursive"
+        | "inductive_set" | "coinductive" | "coinductive_set" | "inductive_cases"
+        | "inductive_simps" | "fun_cases" | "partial_function" | "nominal_datatype"
+        | "named_theorems" | "method" | "attribute_setup" | "method_setup" | "simproc_setup"
+        | "bundle" | "unbundle" | "interpretation" | "global_interpretation" | "sublocale"
+        | "interpret" | "subclass" | "code_datatype" | "code_printing" | "lift_definition"
+        | "setup_lifting" | "quotient_type" | "quotient_definition" | "overloading"
+        | "specification" | "free_constructors" | "declaration" | "notepad" | "experiment"
+        | "schematic_goal" | "adhoc_overloading" | "no_adhoc_overloading" | "recdef"
+        | "oracle" | "quickcheck_generator" | "find_unused_assms" | "solve_direct" | "try"
+        | "try0" | "nunchaku" | "smt_status" | "code_thms" | "code_deps" | "unused_thms"
+        | "thy_deps" | "class_deps" | "locale_deps" | "welcome" | "help" | "include" | "includes"
+        | "type_alias" | "default_sort" | "nonterminal" | "parse_translation"
+        | "print_translation" | "abbrev" | "alias" | "realizers" | "extract" | "instance_proof"
+        | "old_rep_datatype" | "rep_datatype" | "defs" | "axioms" | "constdefs" | "values"
+        | "export_generated_files" | "compile_generated_files" | "external_file" => Unsupported,
+        w if w.starts_with("print_") => Unsupported,
+        _ => return None,
+    })
+}
+
+/// The grammar token for a word that is not a command keyword.
+fn word_token(word: &str) -> OTok<'_> {
+    match word {
+        "imports" => OTok::Imports,
+        "begin" => OTok::Begin,
+        "where" => OTok::Where,
+        "and" => OTok::And,
+        "fixes" => OTok::Fixes,
+        "assumes" => OTok::Assumes,
+        "shows" => OTok::Shows,
+        "for" => OTok::For,
+        "infix" => OTok::Infix,
+        "infixl" => OTok::Infixl,
+        "infixr" => OTok::Infixr,
+        "binder" => OTok::Binder,
+        "theory" => OTok::Theory,
+        "datatype" => OTok::Datatype,
+        "type_synonym" => OTok::TypeSynonym,
+        "primrec" => OTok::Primrec,
+        "fun" => OTok::Fun,
+        "function" => OTok::Function,
+        "definition" => OTok::Definition,
+        "abbreviation" => OTok::Abbreviation,
+        "inductive" => OTok::Inductive,
+        "lemma" => OTok::Lemma,
+        "theorem" => OTok::Theorem,
+        "corollary" => OTok::Corollary,
+        "proposition" => OTok::Proposition,
+        "quickcheck" => OTok::Quickcheck,
+        "quickcheck_params" => OTok::QuickcheckParams,
+        "declare" => OTok::Declare,
+        "value" => OTok::Value,
+        w if command_class(w).is_some() => OTok::Command(w),
+        w => OTok::Ident(w),
+    }
+}
+
+fn otok<'a>(text: &'a str, t: &Token) -> OTok<'a> {
+    let slice = &text[t.span.range()];
+    match t.kind {
+        Kind::Ident => word_token(slice),
+        Kind::TypeVar => OTok::TypeVar(slice),
+        Kind::Num => OTok::Num(slice),
+        Kind::Str | Kind::Cartouche | Kind::Verbatim => {
+            let c = t.content(text);
+            let src = Src {
+                text: &text[c.range()],
+                base: c.start as usize,
+                close: Some(Span { start: c.end, end: t.span.end }),
+            };
+            if t.kind == Kind::Str {
+                OTok::Str(src)
+            } else {
+                OTok::Cart(src)
+            }
+        }
+        Kind::ColCol => OTok::ColCol,
+        Kind::Colon => OTok::Colon,
+        Kind::Eq => OTok::Eq,
+        Kind::Bar => OTok::Bar,
+        Kind::LParen => OTok::LParen,
+        Kind::RParen => OTok::RParen,
+        Kind::LBrack => OTok::LBrack,
+        Kind::RBrack => OTok::RBrack,
+        Kind::Comma => OTok::Comma,
+        Kind::Other | Kind::Error => OTok::Other(slice),
+    }
+}
+
+// ---------------------------------------------------------------- the driver
+
+struct Driver<'a> {
+    text: &'a str,
+    tokens: Vec<Token>,
+    diagnostics: Vec<Diagnostic>,
+    hit_eof: bool,
+    name: Option<Ident>,
+    imports: Vec<Ident>,
+    header_span: Option<Span>,
+    commands: Vec<Command>,
+    /// `end` seen (the span of the `end` keyword).
+    ended: Option<Span>,
+    /// Open `context ... begin` (and the like) blocks, closed by `end`.
+    blocks: usize,
+    /// The last lemma failed to parse: its `quickcheck` commands are dropped too.
+    lemma_failed: bool,
+}
+
+impl<'a> Driver<'a> {
+    fn new(text: &'a str) -> Self {
+        let lexed = lexer::lex(text);
+        Driver {
+            text,
+            tokens: lexed.tokens,
+            diagnostics: lexed.diagnostics,
+            hit_eof: lexed.hit_eof,
+            name: None,
+            imports: Vec::new(),
+            header_span: None,
+            commands: Vec::new(),
+            ended: None,
+            blocks: 0,
+            lemma_failed: false,
+        }
+    }
+
+    fn word(&self, t: &Token) -> &'a str {
+        &self.text[t.span.range()]
+    }
+
+    /// The class of the command a token starts, if it starts one. A lone `.` or `..` is
+    /// Isar's terminal proof.
+    fn starts_command(&self, t: &Token, prev: Option<&Token>) -> Option<CommandClass> {
+        match t.kind {
+            Kind::Ident => command_class(self.word(t)),
+            Kind::Other if self.word(t) == "." => {
+                let second_dot = prev.is_some_and(|p| p.span.end == t.span.start && self.word(p) == ".");
+                (!second_dot).then_some(CommandClass::Proof)
+            }
+            _ => None,
+        }
+    }
+
+    fn run(mut self) -> Parsed {
+        let tokens = std::mem::take(&mut self.tokens);
+        let mut start = 0;
+        let mut reported_after_end = false;
+        while start < tokens.len() {
+            let mut end = start + 1;
+            while end < tokens.len() && self.starts_command(&tokens[end], tokens.get(end - 1)).is_none() {
+                end += 1;
+            }
+            let chunk = &tokens[start..end];
+            let next = tokens.get(end);
+            if self.ended.is_some() {
+                if !reported_after_end {
+                    reported_after_end = true;
+                    let t = chunk[0];
+                    self.diagnostics.push(
+                        Diagnostic::error(t.span, format!("unexpected {} after the end of the theory", errors::quote_source(self.word(&t))))
+                            .with_label("the theory has already ended")
+                            .with_secondary(self.ended.unwrap_or_default(), "the theory ends here"),
+                    );
+                }
+            } else {
+                self.chunk(chunk, next);
+            }
+            start = end;
+        }
+        if self.ended.is_none() && !self.hit_eof {
+            let at = self.text.len();
+            self.diagnostics.push(
+                Diagnostic::error(Span::new(at, at), "expected `end` at the end of the theory")
+                    .with_label("expected `end`"),
+            );
+        }
+        if self.name.is_none() && !tokens.is_empty() {
+            // Reported in `chunk` when the first command is not `theory`.
+        }
+        let end = self.ended.map_or(self.text.len(), |s| s.end as usize);
+        let start = self.header_span.map_or(0, |s| s.start as usize);
+        let name = self.name.unwrap_or(Ident { name: String::new(), span: Span::new(start, start) });
+        Parsed {
+            theory: Theory { name, imports: self.imports, commands: self.commands, span: Span::new(start, end.max(start)) },
+            diagnostics: self.diagnostics,
+        }
+    }
+
+    fn span_of(chunk: &[Token]) -> Span {
+        let first = chunk.first().map_or(Span::default(), |t| t.span);
+        let last = chunk.last().map_or(first, |t| t.span);
+        first.to(last)
+    }
+
+    fn push(&mut self, kind: CommandKind, chunk: &[Token]) {
+        self.commands.push(Command { kind, span: Self::span_of(chunk) });
+    }
+
+    fn chunk(&mut self, chunk: &[Token], next: Option<&Token>) {
+        let first = chunk[0];
+        let word = self.word(&first);
+        let broken = chunk.iter().any(|t| t.kind == Kind::Error);
+        let class = self.starts_command(&first, None);
+        if self.name.is_none() && self.header_span.is_none() && class != Some(CommandClass::Header) {
+            // Only said once: the header is missing.
+            self.header_span = Some(Span::new(first.span.start as usize, first.span.start as usize));
+            self.diagnostics.push(
+                Diagnostic::error(first.span, format!("expected `theory`, found {}", errors::quote_source(word)))
+                    .with_label("expected `theory Name imports Main begin` here"),
+            );
+        }
+        let Some(class) = class else {
+            // Text before any command (only possible at the start of the file).
+            return;
+        };
+        match class {
+            CommandClass::Header => self.header(chunk, next, broken),
+            CommandClass::Proof => self.push(CommandKind::Proof, chunk),
+            CommandClass::Text => self.push(CommandKind::Text, chunk),
+            CommandClass::Unsupported => {
+                if chunk.iter().any(|t| t.kind == Kind::Ident && self.word(t) == "begin") {
+                    self.blocks += 1;
+                }
+                let ident = Ident { name: word.to_string(), span: first.span };
+                self.push(CommandKind::Unsupported(ident), chunk);
+            }
+            CommandClass::End => {
+                if self.blocks > 0 {
+                    self.blocks -= 1;
+                    return;
+                }
+                self.ended = Some(first.span);
+                if let Some(extra) = chunk.get(1) {
+                    self.diagnostics.push(
+                        Diagnostic::error(extra.span, format!("unexpected {} after `end`", errors::quote_source(self.word(extra))))
+                            .with_label("expected nothing after the end of the theory"),
+                    );
+                }
+            }
+            CommandClass::Parsed => self.command(word, chunk, next, broken),
+        }
+    }
+
+    /// The "found" part for a chunk that ended too early: the next command, or the end of
+    /// the file.
+    fn eof_found(&self, chunk: &[Token], next: Option<&Token>) -> (Span, String) {
+        match next {
+            Some(t) => (t.span, errors::quote_source(self.word(t))),
+            None => {
+                let end = chunk.last().map_or(0, |t| t.span.end as usize);
+                (Span::new(end, end), "the end of the file".to_string())
+            }
+        }
+    }
+
+    fn parse_outer<T>(
+        &self,
+        chunk: &[Token],
+        next: Option<&Token>,
+        f: impl FnOnce(Vec<Result<(usize, OTok<'a>, usize), Diagnostic>>) -> Result<T, ParseError<usize, OTok<'a>, Diagnostic>>,
+    ) -> Result<T, Diagnostic> {
+        let toks: Vec<_> = chunk
+            .iter()
+            .map(|t| Ok((t.span.start as usize, otok(self.text, t), t.span.end as usize)))
+            .collect();
+        f(toks).map_err(|e| {
+            let end = chunk.last().map_or(0, |t| t.span.end as usize);
+            errors::convert(e, self.text, 0, end, Some(self.eof_found(chunk, next)), Grammar::Outer)
+        })
+    }
+
+    fn header(&mut self, chunk: &[Token], next: Option<&Token>, broken: bool) {
+        if self.name.is_some() {
+            self.diagnostics.push(
+                Diagnostic::error(chunk[0].span, "unexpected second `theory` header")
+                    .with_label("expected one `theory` header per file"),
+            );
+            return;
+        }
+        self.header_span = Some(chunk[0].span);
+        if broken {
+            return;
+        }
+        match self.parse_outer(chunk, next, |toks| HeaderParser::new().parse(toks)) {
+            Ok((name, imports)) => {
+                self.name = Some(name);
+                self.imports = imports;
+            }
+            Err(d) => self.diagnostics.push(d),
+        }
+    }
+
+    fn command(&mut self, word: &str, chunk: &[Token], next: Option<&Token>, broken: bool) {
+        let is_lemma = matches!(word, "lemma" | "theorem" | "corollary" | "proposition");
+        let is_qc = word == "quickcheck";
+        if is_qc && self.lemma_failed {
+            return;
+        }
+        if !is_qc {
+            self.lemma_failed = false;
+        }
+        if broken {
+            self.lemma_failed = is_lemma;
+            return;
+        }
+        let result = if word == "declare" {
+            self.declare(chunk, next)
+        } else {
+            self.parse_outer(chunk, next, |toks| CommandParser::new().parse(toks))
+        };
+        match result {
+            Ok(kind) => self.push(kind, chunk),
+            Err(d) => {
+                self.lemma_failed = is_lemma;
+                self.diagnostics.push(d);
+            }
+        }
+    }
+
+    /// `declare [[name = value, ...]]` gives its options; any other `declare` an empty list.
+    fn declare(&self, chunk: &[Token], next: Option<&Token>) -> Result<CommandKind, Diagnostic> {
+        let is_config = chunk.len() >= 3 && chunk[1].kind == Kind::LBrack && chunk[2].kind == Kind::LBrack;
+        if !is_config {
+            return Ok(CommandKind::Declare(Vec::new()));
+        }
+        // Up to the first `]]`.
+        let close = chunk.windows(2).position(|w| w[0].kind == Kind::RBrack && w[1].kind == Kind::RBrack);
+        let upto = close.map_or(chunk.len(), |i| i + 2);
+        let opts: Vec<QcOption> =
+            self.parse_outer(&chunk[..upto], chunk.get(upto).or(next), |toks| DeclareOptsParser::new().parse(toks))?;
+        Ok(CommandKind::Declare(opts))
+    }
 }

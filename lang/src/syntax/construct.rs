@@ -1,0 +1,472 @@
+//! Building AST nodes from what the inner grammar recognises.
+//!
+//! The grammar reads an operator expression as a flat sequence of operands, prefix and
+//! infix operators (with an optional open binder, `if`, `let` or `case` at the very end);
+//! [`resolve`] then builds the tree by precedence climbing with Isabelle's priorities.
+//! Keeping precedence out of the LR grammar keeps the tables small and lets binders at the
+//! right end of any operator work without conflicts.
+
+use super::ast::*;
+use super::inner_lexer::normalize_name;
+use crate::diagnostic::Diagnostic;
+use crate::span::Span;
+
+/// The deepest term or type the parser builds. Deeper input is rejected so that nothing
+/// downstream (drop glue included) can overflow the stack on hostile input.
+pub const MAX_DEPTH: usize = 1000;
+
+/// One element of a flat operator sequence.
+#[derive(Debug)]
+pub enum Item {
+    Operand(Term),
+    Prefix(UnOp, Span),
+    Infix(BinOp, Span),
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Assoc {
+    Left,
+    Right,
+    Non,
+}
+
+/// Priority and associativity of an infix operator, after Isabelle/HOL. `# @` (65, right)
+/// sit below `+ - ∪` (66, left), so `a + b # xs` reads as `(a + b) # xs`.
+fn infix_info(op: BinOp) -> (u32, Assoc) {
+    use BinOp::*;
+    match op {
+        Defeq => (2, Assoc::Non),
+        MetaImp => (1, Assoc::Right),
+        Iff | Imp => (25, Assoc::Right),
+        Or => (30, Assoc::Right),
+        And => (35, Assoc::Right),
+        Eq => (50, Assoc::Left),
+        Neq | Lt | Le | Gt | Ge | In | NotIn | SubsetEq | Subset | Dvd => (50, Assoc::Non),
+        Comp => (55, Assoc::Left),
+        Cons | Append => (65, Assoc::Right),
+        Plus | Minus | Union => (66, Assoc::Left),
+        Times | Div | Mod | Inter => (70, Assoc::Left),
+        Power => (80, Assoc::Right),
+        Nth => (100, Assoc::Left),
+    }
+}
+
+fn prefix_prec(op: UnOp) -> u32 {
+    match op {
+        UnOp::Not => 40,
+        UnOp::Neg => 80,
+    }
+}
+
+/// How an operator is written, for messages.
+pub fn binop_text(op: BinOp) -> &'static str {
+    use BinOp::*;
+    match op {
+        Defeq => "≡",
+        MetaImp => "⟹",
+        Iff => "⟷",
+        Imp => "⟶",
+        Or => "∨",
+        And => "∧",
+        Eq => "=",
+        Neq => "≠",
+        Lt => "<",
+        Le => "≤",
+        Gt => ">",
+        Ge => "≥",
+        In => "∈",
+        NotIn => "∉",
+        SubsetEq => "⊆",
+        Subset => "⊂",
+        Dvd => "dvd",
+        Cons => "#",
+        Append => "@",
+        Plus => "+",
+        Minus => "-",
+        Union => "∪",
+        Inter => "∩",
+        Times => "*",
+        Div => "div",
+        Mod => "mod",
+        Power => "^",
+        Nth => "!",
+        Comp => "∘",
+    }
+}
+
+/// Builds the tree of a flat operator sequence (operands alternate with infix operators,
+/// any operand may be preceded by prefix operators).
+pub fn resolve(mut items: Vec<Item>) -> Result<Term, Diagnostic> {
+    if items.len() == 1 && matches!(items.first(), Some(Item::Operand(_))) {
+        if let Some(Item::Operand(t)) = items.pop() {
+            return Ok(t);
+        }
+    }
+    let mut climber = Climber { items: items.into_iter().peekable() };
+    let (t, _, _) = climber.climb(0, 0)?;
+    Ok(t)
+}
+
+/// A term, its priority and the operator at its top.
+type Climbed = (Term, u32, Option<(BinOp, Span)>);
+
+struct Climber {
+    items: std::iter::Peekable<std::vec::IntoIter<Item>>,
+}
+
+impl Climber {
+    /// Reads an expression whose operators all bind at least as tightly as `min`. Returns
+    /// the term, its priority and the operator at its top (for messages).
+    fn climb(&mut self, min: u32, depth: usize) -> Result<Climbed, Diagnostic> {
+        if depth > MAX_DEPTH {
+            let span = match self.items.peek() {
+                Some(Item::Operand(t)) => t.span,
+                Some(Item::Prefix(_, s)) | Some(Item::Infix(_, s)) => *s,
+                None => Span::default(),
+            };
+            return Err(too_deep(span));
+        }
+        let (mut lhs, mut level, mut top) = match self.items.next() {
+            Some(Item::Operand(t)) => (t, 1000, None),
+            Some(Item::Prefix(op, sp)) => {
+                let p = prefix_prec(op);
+                let (arg, _, _) = self.climb(p.max(min), depth + 1)?;
+                let span = sp.to(arg.span);
+                (Term { kind: TermKind::UnOp(op, sp, Box::new(arg)), span }, p, None)
+            }
+            other => {
+                // The grammar never produces this; report it rather than panic.
+                let sp = match other {
+                    Some(Item::Infix(_, sp)) => sp,
+                    _ => Span::default(),
+                };
+                return Err(Diagnostic::error(sp, "expected a term").with_label("expected a term here"));
+            }
+        };
+        let mut depth = depth;
+        while let Some(Item::Infix(op, sp)) = self.items.peek() {
+            let (op, sp) = (*op, *sp);
+            let (p, assoc) = infix_info(op);
+            if p < min {
+                break;
+            }
+            let left_req = if assoc == Assoc::Left { p } else { p + 1 };
+            if level < left_req {
+                let mut d = Diagnostic::error(
+                    sp,
+                    format!("ambiguous use of `{}`: add parentheses", binop_text(op)),
+                );
+                match top {
+                    Some((prev, psp)) => {
+                        d = d
+                            .with_label(format!("`{}` cannot follow `{}` without parentheses", binop_text(op), binop_text(prev)))
+                            .with_secondary(psp, "the earlier operator");
+                    }
+                    None => d = d.with_label("expected parentheses around the left operand"),
+                }
+                return Err(d);
+            }
+            self.items.next();
+            depth += 1;
+            if depth > MAX_DEPTH {
+                return Err(too_deep(sp));
+            }
+            let rbp = if assoc == Assoc::Right { p } else { p + 1 };
+            let (rhs, _, _) = self.climb(rbp, depth)?;
+            let span = lhs.span.to(rhs.span);
+            lhs = Term { kind: TermKind::BinOp(op, sp, Box::new(lhs), Box::new(rhs)), span };
+            level = p;
+            top = Some((op, sp));
+        }
+        Ok((lhs, level, top))
+    }
+}
+
+pub fn too_deep(span: Span) -> Diagnostic {
+    Diagnostic::error(span, format!("term is nested too deeply (more than {MAX_DEPTH} levels)"))
+        .with_label("nesting limit reached here")
+        .with_help("split the term with definitions")
+}
+
+pub fn ident(name: &str, l: usize, r: usize) -> Ident {
+    Ident { name: normalize_name(name), span: Span::new(l, r) }
+}
+
+pub fn term(kind: TermKind, l: usize, r: usize) -> Term {
+    Term { kind, span: Span::new(l, r) }
+}
+
+pub fn name(n: &str, l: usize, r: usize) -> Term {
+    term(TermKind::Name(ident(n, l, r)), l, r)
+}
+
+pub fn bin(op: BinOp, sp: Span, l: Term, r: Term) -> Term {
+    let span = l.span.to(r.span);
+    Term { kind: TermKind::BinOp(op, sp, Box::new(l), Box::new(r)), span }
+}
+
+/// `⟦A; B⟧ ⟹ C` is `A ⟹ B ⟹ C`.
+pub fn brakk(asms: Vec<Term>, sp: Span, concl: Term, start: usize) -> Term {
+    let mut t = concl;
+    for a in asms.into_iter().rev() {
+        t = bin(BinOp::MetaImp, sp, a, t);
+    }
+    t.span = Span::new(start, t.span.end as usize);
+    t
+}
+
+pub fn typed(t: Term, ty: Type) -> Term {
+    let span = t.span.to(ty.span);
+    Term { kind: TermKind::Typed(Box::new(t), ty), span }
+}
+
+pub fn app(f: Term, a: Term) -> Term {
+    let span = f.span.to(a.span);
+    Term { kind: TermKind::App(Box::new(f), Box::new(a)), span }
+}
+
+/// A parenthesised term keeps its node, with the span widened to the parentheses.
+pub fn paren(mut t: Term, l: usize, r: usize) -> Term {
+    t.span = Span::new(l, r);
+    t
+}
+
+/// An operator section `(+)` is `λx y. x + y`.
+pub fn section(op: BinOp, op_span: Span, l: usize, r: usize) -> Term {
+    let span = Span::new(l, r);
+    let var = |n: &str| Term { kind: TermKind::Name(Ident { name: n.to_string(), span }), span };
+    let body = Term { kind: TermKind::BinOp(op, op_span, Box::new(var("x")), Box::new(var("y"))), span };
+    Term { kind: TermKind::Lambda(vec![var("x"), var("y")], Box::new(body)), span }
+}
+
+/// `{p. body}`; `{x ∈ A. P}` is read as pattern `x` with body `x ∈ A ∧ P`.
+pub fn set_compr(p: Term, dot: Span, body: Term, l: usize, r: usize) -> Term {
+    let span = Span::new(l, r);
+    match p.kind {
+        TermKind::BinOp(BinOp::In, _, ref x, _) if matches!(x.kind, TermKind::Name(_) | TermKind::Tuple(_)) => {
+            let pat = (**x).clone();
+            let body = bin(BinOp::And, dot, p, body);
+            Term { kind: TermKind::SetCompr(Box::new(pat), Box::new(body)), span }
+        }
+        _ => Term { kind: TermKind::SetCompr(Box::new(p), Box::new(body)), span },
+    }
+}
+
+/// `[x ← xs. P x]` is `[x. x ← xs, P x]`.
+pub fn list_filter(x: Term, xs: Term, quals: Vec<Qualifier>, l: usize, r: usize) -> Term {
+    let mut qs = Vec::with_capacity(quals.len() + 1);
+    qs.push(Qualifier::Generator(x.clone(), xs));
+    qs.extend(quals);
+    term(TermKind::ListCompr(Box::new(x), qs), l, r)
+}
+
+pub fn quant(q: Quantifier, binders: Vec<Binder>, bound: Option<QuantBound>, body: Term, l: usize) -> Term {
+    let span = Span::new(l, body.span.end as usize);
+    Term { kind: TermKind::Quant { q, binders, bound, body: Box::new(body) }, span }
+}
+
+pub fn ty(kind: TypeKind, l: usize, r: usize) -> Type {
+    Type { kind, span: Span::new(l, r) }
+}
+
+/// `a × b`, `a + b`: the named constructor with the operator's span.
+pub fn ty_op(name: &str, op: Span, a: Type, b: Type) -> Type {
+    let span = a.span.to(b.span);
+    Type { kind: TypeKind::App(Ident { name: name.to_string(), span: op }, vec![a, b]), span }
+}
+
+/// Depth of a term (types included), computed without recursion.
+pub fn term_depth(t: &Term) -> usize {
+    depth(Node::Term(t))
+}
+
+/// Depth of a type, computed without recursion.
+pub fn type_depth(t: &Type) -> usize {
+    depth(Node::Type(t))
+}
+
+fn depth(root: Node<'_>) -> usize {
+    let mut max = 0;
+    let mut stack: Vec<(Node<'_>, usize)> = vec![(root, 1)];
+    while let Some((n, d)) = stack.pop() {
+        max = max.max(d);
+        if max > MAX_DEPTH {
+            return max;
+        }
+        match n {
+            Node::Term(t) => for_each_child(t, |c| stack.push((c, d + 1))),
+            Node::Type(ty) => {
+                if let TypeKind::App(_, args) = &ty.kind {
+                    for a in args {
+                        stack.push((Node::Type(a), d + 1));
+                    }
+                } else if let TypeKind::Fun(a, b) = &ty.kind {
+                    stack.push((Node::Type(a), d + 1));
+                    stack.push((Node::Type(b), d + 1));
+                }
+            }
+        }
+    }
+    max
+}
+
+#[derive(Clone, Copy)]
+enum Node<'a> {
+    Term(&'a Term),
+    Type(&'a Type),
+}
+
+fn for_each_child<'a>(t: &'a Term, mut f: impl FnMut(Node<'a>)) {
+    match &t.kind {
+        TermKind::Name(_) | TermKind::Num(_) | TermKind::Wildcard => {}
+        TermKind::App(a, b) => {
+            f(Node::Term(a));
+            f(Node::Term(b));
+        }
+        TermKind::Lambda(ps, b) => {
+            ps.iter().for_each(|p| f(Node::Term(p)));
+            f(Node::Term(b));
+        }
+        TermKind::Quant { binders, bound, body, .. } => {
+            f(Node::Term(body));
+            match bound {
+                Some(QuantBound::In(b)) | Some(QuantBound::Less(b)) | Some(QuantBound::LessEq(b)) => f(Node::Term(b)),
+                None => {}
+            }
+            for b in binders {
+                if let Some(ty) = &b.ty {
+                    f(Node::Type(ty));
+                }
+            }
+        }
+        TermKind::If(a, b, c) => {
+            f(Node::Term(a));
+            f(Node::Term(b));
+            f(Node::Term(c));
+        }
+        TermKind::Let(bs, b) | TermKind::Case(b, bs) => {
+            for (x, y) in bs {
+                f(Node::Term(x));
+                f(Node::Term(y));
+            }
+            f(Node::Term(b));
+        }
+        TermKind::BinOp(_, _, a, b) => {
+            f(Node::Term(a));
+            f(Node::Term(b));
+        }
+        TermKind::UnOp(_, _, a) => f(Node::Term(a)),
+        TermKind::Tuple(ts) | TermKind::List(ts) | TermKind::SetLit(ts) => ts.iter().for_each(|t| f(Node::Term(t))),
+        TermKind::ListCompr(h, qs) => {
+            f(Node::Term(h));
+            for q in qs {
+                match q {
+                    Qualifier::Generator(a, b) => {
+                        f(Node::Term(a));
+                        f(Node::Term(b));
+                    }
+                    Qualifier::Guard(a) => f(Node::Term(a)),
+                }
+            }
+        }
+        TermKind::Range { from, to, .. } => {
+            f(Node::Term(from));
+            f(Node::Term(to));
+        }
+        TermKind::SetCompr(a, b) => {
+            f(Node::Term(a));
+            f(Node::Term(b));
+        }
+        TermKind::Update(a, bs) => {
+            f(Node::Term(a));
+            for (x, y) in bs {
+                f(Node::Term(x));
+                f(Node::Term(y));
+            }
+        }
+        TermKind::Typed(a, ty) => {
+            f(Node::Term(a));
+            f(Node::Type(ty));
+        }
+    }
+}
+
+/// Takes a term apart without recursion, so that dropping a (rejected) very deep term
+/// cannot overflow the stack.
+pub fn dismantle(t: Term) {
+    let mut terms = vec![t];
+    let mut types: Vec<Type> = Vec::new();
+    while let Some(t) = terms.pop() {
+        match t.kind {
+            TermKind::Name(_) | TermKind::Num(_) | TermKind::Wildcard => {}
+            TermKind::App(a, b) | TermKind::BinOp(_, _, a, b) | TermKind::SetCompr(a, b) => {
+                terms.push(*a);
+                terms.push(*b);
+            }
+            TermKind::Range { from, to, .. } => {
+                terms.push(*from);
+                terms.push(*to);
+            }
+            TermKind::Lambda(ps, b) => {
+                terms.extend(ps);
+                terms.push(*b);
+            }
+            TermKind::Quant { binders, bound, body, .. } => {
+                terms.push(*body);
+                match bound {
+                    Some(QuantBound::In(b)) | Some(QuantBound::Less(b)) | Some(QuantBound::LessEq(b)) => terms.push(*b),
+                    None => {}
+                }
+                types.extend(binders.into_iter().filter_map(|b| b.ty));
+            }
+            TermKind::If(a, b, c) => {
+                terms.push(*a);
+                terms.push(*b);
+                terms.push(*c);
+            }
+            TermKind::Let(bs, b) | TermKind::Case(b, bs) | TermKind::Update(b, bs) => {
+                for (x, y) in bs {
+                    terms.push(x);
+                    terms.push(y);
+                }
+                terms.push(*b);
+            }
+            TermKind::UnOp(_, _, a) => terms.push(*a),
+            TermKind::Tuple(ts) | TermKind::List(ts) | TermKind::SetLit(ts) => terms.extend(ts),
+            TermKind::ListCompr(h, qs) => {
+                terms.push(*h);
+                for q in qs {
+                    match q {
+                        Qualifier::Generator(a, b) => {
+                            terms.push(a);
+                            terms.push(b);
+                        }
+                        Qualifier::Guard(a) => terms.push(a),
+                    }
+                }
+            }
+            TermKind::Typed(a, ty) => {
+                terms.push(*a);
+                types.push(ty);
+            }
+        }
+    }
+    dismantle_types(types);
+}
+
+pub fn dismantle_type(t: Type) {
+    dismantle_types(vec![t]);
+}
+
+fn dismantle_types(mut types: Vec<Type>) {
+    while let Some(t) = types.pop() {
+        match t.kind {
+            TypeKind::Var(_) => {}
+            TypeKind::App(_, args) => types.extend(args),
+            TypeKind::Fun(a, b) => {
+                types.push(*a);
+                types.push(*b);
+            }
+        }
+    }
+}

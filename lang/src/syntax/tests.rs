@@ -1,0 +1,957 @@
+//! Unit tests of the whole syntax layer: every form, every spelling, precedence, the shared
+//! example theories and the error files. Terms are compared through a compact, fully
+//! parenthesised printer (`sexp`), which keeps the expectations readable.
+
+use super::ast::*;
+use super::{parse_term, parse_theory, parse_type, Parsed};
+use crate::span::Span;
+
+// ---------------------------------------------------------------- printer
+
+fn sexp(t: &Term) -> String {
+    let mut s = String::new();
+    term(&mut s, t);
+    s
+}
+
+fn ty_sexp(t: &Type) -> String {
+    let mut s = String::new();
+    ty(&mut s, t);
+    s
+}
+
+fn list(s: &mut String, ts: &[Term]) {
+    for (i, t) in ts.iter().enumerate() {
+        if i > 0 {
+            s.push(' ');
+        }
+        term(s, t);
+    }
+}
+
+fn term(s: &mut String, t: &Term) {
+    match &t.kind {
+        TermKind::Name(n) => s.push_str(&n.name),
+        TermKind::Num(n) => s.push_str(n),
+        TermKind::Wildcard => s.push('_'),
+        TermKind::App(..) => {
+            let mut args = Vec::new();
+            let mut f = t;
+            while let TermKind::App(g, a) = &f.kind {
+                args.push(&**a);
+                f = g;
+            }
+            s.push('(');
+            term(s, f);
+            for a in args.iter().rev() {
+                s.push(' ');
+                term(s, a);
+            }
+            s.push(')');
+        }
+        TermKind::Lambda(ps, b) => {
+            s.push_str("(λ [");
+            list(s, ps);
+            s.push_str("] ");
+            term(s, b);
+            s.push(')');
+        }
+        TermKind::Quant { q, binders, bound, body } => {
+            s.push('(');
+            s.push_str(match q {
+                Quantifier::All => "∀",
+                Quantifier::Ex => "∃",
+                Quantifier::Ex1 => "∃!",
+            });
+            s.push_str(" [");
+            for (i, b) in binders.iter().enumerate() {
+                if i > 0 {
+                    s.push(' ');
+                }
+                s.push_str(&b.name.name);
+                if let Some(t) = &b.ty {
+                    s.push(':');
+                    ty(s, t);
+                }
+            }
+            s.push(']');
+            if let Some(bd) = bound {
+                let (op, b) = match bd {
+                    QuantBound::In(b) => ("∈", b),
+                    QuantBound::Less(b) => ("<", b),
+                    QuantBound::LessEq(b) => ("≤", b),
+                };
+                s.push_str(&format!(" ({op} "));
+                term(s, b);
+                s.push(')');
+            }
+            s.push(' ');
+            term(s, body);
+            s.push(')');
+        }
+        TermKind::If(a, b, c) => {
+            s.push_str("(if ");
+            list(s, &[(**a).clone(), (**b).clone(), (**c).clone()]);
+            s.push(')');
+        }
+        TermKind::Let(bs, b) => {
+            s.push_str("(let [");
+            pairs(s, bs);
+            s.push_str("] ");
+            term(s, b);
+            s.push(')');
+        }
+        TermKind::Case(t, arms) => {
+            s.push_str("(case ");
+            term(s, t);
+            s.push_str(" [");
+            pairs(s, arms);
+            s.push_str("])");
+        }
+        TermKind::BinOp(op, _, a, b) => {
+            s.push('(');
+            s.push_str(super::construct::binop_text(*op));
+            s.push(' ');
+            term(s, a);
+            s.push(' ');
+            term(s, b);
+            s.push(')');
+        }
+        TermKind::UnOp(op, _, a) => {
+            s.push_str(match op {
+                UnOp::Not => "(¬ ",
+                UnOp::Neg => "(neg ",
+            });
+            term(s, a);
+            s.push(')');
+        }
+        TermKind::Tuple(ts) => {
+            s.push_str("(tuple");
+            for t in ts {
+                s.push(' ');
+                term(s, t);
+            }
+            s.push(')');
+        }
+        TermKind::List(ts) => {
+            s.push('[');
+            list(s, ts);
+            s.push(']');
+        }
+        TermKind::ListCompr(h, qs) => {
+            s.push('[');
+            term(s, h);
+            s.push_str(" |");
+            for q in qs {
+                s.push(' ');
+                match q {
+                    Qualifier::Generator(p, e) => {
+                        s.push_str("(← ");
+                        term(s, p);
+                        s.push(' ');
+                        term(s, e);
+                        s.push(')');
+                    }
+                    Qualifier::Guard(g) => term(s, g),
+                }
+            }
+            s.push(']');
+        }
+        TermKind::Range { from, to, exclusive } => {
+            s.push('[');
+            term(s, from);
+            s.push_str(if *exclusive { " ..< " } else { " .. " });
+            term(s, to);
+            s.push(']');
+        }
+        TermKind::SetLit(ts) => {
+            s.push('{');
+            list(s, ts);
+            s.push('}');
+        }
+        TermKind::SetCompr(p, b) => {
+            s.push('{');
+            term(s, p);
+            s.push_str(" . ");
+            term(s, b);
+            s.push('}');
+        }
+        TermKind::Update(f, bs) => {
+            s.push_str("(upd ");
+            term(s, f);
+            s.push(' ');
+            pairs(s, bs);
+            s.push(')');
+        }
+        TermKind::Typed(t, tt) => {
+            s.push_str("(:: ");
+            term(s, t);
+            s.push(' ');
+            ty(s, tt);
+            s.push(')');
+        }
+    }
+}
+
+fn pairs(s: &mut String, ps: &[(Term, Term)]) {
+    for (i, (a, b)) in ps.iter().enumerate() {
+        if i > 0 {
+            s.push(' ');
+        }
+        s.push('(');
+        term(s, a);
+        s.push(' ');
+        term(s, b);
+        s.push(')');
+    }
+}
+
+fn ty(s: &mut String, t: &Type) {
+    match &t.kind {
+        TypeKind::Var(v) => {
+            s.push_str(&v.name.name);
+            if !v.sort.is_empty() {
+                s.push_str("::{");
+                s.push_str(&v.sort.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(","));
+                s.push('}');
+            }
+        }
+        TypeKind::App(n, args) if args.is_empty() => s.push_str(&n.name),
+        TypeKind::App(n, args) => {
+            s.push('(');
+            s.push_str(&n.name);
+            for a in args {
+                s.push(' ');
+                ty(s, a);
+            }
+            s.push(')');
+        }
+        TypeKind::Fun(a, b) => {
+            s.push_str("(⇒ ");
+            ty(s, a);
+            s.push(' ');
+            ty(s, b);
+            s.push(')');
+        }
+    }
+}
+
+// ---------------------------------------------------------------- helpers
+
+#[track_caller]
+fn t(src: &str) -> String {
+    match parse_term(src, 0) {
+        Ok(t) => {
+            check_spans(&t, src.len());
+            sexp(&t)
+        }
+        Err(d) => panic!("`{src}` failed to parse: {} at {:?}", d.message, d.primary.span),
+    }
+}
+
+#[track_caller]
+fn tt(src: &str) -> String {
+    match parse_type(src, 0) {
+        Ok(t) => ty_sexp(&t),
+        Err(d) => panic!("type `{src}` failed to parse: {} at {:?}", d.message, d.primary.span),
+    }
+}
+
+/// The error message and the source text its primary span covers.
+#[track_caller]
+fn err(src: &str) -> (String, String) {
+    match parse_term(src, 0) {
+        Ok(t) => panic!("`{src}` parsed as {} but should fail", sexp(&t)),
+        Err(d) => {
+            let r = d.primary.span.range();
+            assert!(r.end <= src.len() && src.is_char_boundary(r.start) && src.is_char_boundary(r.end));
+            (d.message, src[r].to_string())
+        }
+    }
+}
+
+/// Every node's span lies within the text and is non-empty.
+fn check_spans(t: &Term, len: usize) {
+    assert!(t.span.end as usize <= len && t.span.start <= t.span.end, "bad span {:?}", t.span);
+}
+
+// ---------------------------------------------------------------- spellings
+
+#[test]
+fn every_spelling_of_every_symbol() {
+    // Each group: the same term in its spellings.
+    let groups: &[&[&str]] = &[
+        &["∀x. P x", "\\<forall>x. P x", "ALL x. P x", "! x. P x"],
+        &["∃x. P x", "\\<exists>x. P x", "EX x. P x", "? x. P x"],
+        &["∃!x. P x", "\\<exists>!x. P x", "EX! x. P x"],
+        &["λx. f x", "\\<lambda>x. f x", "%x. f x"],
+        &["¬ A", "\\<not> A", "~ A"],
+        &["A ∧ B", "A \\<and> B", "A & B"],
+        &["A ∨ B", "A \\<or> B", "A | B"],
+        &["A ⟶ B", "A \\<longrightarrow> B", "A --> B"],
+        &["A ⟷ B", "A \\<longleftrightarrow> B", "A <-> B"],
+        &["A ⟹ B", "A \\<Longrightarrow> B", "A ==> B"],
+        &["⟦A; B⟧ ⟹ C", "\\<lbrakk>A; B\\<rbrakk> \\<Longrightarrow> C", "[| A; B |] ==> C"],
+        &["a ≠ b", "a \\<noteq> b", "a ~= b"],
+        &["a ≤ b", "a \\<le> b", "a <= b"],
+        &["a ≥ b", "a \\<ge> b", "a >= b"],
+        &["a ∈ A", "a \\<in> A", "a : A"],
+        &["a ∉ A", "a \\<notin> A", "a ~: A"],
+        &["A ⊆ B", "A \\<subseteq> B"],
+        &["A ⊂ B", "A \\<subset> B"],
+        &["A ∪ B", "A \\<union> B", "A Un B"],
+        &["A ∩ B", "A \\<inter> B", "A Int B"],
+        &["f ∘ g", "f \\<circ> g", "f o g"],
+        &["[x. x ← xs]", "[x. x \\<leftarrow> xs]", "[x. x <- xs]"],
+        &["f ≡ g", "f \\<equiv> g", "f == g"],
+        &["(x :: 'a ⇒ 'b)", "(x :: 'a \\<Rightarrow> 'b)", "(x :: 'a => 'b)"],
+        &["(x :: 'a × 'b)", "(x :: 'a \\<times> 'b)", "(x :: 'a * 'b)"],
+    ];
+    for g in groups {
+        let first = t(g[0]);
+        for s in &g[1..] {
+            assert_eq!(t(s), first, "spelling `{s}` differs from `{}`", g[0]);
+        }
+    }
+    assert_eq!(t("⟦A; B⟧ ⟹ C"), "(⟹ A (⟹ B C))");
+    assert_eq!(t("A ⊆ B"), "(⊆ A B)");
+    assert_eq!(t("a <= b"), "(≤ a b)");
+}
+
+#[test]
+fn names() {
+    assert_eq!(t("x\\<^sub>1 + s⇩2"), "(+ x\\<^sub>1 s\\<^sub>2)");
+    assert_eq!(t("α + \\<beta>"), "(+ \\<alpha> \\<beta>)");
+    assert_eq!(t("n' + xs_1 + True"), "(+ (+ n' xs_1) True)");
+    assert_eq!(t("_"), "_");
+    assert_eq!(t("42"), "42");
+}
+
+// ---------------------------------------------------------------- forms
+
+#[test]
+fn application_and_update() {
+    assert_eq!(t("f x y"), "(f x y)");
+    assert_eq!(t("f (g x) y"), "(f (g x) y)");
+    assert_eq!(t("f(x := y)"), "(upd f (x y))");
+    assert_eq!(t("f(x := y, z := w)"), "(upd f (x y) (z w))");
+    assert_eq!(t("(f(x := y)) z"), "((upd f (x y)) z)");
+    assert_eq!(t("f(x := y) z"), "((upd f (x y)) z)");
+    assert_eq!(t("f (x := 1)"), "(upd f (x 1))");
+}
+
+#[test]
+fn lambdas() {
+    assert_eq!(t("λx y. f x y"), "(λ [x y] (f x y))");
+    assert_eq!(t("λ(a, b). a"), "(λ [(tuple a b)] a)");
+    assert_eq!(t("λ_. 0"), "(λ [_] 0)");
+    assert_eq!(t("λx::nat. x"), "(λ [(:: x nat)] x)");
+    assert_eq!(t("λ(x::nat) y. x"), "(λ [(:: x nat) y] x)");
+    assert_eq!(t("λx y::nat. x"), "(λ [x (:: y nat)] x)");
+    assert_eq!(t("λx. λy. x"), "(λ [x] (λ [y] x))");
+}
+
+#[test]
+fn quantifiers() {
+    assert_eq!(t("∀x y. P x y"), "(∀ [x y] (P x y))");
+    assert_eq!(t("∀x::nat. P x"), "(∀ [x:nat] (P x))");
+    assert_eq!(t("∀(x::nat) y. P x"), "(∀ [x:nat y] (P x))");
+    assert_eq!(t("∀(x :: 'a) y z. x = y"), "(∀ [x:'a y z] (= x y))");
+    assert_eq!(t("∃y :: nat. ∀x. x = y"), "(∃ [y:nat] (∀ [x] (= x y)))");
+    assert_eq!(t("∀x∈A. P x"), "(∀ [x] (∈ A) (P x))");
+    assert_eq!(t("∃x∈A. P x"), "(∃ [x] (∈ A) (P x))");
+    assert_eq!(t("∀x<n. P x"), "(∀ [x] (< n) (P x))");
+    assert_eq!(t("∀x≤n. P x"), "(∀ [x] (≤ n) (P x))");
+    assert_eq!(t("∀n' ∈ set_of l. n' < n"), "(∀ [n'] (∈ (set_of l)) (< n' n))");
+    assert_eq!(t("∃!x. P x"), "(∃! [x] (P x))");
+    assert_eq!(t("ALL x:A. P x"), "(∀ [x] (∈ A) (P x))");
+}
+
+#[test]
+fn if_let_case() {
+    assert_eq!(t("if b then x else y"), "(if b x y)");
+    assert_eq!(t("if a then b else if c then d else e"), "(if a b (if c d e))");
+    assert_eq!(t("let x = 1 in x"), "(let [(x 1)] x)");
+    assert_eq!(t("let x = 1; (a, b) = p in x"), "(let [(x 1) ((tuple a b) p)] x)");
+    assert_eq!(t("case xs of [] ⇒ 0 | y # ys ⇒ 1"), "(case xs [([] 0) ((# y ys) 1)])");
+    assert_eq!(t("case p of (a, b) ⇒ a | _ ⇒ b"), "(case p [((tuple a b) a) (_ b)])");
+    // A nested case absorbs the following arms.
+    assert_eq!(
+        t("case x of A ⇒ case y of B ⇒ 1 | C ⇒ 2 | D ⇒ 3"),
+        "(case x [(A (case y [(B 1) (C 2) (D 3)]))])"
+    );
+    assert_eq!(t("case x of A ⇒ (case y of B ⇒ 1) | C ⇒ 2"), "(case x [(A (case y [(B 1)])) (C 2)])");
+    // `if` and binders in a non-last arm end at the `|`.
+    assert_eq!(
+        t("case e of C g ⇒ if g = r then Some g else s | D ⇒ s"),
+        "(case e [((C g) (if (= g r) (Some g) s)) (D s)])"
+    );
+    assert_eq!(t("case x of A ⇒ λy. y | B ⇒ id"), "(case x [(A (λ [y] y)) (B id)])");
+    // In arms, ASCII `|` separates; `∨` is still disjunction, and `|` inside brackets too.
+    assert_eq!(t("case x of A ⇒ P ∨ Q | B ⇒ (P | Q)"), "(case x [(A (∨ P Q)) (B (∨ P Q))])");
+    assert_eq!(t("case n of 0 ⇒ x | Suc k ⇒ nth xs k"), "(case n [(0 x) ((Suc k) (nth xs k))])");
+    // Case in the then-branch of an if inside an arm.
+    assert_eq!(
+        t("case a of X ⇒ if b then case c of Y ⇒ 1 | Z ⇒ 2 else 3 | W ⇒ 4"),
+        "(case a [(X (if b (case c [(Y 1) (Z 2)]) 3)) (W 4)])"
+    );
+}
+
+#[test]
+fn tuples_lists_sets() {
+    assert_eq!(t("(a, b, c)"), "(tuple a b c)");
+    assert_eq!(t("()"), "(tuple)");
+    assert_eq!(t("[]"), "[]");
+    assert_eq!(t("[a, b]"), "[a b]");
+    assert_eq!(t("[1, 2, 3 :: nat]"), "[1 2 (:: 3 nat)]");
+    assert_eq!(t("[f x. x ← xs, P x]"), "[(f x) | (← x xs) (P x)]");
+    assert_eq!(t("[x←xs. P x]"), "[x | (← x xs) (P x)]");
+    assert_eq!(t("[x <- xs. x < 3]"), "[x | (← x xs) (< x 3)]");
+    assert_eq!(t("[(x, y). x ← xs, y ← ys]"), "[(tuple x y) | (← x xs) (← y ys)]");
+    assert_eq!(t("[m..<n]"), "[m ..< n]");
+    assert_eq!(t("[0..<5]"), "[0 ..< 5]");
+    assert_eq!(t("[m..n]"), "[m .. n]");
+    assert_eq!(t("{}"), "{}");
+    assert_eq!(t("{a, b}"), "{a b}");
+    assert_eq!(t("{x. P x}"), "{x . (P x)}");
+    assert_eq!(t("{x ∈ A. P x}"), "{x . (∧ (∈ x A) (P x))}");
+    assert_eq!(t("{(x, y). P x y}"), "{(tuple x y) . (P x y)}");
+    assert_eq!(t("{x. P x | Q x}"), "{x . (∨ (P x) (Q x))}");
+}
+
+#[test]
+fn typed_terms_and_unary_minus() {
+    assert_eq!(t("(x :: nat) > 0"), "(> (:: x nat) 0)");
+    assert_eq!(t("x + y :: int"), "(:: (+ x y) int)");
+    assert_eq!(t("-2"), "(neg 2)");
+    assert_eq!(t("- x"), "(neg x)");
+    assert_eq!(t("(7 :: int) div -2"), "(div (:: 7 int) (neg 2))");
+    assert_eq!(t("- x ^ 2"), "(neg (^ x 2))");
+    assert_eq!(t("- a + b"), "(+ (neg a) b)");
+    assert_eq!(t("a - - b"), "(- a (neg b))");
+    assert_eq!(t("- A"), "(neg A)");
+}
+
+#[test]
+fn sections() {
+    assert_eq!(t("(+)"), "(λ [x y] (+ x y))");
+    assert_eq!(t("foldr (#) xs []"), "(foldr (λ [x y] (# x y)) xs [])");
+    assert_eq!(t("(-)"), "(λ [x y] (- x y))");
+    assert_eq!(t("(dvd)"), "(λ [x y] (dvd x y))");
+}
+
+#[test]
+fn comments_inside_terms() {
+    assert_eq!(t("f (* a comment *) x"), "(f x)");
+}
+
+// ---------------------------------------------------------------- precedence
+
+#[test]
+fn precedence_and_associativity() {
+    let cases = [
+        ("A ⟹ B ⟹ C", "(⟹ A (⟹ B C))"),
+        ("A ⟶ B ⟶ C", "(⟶ A (⟶ B C))"),
+        ("A ⟷ B ⟶ C", "(⟷ A (⟶ B C))"),
+        ("A ∨ B ∨ C", "(∨ A (∨ B C))"),
+        ("A ∧ B ∧ C", "(∧ A (∧ B C))"),
+        ("A ∨ B ∧ C", "(∨ A (∧ B C))"),
+        ("A ∧ B ∨ C", "(∨ (∧ A B) C)"),
+        ("A ⟶ B ∨ C", "(⟶ A (∨ B C))"),
+        ("¬ A ∧ B", "(∧ (¬ A) B)"),
+        ("¬ a = b", "(¬ (= a b))"),
+        ("a = b ∧ c", "(∧ (= a b) c)"),
+        ("a = b = c", "(= (= a b) c)"),
+        ("a < b = c", "(= (< a b) c)"),
+        ("f ∘ g = h", "(= (∘ f g) h)"),
+        ("f ∘ g ∘ h", "(∘ (∘ f g) h)"),
+        ("x # xs @ ys", "(# x (@ xs ys))"),
+        ("xs @ ys @ zs", "(@ xs (@ ys zs))"),
+        ("a + b # xs", "(# (+ a b) xs)"),
+        ("a + b - c", "(- (+ a b) c)"),
+        ("a + b * c", "(+ a (* b c))"),
+        ("a * b + c", "(+ (* a b) c)"),
+        ("a * b div c mod d", "(mod (div (* a b) c) d)"),
+        ("A ∪ B ∩ C", "(∪ A (∩ B C))"),
+        ("A - B ∪ C", "(∪ (- A B) C)"),
+        ("2 ^ 3 ^ 4", "(^ 2 (^ 3 4))"),
+        ("a * b ^ c", "(* a (^ b c))"),
+        ("xs ! i ! j", "(! (! xs i) j)"),
+        ("xs ! f i", "(! xs (f i))"),
+        ("f xs ! i", "(! (f xs) i)"),
+        ("x ∈ A ∪ B", "(∈ x (∪ A B))"),
+        ("a dvd b ∧ c", "(∧ (dvd a b) c)"),
+        ("[] @ xs ! i # take i xs", "(@ [] (# (! xs i) (take i xs)))"),
+        ("f x = y ≡ g", "(≡ (= (f x) y) g)"),
+        ("A ≡ B ⟹ C", "(⟹ (≡ A B) C)"),
+        ("x * x + y * y ≠ z * z", "(≠ (+ (* x x) (* y y)) (* z z))"),
+        ("(a::nat) div b * b + a mod b = a", "(= (+ (* (div (:: a nat) b) b) (mod a b)) a)"),
+    ];
+    for (src, want) in cases {
+        assert_eq!(t(src), want, "`{src}`");
+    }
+}
+
+#[test]
+fn binders_at_the_right_of_operators() {
+    assert_eq!(t("A ∧ ∀x. P x ∨ Q"), "(∧ A (∀ [x] (∨ (P x) Q)))");
+    assert_eq!(t("∀x. P x ⟹ Q"), "(⟹ (∀ [x] (P x)) Q)");
+    assert_eq!(t("A ⟹ ∀x. P x ⟶ Q x"), "(⟹ A (∀ [x] (⟶ (P x) (Q x))))");
+    assert_eq!(t("x = y ∨ (∀z. P z)"), "(∨ (= x y) (∀ [z] (P z)))");
+    assert_eq!(t("x + if b then 1 else 2 + 3"), "(+ x (if b 1 (+ 2 3)))");
+    assert_eq!(t("¬ ∃x. P x"), "(¬ (∃ [x] (P x)))");
+    assert_eq!(t("f ≡ λx. x + 1"), "(≡ f (λ [x] (+ x 1)))");
+    assert_eq!(t("x = (let k = a in case e of A ⇒ k | B ⇒ k)"), "(= x (let [(k a)] (case e [(A k) (B k)])))");
+    assert_eq!(t("xs = [] ⟶ (∀x. f x)"), "(⟶ (= xs []) (∀ [x] (f x)))");
+}
+
+#[test]
+fn ambiguous_operators_are_errors() {
+    let (m, at) = err("a < b < c");
+    assert!(m.contains("ambiguous"), "{m}");
+    assert_eq!(at, "<");
+    let (m, _) = err("a = b < c");
+    assert!(m.contains("ambiguous"), "{m}");
+}
+
+// ---------------------------------------------------------------- types
+
+#[test]
+fn types() {
+    assert_eq!(tt("bool"), "bool");
+    assert_eq!(tt("'a list"), "(list 'a)");
+    assert_eq!(tt("'a list set"), "(set (list 'a))");
+    assert_eq!(tt("('a, 'b) foo"), "(foo 'a 'b)");
+    assert_eq!(tt("'a × 'b × 'c"), "(prod 'a (prod 'b 'c))");
+    assert_eq!(tt("'a * 'b"), "(prod 'a 'b)");
+    assert_eq!(tt("'a + 'b × 'c"), "(sum 'a (prod 'b 'c))");
+    assert_eq!(tt("'a + 'b + 'c"), "(sum 'a (sum 'b 'c))");
+    assert_eq!(tt("'a ⇒ 'b ⇒ 'c"), "(⇒ 'a (⇒ 'b 'c))");
+    assert_eq!(tt("('a ⇒ 'b) ⇒ 'c"), "(⇒ (⇒ 'a 'b) 'c)");
+    assert_eq!(tt("'a × 'b ⇒ 'a"), "(⇒ (prod 'a 'b) 'a)");
+    assert_eq!(tt("('a ⇒ 'a) list"), "(list (⇒ 'a 'a))");
+    assert_eq!(tt("'a::linorder ⇒ 'a"), "(⇒ 'a::{linorder} 'a)");
+    assert_eq!(tt("('a :: linorder) tree"), "(tree 'a::{linorder})");
+    assert_eq!(tt("'a::{plus, zero} list"), "(list 'a::{plus,zero})");
+    assert_eq!(tt("'a::{}"), "'a");
+    assert_eq!(tt("nat × 'a"), "(prod nat 'a)");
+    // The operator's span names the constructor.
+    let ty = parse_type("'a × 'b", 10).unwrap_or_else(|d| panic!("{}", d.message));
+    match ty.kind {
+        TypeKind::App(n, _) => assert_eq!(n.span, Span::new(13, 15)),
+        other => panic!("{other:?}"),
+    }
+}
+
+// ---------------------------------------------------------------- spans
+
+#[test]
+fn spans_are_file_absolute() {
+    let term = parse_term("f (x + y)", 100).unwrap_or_else(|d| panic!("{}", d.message));
+    assert_eq!(term.span, Span::new(100, 109));
+    match term.kind {
+        TermKind::App(f, a) => {
+            assert_eq!(f.span, Span::new(100, 101));
+            assert_eq!(a.span, Span::new(102, 109));
+            match a.kind {
+                TermKind::BinOp(BinOp::Plus, op, l, r) => {
+                    assert_eq!(op, Span::new(105, 106));
+                    assert_eq!(l.span, Span::new(103, 104));
+                    assert_eq!(r.span, Span::new(107, 108));
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+// ---------------------------------------------------------------- inner errors
+
+#[test]
+fn inner_error_messages() {
+    let (m, at) = err("rev (rev xs = xs");
+    assert_eq!(m, "expected `)` or `,`, found the end of the term");
+    assert_eq!(at, "");
+    let (m, at) = err("f x)");
+    assert!(m.starts_with("expected") && m.ends_with("found `)`"), "{m}");
+    assert_eq!(at, ")");
+    let (m, at) = err("x + ");
+    assert!(m.contains("a term"), "{m}");
+    assert_eq!(at, "");
+    let (m, at) = err("a ` b");
+    assert!(m.starts_with("unexpected character"), "{m}");
+    assert_eq!(at, "`");
+    let (m, _) = err("");
+    assert_eq!(m, "expected a term, found the end of the term");
+    let (m, at) = err("∀x. ");
+    assert!(m.contains("a term"), "{m}");
+    assert_eq!(at, "");
+}
+
+// ---------------------------------------------------------------- theories
+
+fn examples_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/examples")
+}
+
+/// Reads the `.thy` files of a directory; fails the test if there are none.
+fn thy_files(dir: &std::path::Path) -> Vec<(String, String)> {
+    let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()));
+    let mut files: Vec<(String, String)> = entries
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "thy"))
+        .map(|p| {
+            let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("cannot read {}: {e}", p.display()));
+            (p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(), text)
+        })
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no .thy files in {}", dir.display());
+    files
+}
+
+fn line_of(text: &str, span: Span) -> usize {
+    text[..span.start as usize].matches('\n').count() + 1
+}
+
+fn show_diags(text: &str, p: &Parsed) -> String {
+    p.diagnostics
+        .iter()
+        .map(|d| format!("line {}: {} [{}]", line_of(text, d.primary.span), d.message, &text[d.primary.span.range()]))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn theory(text: &str) -> Theory {
+    let p = parse_theory(text);
+    assert!(p.diagnostics.is_empty(), "unexpected diagnostics:\n{}", show_diags(text, &p));
+    p.theory
+}
+
+fn wrap(body: &str) -> String {
+    format!("theory T imports Main begin\n{body}\nend\n")
+}
+
+/// The commands of a theory with the given body.
+fn cmds(body: &str) -> Vec<CommandKind> {
+    theory(&wrap(body)).commands.into_iter().map(|c| c.kind).collect()
+}
+
+#[test]
+fn all_examples_parse_without_diagnostics() {
+    for (name, text) in thy_files(&examples_dir()) {
+        let p = parse_theory(&text);
+        assert!(p.diagnostics.is_empty(), "{name}:\n{}", show_diags(&text, &p));
+        assert!(!p.theory.commands.is_empty(), "{name}: no commands");
+        assert_eq!(p.theory.name.name, name.trim_end_matches(".thy"), "{name}");
+    }
+}
+
+#[test]
+fn example_shapes() {
+    let text = std::fs::read_to_string(examples_dir().join("Lists.thy")).unwrap_or_else(|e| panic!("{e}"));
+    let th = theory(&text);
+    assert_eq!(th.imports.iter().map(|i| i.name.as_str()).collect::<Vec<_>>(), vec!["Main"]);
+    let lemmas = th.commands.iter().filter(|c| matches!(c.kind, CommandKind::Lemma(_))).count();
+    let qcs = th.commands.iter().filter(|c| matches!(c.kind, CommandKind::Quickcheck(_))).count();
+    let values = th.commands.iter().filter(|c| matches!(c.kind, CommandKind::Value(_))).count();
+    assert_eq!((lemmas, values), (text.matches("\nlemma ").count(), 3));
+    assert_eq!(qcs, text.matches("quickcheck[").count());
+    // Every command span starts with its keyword.
+    for c in &th.commands {
+        let kw = &text[c.span.range()];
+        assert!(kw.chars().next().is_some_and(|c| c.is_alphabetic()), "{kw}");
+    }
+}
+
+#[test]
+fn error_files_give_their_errors() {
+    let dir = examples_dir().join("errors");
+    for (name, text) in thy_files(&dir) {
+        let p = parse_theory(&text);
+        match name.as_str() {
+            "syntax_unclosed_quote.thy" => {
+                assert_eq!(p.diagnostics.len(), 1, "{}", show_diags(&text, &p));
+                let d = &p.diagnostics[0];
+                assert_eq!(d.message, "unterminated string");
+                assert_eq!(line_of(&text, d.primary.span), 3);
+                assert_eq!(&text[d.primary.span.range()], "\"");
+                let line3 = text.lines().nth(2).unwrap_or_default();
+                let col = d.primary.span.start as usize - text.find(line3).unwrap_or(0);
+                assert_eq!(col, line3.find('"').unwrap_or(usize::MAX));
+            }
+            "unsupported_command.thy" => {
+                assert!(p.diagnostics.is_empty(), "{}", show_diags(&text, &p));
+                let c = &p.theory.commands[0];
+                match &c.kind {
+                    CommandKind::Unsupported(id) => {
+                        assert_eq!(id.name, "locale");
+                        assert_eq!(line_of(&text, id.span), 3);
+                    }
+                    other => panic!("{other:?}"),
+                }
+                // The rest of the file is still there.
+                assert!(matches!(p.theory.commands[1].kind, CommandKind::Lemma(_)));
+                assert!(matches!(p.theory.commands[2].kind, CommandKind::Quickcheck(_)));
+            }
+            // All other error files are about later stages: they parse cleanly.
+            _ => assert!(p.diagnostics.is_empty(), "{name}:\n{}", show_diags(&text, &p)),
+        }
+    }
+}
+
+fn one(body: &str) -> CommandKind {
+    let mut cs = cmds(body);
+    assert_eq!(cs.len(), 1, "{cs:?}");
+    cs.remove(0)
+}
+
+fn eq_sexps(eqs: &[Equation]) -> Vec<String> {
+    eqs.iter().map(|e| format!("{}{}", e.name.as_ref().map_or(String::new(), |n| format!("{}: ", n.name)), sexp(&e.term))).collect()
+}
+
+#[test]
+fn datatypes() {
+    match one("datatype 'a tree = Leaf | Node \"'a tree\" 'a \"'a tree\"") {
+        CommandKind::Datatype(ds) => {
+            assert_eq!(ds.len(), 1);
+            let d = &ds[0];
+            assert_eq!(d.name.name, "tree");
+            assert_eq!(d.params.iter().map(|p| p.name.name.as_str()).collect::<Vec<_>>(), vec!["'a"]);
+            assert_eq!(d.ctors.iter().map(|c| c.name.name.as_str()).collect::<Vec<_>>(), vec!["Leaf", "Node"]);
+            let args: Vec<String> = d.ctors[1].args.iter().map(|a| ty_sexp(&a.ty)).collect();
+            assert_eq!(args, vec!["(tree 'a)", "'a", "(tree 'a)"]);
+        }
+        other => panic!("{other:?}"),
+    }
+    match one("datatype ('a::linorder, 'b) t = C (left: 'a) (right: \"'b list\") nat | D") {
+        CommandKind::Datatype(ds) => {
+            let d = &ds[0];
+            assert_eq!(d.params.len(), 2);
+            assert_eq!(d.params[0].sort.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), vec!["linorder"]);
+            let c = &d.ctors[0];
+            assert_eq!(c.args[0].selector.as_ref().map(|s| s.name.as_str()), Some("left"));
+            assert_eq!(c.args[1].selector.as_ref().map(|s| s.name.as_str()), Some("right"));
+            assert_eq!(ty_sexp(&c.args[1].ty), "(list 'b)");
+            assert_eq!(c.args[2].selector, None);
+        }
+        other => panic!("{other:?}"),
+    }
+    // Mutual recursion, mixfix annotations, a quoted sort.
+    match one("datatype 'a l = N (\"[]\") | Cs 'a \"'a l\" (infixr \"#\" 65)\n and ('b::\"{plus, zero}\") m = M \"'b l\" (\"_ ⊕ _\" [65, 66] 65)") {
+        CommandKind::Datatype(ds) => {
+            assert_eq!(ds.len(), 2);
+            assert_eq!(ds[0].ctors.len(), 2);
+            assert_eq!(ds[0].ctors[1].args.len(), 2);
+            assert_eq!(ds[1].params[0].sort.len(), 2);
+            assert_eq!(ds[1].ctors[0].args.len(), 1);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(one("datatype bst = E | T bst nat bst"), CommandKind::Datatype(_)));
+}
+
+#[test]
+fn type_synonyms() {
+    match one("type_synonym card = \"key × key\"") {
+        CommandKind::TypeSynonym { params, name, rhs } => {
+            assert!(params.is_empty());
+            assert_eq!(name.name, "card");
+            assert_eq!(ty_sexp(&rhs), "(prod key key)");
+        }
+        other => panic!("{other:?}"),
+    }
+    match one("type_synonym ('a, 'b) m = \"'a ⇒ 'b option\"") {
+        CommandKind::TypeSynonym { params, .. } => assert_eq!(params.len(), 2),
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(one("type_synonym 'a s = \"'a list\""), CommandKind::TypeSynonym { .. }));
+}
+
+#[test]
+fn functions() {
+    match one("primrec f :: \"nat ⇒ nat\" where\n  \"f 0 = 0\"\n| \"f (Suc n) = f n\"") {
+        CommandKind::Fun { kind, consts, equations } => {
+            assert_eq!(kind, FunKind::Primrec);
+            assert_eq!(consts.len(), 1);
+            assert_eq!(consts[0].name.name, "f");
+            assert_eq!(consts[0].ty.as_ref().map(ty_sexp).as_deref(), Some("(⇒ nat nat)"));
+            assert_eq!(eq_sexps(&equations), vec!["(= (f 0) 0)", "(= (f (Suc n)) (f n))"]);
+        }
+        other => panic!("{other:?}"),
+    }
+    match one("fun f where \"f x = x\"") {
+        CommandKind::Fun { kind, consts, .. } => {
+            assert_eq!(kind, FunKind::Fun);
+            assert_eq!(consts[0].ty, None);
+        }
+        other => panic!("{other:?}"),
+    }
+    match one(
+        "function (sequential) ev :: \"nat ⇒ bool\" and od :: \"nat ⇒ bool\" (\"odd\") where\n  e0: \"ev 0 = True\"\n| e1[simp]: \"ev (Suc n) = od n\"\n| [simp]: ‹od 0 = False›\n| \"od (Suc n) = ev n\"",
+    ) {
+        CommandKind::Fun { kind, consts, equations } => {
+            assert_eq!(kind, FunKind::Function);
+            assert_eq!(consts.len(), 2);
+            assert_eq!(eq_sexps(&equations), vec![
+                "e0: (= (ev 0) True)",
+                "e1: (= (ev (Suc n)) (od n))",
+                "(= (od 0) False)",
+                "(= (od (Suc n)) (ev n))"
+            ]);
+        }
+        other => panic!("{other:?}"),
+    }
+    match one("fun plus' :: \"nat ⇒ nat ⇒ nat\" (infixl \"⊕\" 65) where \"plus' a b = a + b\"") {
+        CommandKind::Fun { consts, .. } => assert!(consts[0].ty.is_some()),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn definitions() {
+    match one("definition f :: \"nat ⇒ nat\" where \"f x = x + 1\"") {
+        CommandKind::Definition { decl: Some(d), equation } => {
+            assert_eq!(d.name.name, "f");
+            assert_eq!(sexp(&equation.term), "(= (f x) (+ x 1))");
+        }
+        other => panic!("{other:?}"),
+    }
+    match one("definition \"g ≡ λx. x\"") {
+        CommandKind::Definition { decl: None, equation } => assert_eq!(sexp(&equation.term), "(≡ g (λ [x] x))"),
+        other => panic!("{other:?}"),
+    }
+    match one("definition h where h_def: \"h = 0\"") {
+        CommandKind::Definition { decl: Some(d), equation } => {
+            assert_eq!(d.ty, None);
+            assert_eq!(equation.name.map(|n| n.name).as_deref(), Some("h_def"));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(one("abbreviation (input) sq where \"sq x ≡ x * x\""), CommandKind::Definition { decl: Some(_), .. }));
+}
+
+#[test]
+fn inductives() {
+    match one("inductive ev :: \"nat ⇒ bool\" where\n  zero: \"ev 0\"\n| step: \"ev n ⟹ ev (Suc (Suc n))\"") {
+        CommandKind::Inductive { consts, intros } => {
+            assert_eq!(consts[0].name.name, "ev");
+            assert_eq!(eq_sexps(&intros), vec!["zero: (ev 0)", "step: (⟹ (ev n) (ev (Suc (Suc n))))"]);
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+fn lemma_of(k: CommandKind) -> Lemma {
+    match k {
+        CommandKind::Lemma(l) => l,
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn lemmas() {
+    let l = lemma_of(one("lemma \"A ⟹ B\""));
+    assert_eq!((l.kind, l.name.is_none(), l.shows.len()), (LemmaKind::Lemma, true, 1));
+    let l = lemma_of(one("theorem foo: \"A\""));
+    assert_eq!((l.kind, l.name.map(|n| n.name)), (LemmaKind::Theorem, Some("foo".to_string())));
+    let l = lemma_of(one("corollary foo[simp]: ‹A›"));
+    assert_eq!(l.kind, LemmaKind::Corollary);
+    assert_eq!(l.name.map(|n| n.name).as_deref(), Some("foo"));
+    let l = lemma_of(one("proposition foo [simp, intro!]: \"A\" \"B\" and \"C\""));
+    assert_eq!((l.kind, l.shows.len()), (LemmaKind::Proposition, 3));
+    let l = lemma_of(one("lemma [simp]: \"A\""));
+    assert!(l.name.is_none());
+    let l = lemma_of(one("lemma foo:\n  fixes x :: \"nat\" and y\n  assumes a1: \"x > 0\" and \"y > 0\" \"x < y\"\n  shows \"x < y + 1\" and c: \"y > 0\""));
+    assert_eq!(l.fixes.iter().map(|f| (f.name.name.as_str(), f.ty.is_some())).collect::<Vec<_>>(), vec![("x", true), ("y", false)]);
+    assert_eq!(eq_sexps(&l.assumes), vec!["a1: (> x 0)", "(> y 0)", "(< x y)"]);
+    assert_eq!(l.shows.iter().map(sexp).collect::<Vec<_>>(), vec!["(< x (+ y 1))", "(> y 0)"]);
+    let l = lemma_of(one("lemma assumes \"A\" shows \"B\""));
+    assert_eq!((l.assumes.len(), l.shows.len()), (1, 1));
+    let l = lemma_of(one("lemma shows \"B\""));
+    assert_eq!(l.shows.len(), 1);
+    let l = lemma_of(one("lemma fixes x y :: nat shows \"x + y = y + x\""));
+    assert_eq!(l.fixes.len(), 2);
+    assert!(l.fixes.iter().all(|f| f.ty.is_some()));
+    let l = lemma_of(one("lemma \"P x\" for x :: nat"));
+    assert_eq!(l.fixes.len(), 1);
+}
+
+fn opts(os: &[QcOption]) -> Vec<String> {
+    os.iter().map(|o| match &o.value {
+        Some(v) => format!("{}={}", o.name.name, v.name),
+        None => o.name.name.clone(),
+    })
+    .collect()
+}
+
+#[test]
+fn quickcheck_declare_value() {
+    let cs = cmds(
+        "lemma \"A\"\n  quickcheck[random, size = 5, timeout = 2.5, expect = counterexample, default_type = \"int\"]\n  quickcheck\n  quickcheck []\n  oops\nquickcheck_params[exhaustive]\ndeclare [[quickcheck_size = 10, quickcheck_timeout = 3]]\ndeclare foo.simps [simp]\nvalue \"rev [1, 2 :: nat]\"\nvalue [code] \"x\"",
+    );
+    let shapes: Vec<String> = cs
+        .iter()
+        .map(|c| match c {
+            CommandKind::Lemma(_) => "lemma".to_string(),
+            CommandKind::Quickcheck(o) => format!("qc{:?}", opts(o)),
+            CommandKind::QuickcheckParams(o) => format!("qcp{:?}", opts(o)),
+            CommandKind::Declare(o) => format!("declare{:?}", opts(o)),
+            CommandKind::Value(t) => format!("value {}", sexp(t)),
+            CommandKind::Proof => "proof".to_string(),
+            other => format!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(shapes, vec![
+        "lemma",
+        "qc[\"random\", \"size=5\", \"timeout=2.5\", \"expect=counterexample\", \"default_type=int\"]",
+        "qc[]",
+        "qc[]",
+        "proof",
+        "qcp[\"exhaustive\"]",
+        "declare[\"quickcheck_size=10\", \"quickcheck_timeout=3\"]",
+        "declare[]",
+        "value (rev [1 (:: 2 nat)])",
+        "value x",
+    ]);
+}
+
+#[test]
+fn proofs_text_and_unsupported() {
+    let cs = cmds(
+        "text ‹some text with lemma inside›\nsection \"S\"\nlemma \"A\"\n  apply (induct xs arbitrary: ys)\n   apply (auto simp: foo)\n  done\nlemma \"B\"\nproof (cases x)\n  case Nil\n  then show ?thesis by simp\nnext\n  case (Cons y ys)\n  have \"P\" using assms by blast\n  thus ?thesis ..\nqed\nlemma \"C\" by (induct fs arbitrary: x) simp_all\nlocale foo = fixes R assumes \"R x\"\nrecord point = x :: nat\nlemmas foo = bar baz\nsubsection \\<open>x\\<close> \\<comment> \\<open>note\\<close>",
+    );
+    let shapes: Vec<String> = cs
+        .iter()
+        .map(|c| match c {
+            CommandKind::Lemma(_) => "lemma".to_string(),
+            CommandKind::Proof => "proof".to_string(),
+            CommandKind::Text => "text".to_string(),
+            CommandKind::Unsupported(id) => format!("unsupported {}", id.name),
+            other => format!("{other:?}"),
+        })
+        .collect();
+    let want = "text text lemma proof proof proof lemma proof proof proof proof proof proof proof proof proof proof proof proof proof lemma proof unsupported locale unsupported record unsupported lemmas text";
+    assert_eq!(shapes.join(" "), want);
+}
+
+#[test]
+fn context_blocks_do_not_end_the_theory() {
+    let th = theory(&wrap("context begin\nlemma \"A\" sorry\nend\nlemma \"B\" oops"));
+    let kinds: Vec<String> = th.commands.iter().map(|c| format!("{:?}", std::mem::discriminant(&c.kind))).collect();
+    assert_eq!(kinds.len(), 5);
+    assert!(matches!(th.commands[0].kind, CommandKind::Unsupported(_)));
+    assert!(matches!(th.commands[3].kind, CommandKind::Lemma(_)));
+}
+
+#[test]
+fn header_forms() {
+    let th = theory("theory Foo\n  imports Main \"HOL-Library.Multiset\"\nbegin\nend");
+    assert_eq!(th.name.name, "Foo");
+    assert_eq!(th.imports.iter().map(|i| i.name.as_str()).collect::<Vec<_>>(), vec!["Main", "HOL-Library.Multiset"]);
+    let th = theory("(* a comment *) theory Bar begin end");
+    assert_eq!(th.name.name, "Bar");
+    assert!(th.imports.is_empty());
+}
