@@ -14,7 +14,7 @@
 
 use lang::core::ir::{Expr, Program};
 use lang::core::parse::{parse_expr, parse_program};
-use lang::core::print::print_program;
+use lang::core::print::{num_vars_of, print_program};
 use lang::interp::{print_value, EvalError, Interp, Limits};
 use std::path::Path;
 
@@ -92,7 +92,7 @@ fn run_line(p: &Program, spec: &str, (limits, deadline_ms): &(Limits, Option<u64
     if let Some(ms) = deadline_ms {
         limits.deadline = Some(std::time::Instant::now() + std::time::Duration::from_millis(*ms));
     }
-    let result = Interp::new(p).eval(&e, 0, &limits);
+    let result = Interp::new(p).eval(&e, num_vars_of(&e), &limits);
     match (result, expected.strip_prefix("error ")) {
         (Ok(v), None) => {
             let got = print_value(p, &v, &ret);

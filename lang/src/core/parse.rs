@@ -126,9 +126,6 @@ fn resolve_headers(headers: &[(String, Vec<TyAst>, usize)]) -> Result<Vec<Vec<Ty
         if let Some(d) = &st.done[i] {
             return Ok(d.clone());
         }
-        if st.busy[i] {
-            return Err((st.headers[i].2, format!("datatype `{}` is its own type argument", st.headers[i].0)));
-        }
         st.busy[i] = true;
         let args = st.headers[i].1.iter().map(|a| ty(st, a)).collect::<Result<Vec<_>, _>>()?;
         st.busy[i] = false;
@@ -153,7 +150,9 @@ fn resolve_headers(headers: &[(String, Vec<TyAst>, usize)]) -> Result<Vec<Vec<Ty
                 let args = args.iter().map(|a| ty(st, a)).collect::<Result<Vec<_>, _>>()?;
                 let mut found = Vec::new();
                 for j in 0..st.headers.len() {
-                    if st.headers[j].0 == *name && header(st, j)? == args {
+                    // A header being resolved cannot be its own argument: skip it.
+                    let candidate = st.headers[j].0 == *name && st.headers[j].1.len() == args.len() && !st.busy[j];
+                    if candidate && header(st, j)? == args {
                         found.push(j);
                     }
                 }

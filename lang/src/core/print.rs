@@ -173,6 +173,14 @@ pub(crate) fn vars_bound(e: &Expr, n: &mut u32) {
     }
 }
 
+/// One more than the largest variable id mentioned in `e` (binders included): the
+/// `num_vars` to evaluate a closed term with.
+pub fn num_vars_of(e: &Expr) -> u32 {
+    let mut n = 0;
+    vars_bound(e, &mut n);
+    n
+}
+
 pub(crate) fn fun_vars_bound(f: &FunDef) -> u32 {
     let mut n = 0;
     f.params.iter().for_each(|(v, _)| n = n.max(v.0 + 1));
