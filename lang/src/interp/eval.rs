@@ -325,6 +325,8 @@ impl<'c, 'p> Run<'c, 'p> {
         Ok(vals)
     }
 
+    /// The forms that are not tail positions. Each heavy case is its own function so that
+    /// this frame, which stays on the machine stack while arguments are evaluated, is small.
     fn eval_other(&mut self, e: &Node) -> R<Value> {
         match e {
             Node::Ctor(tag, args) => Ok(Value::Ctor(*tag, Fields::new(self.eval_args(args)?))),
@@ -335,6 +337,7 @@ impl<'c, 'p> Run<'c, 'p> {
             }
             Node::Prim2(op, a, b) => {
                 let a = self.eval(a)?;
+                let b = self.eval(b)?;
                 self.prim2(op, a, b)
             }
             Node::FunRef(f) => Ok(Value::Fun(Rc::new(Closure::Partial { fun: *f, args: Fields::empty() }))),
@@ -343,25 +346,9 @@ impl<'c, 'p> Run<'c, 'p> {
                 let args = self.eval_args(args)?;
                 self.apply(f, args)
             }
-            Node::Lambda(lc) => {
-                let captured = lc.captures.iter().map(|v| self.var(*v)).collect();
-                let code = lc.clone();
-                Ok(Value::Fun(Rc::new(Closure::Lambda { code, captured: Fields::new(captured), args: Fields::empty() })))
-            }
+            Node::Lambda(lc) => Ok(self.closure(lc)),
             Node::Quant { q, var, ty, domain, body } => self.quant(*q, *var, ty, domain.as_deref(), body),
-            Node::SetCompr { var, ty, domain, body } => {
-                let items = self.items(ty, domain.as_deref(), "set comprehension over")?;
-                let mut elems = Vec::new();
-                for x in items.as_slice() {
-                    self.tick()?;
-                    self.set_var(*var, x.clone());
-                    if self.eval_bool(body)? {
-                        elems.push(x.clone());
-                    }
-                }
-                // The items are sorted and distinct, so the result is canonical.
-                Ok(Value::set(SetValue { compl: false, elems }))
-            }
+            Node::SetCompr { var, ty, domain, body } => self.set_compr(*var, ty, domain.as_deref(), body),
             Node::Pred(id, args) => {
                 let vals = self.eval_args(args)?;
                 Ok(Value::Bool(self.pred(*id, &vals)?))
@@ -372,6 +359,28 @@ impl<'c, 'p> Run<'c, 'p> {
                 self.eval_here(e)
             }
         }
+    }
+
+    #[inline(never)]
+    fn closure(&mut self, lc: &Rc<LambdaCode>) -> Value {
+        let captured = lc.captures.iter().map(|v| self.var(*v)).collect();
+        let code = lc.clone();
+        Value::Fun(Rc::new(Closure::Lambda { code, captured: Fields::new(captured), args: Fields::empty() }))
+    }
+
+    #[inline(never)]
+    fn set_compr(&mut self, var: u32, ty: &TyInfo, domain: Option<&Node>, body: &Node) -> R<Value> {
+        let items = self.items(ty, domain, "set comprehension over")?;
+        let mut elems = Vec::new();
+        for x in items.as_slice() {
+            self.tick()?;
+            self.set_var(var, x.clone());
+            if self.eval_bool(body)? {
+                elems.push(x.clone());
+            }
+        }
+        // The items are sorted and distinct, so the result is canonical.
+        Ok(Value::set(SetValue { compl: false, elems }))
     }
 
     /// What a quantifier or comprehension over `ty` (with an optional domain set) ranges over.
@@ -393,6 +402,7 @@ impl<'c, 'p> Run<'c, 'p> {
         }
     }
 
+    #[inline(never)]
     fn quant(&mut self, q: Quant, var: u32, ty: &TyInfo, domain: Option<&Node>, body: &Node) -> R<Value> {
         let items = self.items(ty, domain, "quantifier over")?;
         let mut found = 0;
@@ -448,9 +458,7 @@ impl<'c, 'p> Run<'c, 'p> {
         }
     }
 
-    /// Binary primitives; `b` is evaluated here so that nothing else needs two values.
-    fn prim2(&mut self, op: &Op, a: Value, b: &Node) -> R<Value> {
-        let b = self.eval(b)?;
+    fn prim2(&mut self, op: &Op, a: Value, b: Value) -> R<Value> {
         if let (Value::Int(x), Value::Int(y)) = (&a, &b) {
             let r = match op {
                 Op::Add => {
@@ -483,6 +491,7 @@ impl<'c, 'p> Run<'c, 'p> {
         self.prim2_general(op, a, b)
     }
 
+    #[inline(never)]
     fn prim2_general(&mut self, op: &Op, a: Value, b: Value) -> R<Value> {
         let p = self.code.prog;
         match op {

@@ -15,10 +15,11 @@ use std::cell::Cell;
 /// Stack the interpreter may use on the caller's thread before moving to its own segments.
 const CALLER_BUDGET: usize = 256 * 1024;
 /// Size of each fresh segment.
-const SEGMENT_SIZE: usize = 256 * 1024 * 1024;
+const SEGMENT_SIZE: usize = 128 * 1024 * 1024;
 /// Kept free at the end of a segment for the non-recursive work between two checks.
 const RED_ZONE: usize = 1024 * 1024;
-/// Cap on the number of segments (so on the total stack) of one evaluation.
+/// Cap on the number of segments (so on the total stack, 2 GiB) of one evaluation. The
+/// default depth limit needs about a tenth of it in a release build.
 const MAX_SEGMENTS: u32 = 16;
 
 #[derive(Clone, Copy)]

@@ -1,4 +1,4 @@
-//! IR-level tests of the reference interpreter and of the IR text form.
+//! The data-driven IR tests.
 //!
 //! Every `tests/ir/*.ir` file is a program in the IR text form with expectations in
 //! comments, as in Cranelift's `.clif` run tests:
