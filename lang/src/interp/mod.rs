@@ -13,8 +13,39 @@
 //! - `print_value(&Program, &Value, &Ty) -> String` in theory syntax (`[3, 2, 1]`, `{1, 2}`,
 //!   `(a, b)`, `Some 3`, `-4`, `Node Leaf 2 Leaf`, `a1`).
 //! - `enumerate(&Program, &Ty) -> Option<Vec<Value>>`: every value of a finite type.
+//! - `Interp`: the same operations on one program, sharing compiled code between calls
+//!   (use it when evaluating many times), plus `apply` and `equal`.
+//! - `print_type(&Program, &Ty)`: a type in theory syntax (`nat list`, `nat ⇒ bool`).
+//!
+//! Values passed in must be well-typed and canonical: sets sorted (use `SetValue::finite`)
+//! and, over finite element types, not complements; functions as `Value::fun_map`.
+//!
+//! Modules: `value` (runtime values, structural order), `arith` (numbers), `sets`,
+//! `compile` (IR → interpreter tree), `eval` (the machine), `compare` (equality and order
+//! at a type), `pred` (inductive predicates), `enumerate` (finite types), `types` (per-type
+//! facts), `print` (theory syntax), `stack` (machine stack growth).
+
+mod arith;
+mod compare;
+mod compile;
+mod enumerate;
+mod eval;
+mod pred;
+mod print;
+mod sets;
+mod stack;
+mod types;
+mod value;
+
+pub use arith::Int;
+pub use compile::LambdaCode;
+pub use enumerate::{cardinality, ENUM_CAP};
+pub use print::print_type;
+pub use value::{Closure, Fields, SetValue, Value};
 
 use crate::core::ir::{Expr, FunId, Program, Ty, Undef};
+use compile::Code;
+use eval::Run;
 use std::time::Instant;
 
 /// Resource limits for one evaluation.
@@ -59,22 +90,93 @@ impl std::fmt::Display for EvalError {
     }
 }
 
-/// Placeholder runtime value (the interpreter replaces it).
-#[derive(Clone, Debug, PartialEq)]
-pub enum Value {}
-
-pub fn eval(_p: &Program, _e: &Expr, _num_vars: u32, _l: &Limits) -> Result<Value, EvalError> {
-    Err(EvalError::NotExecutable("interpreter not built yet".into()))
+/// The reference interpreter for one program. Compiled code is kept between calls.
+pub struct Interp<'p> {
+    code: Code<'p>,
+    stack: Vec<Value>,
 }
 
-pub fn call(_p: &Program, _f: FunId, _args: Vec<Value>, _l: &Limits) -> Result<Value, EvalError> {
-    Err(EvalError::NotExecutable("interpreter not built yet".into()))
+impl<'p> Interp<'p> {
+    pub fn new(program: &'p Program) -> Interp<'p> {
+        Interp { code: Code::new(program), stack: Vec::new() }
+    }
+
+    pub fn program(&self) -> &'p Program {
+        self.code.prog
+    }
+
+    /// Runs `f` on a fresh `Run` with the given limits, with the machine stack guarded.
+    fn run<T>(&mut self, limits: &Limits, f: impl FnOnce(&mut Run<'_, 'p>) -> T) -> T {
+        let code = &self.code;
+        let stack = std::mem::take(&mut self.stack);
+        let (r, mut stack) = stack::guarded(|| {
+            let mut run = Run::new(code, limits, stack);
+            let r = f(&mut run);
+            (r, std::mem::take(&mut run.stack))
+        });
+        stack.clear();
+        self.stack = stack;
+        r
+    }
+
+    /// Evaluates a closed term whose local variables are below `num_vars`.
+    pub fn eval(&mut self, e: &Expr, num_vars: u32, limits: &Limits) -> Result<Value, EvalError> {
+        self.run(limits, |run| {
+            let node = run.code.compile_root(e, num_vars as usize);
+            run.stack.resize(num_vars as usize, Value::FILLER);
+            run.eval(&node)
+        })
+    }
+
+    /// Calls top-level function `f` with all its arguments.
+    pub fn call(&mut self, f: FunId, args: Vec<Value>, limits: &Limits) -> Result<Value, EvalError> {
+        self.run(limits, |run| run.call_fun(f, args))
+    }
+
+    /// Applies a function value to arguments (curried: fewer arguments give a closure).
+    pub fn apply(&mut self, f: Value, args: Vec<Value>, limits: &Limits) -> Result<Value, EvalError> {
+        self.run(limits, |run| run.apply(f, args))
+    }
+
+    /// Equality at a type (extensional on functions over finite domains).
+    pub fn equal(&mut self, a: &Value, b: &Value, ty: &Ty, limits: &Limits) -> Result<bool, EvalError> {
+        self.run(limits, |run| run.eq_typed(a, b, ty))
+    }
+
+    /// `v` of type `ty` in theory syntax. Functions over finite domains are tabulated with
+    /// `PRINT_LIMITS`; one that cannot be prints as `<function>`.
+    pub fn print(&mut self, v: &Value, ty: &Ty) -> String {
+        self.run(&print_limits(), |run| run.print(v, ty))
+    }
+
+    /// Every value of a finite type, ascending; `None` when infinite or larger than
+    /// `ENUM_CAP`.
+    pub fn enumerate(&self, ty: &Ty) -> Option<Vec<Value>> {
+        self.code.ty(ty).univ(self.code.prog).map(|u| u.to_vec())
+    }
 }
 
-pub fn print_value(_p: &Program, v: &Value, _ty: &Ty) -> String {
-    match *v {}
+/// Limits for the evaluation a printer does (tabulating functions).
+fn print_limits() -> Limits {
+    Limits { fuel: 10_000_000, max_depth: 100_000, deadline: None }
 }
 
-pub fn enumerate(_p: &Program, _ty: &Ty) -> Option<Vec<Value>> {
-    None
+/// Evaluates a closed term whose local variables are below `num_vars`.
+pub fn eval(p: &Program, e: &Expr, num_vars: u32, l: &Limits) -> Result<Value, EvalError> {
+    Interp::new(p).eval(e, num_vars, l)
+}
+
+/// Calls top-level function `f` with all its arguments.
+pub fn call(p: &Program, f: FunId, args: Vec<Value>, l: &Limits) -> Result<Value, EvalError> {
+    Interp::new(p).call(f, args, l)
+}
+
+/// `v` of type `ty` in theory syntax.
+pub fn print_value(p: &Program, v: &Value, ty: &Ty) -> String {
+    Interp::new(p).print(v, ty)
+}
+
+/// Every value of a finite type, ascending; `None` when infinite or larger than `ENUM_CAP`.
+pub fn enumerate(p: &Program, ty: &Ty) -> Option<Vec<Value>> {
+    enumerate::enumerate(p, ty)
 }

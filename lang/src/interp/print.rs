@@ -1,0 +1,244 @@
+//! Values and types in Isabelle theory syntax, as counterexamples and `value` results are
+//! shown: `[3, 2, 1]`, `(1, 2)`, `(a, b, c)`, `()`, `{1, 2}`, `- {1}`, `UNIV`,
+//! `Node (Leaf 1) 2 Twig`, `Some (-4)`, `a1`, functions as `(λ_. 0)(1 := 2)` (tabulated with
+//! the most frequent value as default when the domain is finite), `<function>` otherwise.
+//!
+//! The value printer works from an explicit task stack, so the depth of the data never
+//! becomes depth of the machine stack.
+
+use super::eval::Run;
+use super::value::{Closure, Value};
+use crate::core::ir::{DataDef, Program, Ty};
+use std::fmt::Write;
+
+/// A type in theory syntax: `nat list`, `nat × bool`, `nat ⇒ bool`, `a3 set`.
+pub fn print_type(p: &Program, ty: &Ty) -> String {
+    let mut out = String::new();
+    type_at(p, ty, 0, &mut out);
+    out
+}
+
+/// Precedences: 0 anywhere, 1 left of `⇒`, 2 operand of `+`, 3 operand of `×`, 4 argument
+/// of a postfix type constructor.
+fn type_at(p: &Program, ty: &Ty, prec: u8, out: &mut String) {
+    let paren = |need: u8, out: &mut String, f: &mut dyn FnMut(&mut String)| {
+        if prec > need {
+            out.push('(');
+            f(out);
+            out.push(')');
+        } else {
+            f(out);
+        }
+    };
+    match ty {
+        Ty::Bool => out.push_str("bool"),
+        Ty::Nat => out.push_str("nat"),
+        Ty::Int => out.push_str("int"),
+        Ty::Fun(a, b) => paren(0, out, &mut |out| {
+            type_at(p, a, 1, out);
+            out.push_str(" ⇒ ");
+            type_at(p, b, 0, out);
+        }),
+        Ty::Set(a) => {
+            type_at(p, a, 4, out);
+            out.push_str(" set");
+        }
+        Ty::Data(id) => {
+            let Some(d) = p.datas.get(id.0 as usize) else {
+                let _ = write!(out, "?data{}", id.0);
+                return;
+            };
+            match (d.name.as_str(), &d.args[..]) {
+                ("prod", [a, b]) => paren(2, out, &mut |out| {
+                    type_at(p, a, 3, out);
+                    out.push_str(" × ");
+                    type_at(p, b, 2, out);
+                }),
+                ("sum", [a, b]) => paren(1, out, &mut |out| {
+                    type_at(p, a, 2, out);
+                    out.push_str(" + ");
+                    type_at(p, b, 1, out);
+                }),
+                (_, []) => out.push_str(&d.name),
+                (_, [a]) => {
+                    type_at(p, a, 4, out);
+                    out.push(' ');
+                    out.push_str(&d.name);
+                }
+                (_, args) => {
+                    out.push('(');
+                    for (i, a) in args.iter().enumerate() {
+                        if i > 0 {
+                            out.push_str(", ");
+                        }
+                        type_at(p, a, 0, out);
+                    }
+                    out.push_str(") ");
+                    out.push_str(&d.name);
+                }
+            }
+        }
+    }
+}
+
+enum Task<'t> {
+    Str(&'static str),
+    Text(String),
+    /// A value, and whether it stands as an argument of an application (then anything that
+    /// is not atomic needs parentheses).
+    Val(Value, &'t Ty, bool),
+}
+
+fn is_list(d: &DataDef) -> bool {
+    d.name == "list"
+        && d.ctors.len() == 2
+        && d.ctors[0].name == "Nil"
+        && d.ctors[0].fields.is_empty()
+        && d.ctors[1].name == "Cons"
+        && d.ctors[1].fields.len() == 2
+}
+
+fn is_pair(d: &DataDef) -> bool {
+    d.name == "prod" && d.ctors.len() == 1 && d.ctors[0].name == "Pair" && d.ctors[0].fields.len() == 2
+}
+
+impl<'p> Run<'_, 'p> {
+    /// `v` of type `ty` in theory syntax.
+    pub fn print(&mut self, v: &Value, ty: &Ty) -> String {
+        let mut out = String::new();
+        let mut tasks = vec![Task::Val(v.clone(), ty, false)];
+        while let Some(t) = tasks.pop() {
+            match t {
+                Task::Str(s) => out.push_str(s),
+                Task::Text(s) => out.push_str(&s),
+                Task::Val(v, ty, arg) => self.print_one(v, ty, arg, &mut tasks, &mut out),
+            }
+        }
+        out
+    }
+
+    /// Prints what is atomic about `v` to `out` and pushes the rest as tasks (in reverse).
+    fn print_one<'t>(&mut self, v: Value, ty: &'t Ty, arg: bool, tasks: &mut Vec<Task<'t>>, out: &mut String)
+    where
+        'p: 't,
+    {
+        let p = self.code.prog;
+        // Pushes `items` as `open item, item, ... close`.
+        fn seq<'t>(tasks: &mut Vec<Task<'t>>, open: &'static str, close: &'static str, items: Vec<(Value, &'t Ty)>) {
+            tasks.push(Task::Str(close));
+            let n = items.len();
+            for (i, (v, t)) in items.into_iter().rev().enumerate() {
+                tasks.push(Task::Val(v, t, false));
+                if i + 1 < n {
+                    tasks.push(Task::Str(", "));
+                }
+            }
+            tasks.push(Task::Str(open));
+        }
+        match (&v, ty) {
+            (Value::Bool(b), _) => out.push_str(if *b { "True" } else { "False" }),
+            (Value::Int(i), _) => {
+                if arg && i.is_negative() {
+                    let _ = write!(out, "({i})");
+                } else {
+                    let _ = write!(out, "{i}");
+                }
+            }
+            (Value::Set(s), Ty::Set(elem)) => {
+                if s.compl && s.elems.is_empty() {
+                    out.push_str("UNIV");
+                    return;
+                }
+                if s.compl {
+                    out.push_str(if arg { "(- " } else { "- " });
+                    if arg {
+                        tasks.push(Task::Str(")"));
+                    }
+                }
+                seq(tasks, "{", "}", s.elems.iter().map(|x| (x.clone(), &**elem)).collect());
+            }
+            (Value::Ctor(tag, fields), Ty::Data(id)) if (id.0 as usize) < p.datas.len() => {
+                let d = p.data(*id);
+                let Some(ctor) = d.ctors.get(*tag as usize) else {
+                    let _ = write!(out, "{v:?}");
+                    return;
+                };
+                if is_list(d) {
+                    let elem_ty = &d.ctors[1].fields[0];
+                    let mut items = Vec::new();
+                    let mut cur = v.clone();
+                    while let Value::Ctor(1, f) = &cur {
+                        items.push((f[0].clone(), elem_ty));
+                        let next = f[1].clone();
+                        cur = next;
+                    }
+                    seq(tasks, "[", "]", items);
+                } else if is_pair(d) {
+                    let mut items = Vec::new();
+                    let (mut cur, mut cur_ty) = (v.clone(), ty);
+                    while let Ty::Data(cid) = cur_ty {
+                        let cd = p.data(*cid);
+                        match &cur {
+                            Value::Ctor(0, f) if is_pair(cd) && f.len() == 2 => {
+                                items.push((f[0].clone(), &cd.ctors[0].fields[0]));
+                                let next = f[1].clone();
+                                cur = next;
+                                cur_ty = &cd.ctors[0].fields[1];
+                            }
+                            _ => break,
+                        }
+                    }
+                    items.push((cur, cur_ty));
+                    seq(tasks, "(", ")", items);
+                } else if d.name == "unit" && fields.is_empty() {
+                    out.push_str("()");
+                } else if fields.is_empty() {
+                    out.push_str(&ctor.name);
+                } else {
+                    if arg {
+                        out.push('(');
+                        tasks.push(Task::Str(")"));
+                    }
+                    out.push_str(&ctor.name);
+                    for (x, t) in fields.iter().zip(&ctor.fields).rev() {
+                        tasks.push(Task::Val(x.clone(), t, true));
+                        tasks.push(Task::Str(" "));
+                    }
+                }
+            }
+            (Value::Fun(_), Ty::Fun(dom, cod)) => {
+                let finite = self.code.ty(dom).univ(p).is_some();
+                let map = if finite { self.tabulate(&v, dom, cod).ok() } else { Some(v.clone()) };
+                let Some(Value::Fun(c)) = map else {
+                    out.push_str("<function>");
+                    return;
+                };
+                let Closure::Map { default, entries } = &*c else {
+                    out.push_str("<function>");
+                    return;
+                };
+                let wrap = arg && !entries.is_empty();
+                if wrap {
+                    out.push('(');
+                    tasks.push(Task::Str(")"));
+                }
+                out.push_str("(λ_. ");
+                if !entries.is_empty() {
+                    tasks.push(Task::Str(")"));
+                    for (i, (k, x)) in entries.iter().enumerate().rev() {
+                        tasks.push(Task::Val(x.clone(), cod, false));
+                        tasks.push(Task::Str(" := "));
+                        tasks.push(Task::Val(k.clone(), dom, false));
+                        if i > 0 {
+                            tasks.push(Task::Str(", "));
+                        }
+                    }
+                    tasks.push(Task::Str("("));
+                }
+                tasks.push(Task::Str(")"));
+                tasks.push(Task::Val(default.clone(), cod, false));
+            }
+            _ => tasks.push(Task::Text(format!("{v:?}"))),
+        }
+    }
+}

@@ -1,0 +1,109 @@
+//! Machine-stack growth for the recursive parts of the interpreter: evaluation recurses on
+//! the nesting of calls and expressions, and that must never overflow whatever the program.
+//!
+//! `guarded` runs the interpreter with a stack budget on the calling thread; `grow` is called
+//! at every recursive step and, when the budget of the current segment is spent, continues
+//! the computation on a fresh thread with a large stack (reserved lazily by the OS) while the
+//! current thread waits for it. Shallow evaluations never leave the calling thread. The total
+//! stack is capped; past the cap `grow` reports failure and the caller turns it into
+//! `EvalError::TooDeep`.
+//!
+//! Stacks are assumed to grow downwards (every target the workspace builds for).
+
+use std::cell::Cell;
+
+/// Stack the interpreter may use on the caller's thread before moving to its own segments.
+const CALLER_BUDGET: usize = 256 * 1024;
+/// Size of each fresh segment.
+const SEGMENT_SIZE: usize = 128 * 1024 * 1024;
+/// Kept free at the end of a segment for the non-recursive work between two checks.
+const RED_ZONE: usize = 1024 * 1024;
+/// Cap on the number of segments (so on the total stack, 2 GiB) of one evaluation. The
+/// default depth limit needs about a tenth of it in a release build.
+const MAX_SEGMENTS: u32 = 16;
+
+#[derive(Clone, Copy)]
+struct Limit {
+    /// Lowest stack address the current segment may reach (0: no budget set on this thread).
+    low: usize,
+    /// Segments in use below this one.
+    segments: u32,
+}
+
+thread_local! {
+    static LIMIT: Cell<Limit> = const { Cell::new(Limit { low: 0, segments: 0 }) };
+}
+
+#[inline(always)]
+fn sp() -> usize {
+    let marker = 0u8;
+    std::hint::black_box(&marker) as *const u8 as usize
+}
+
+/// Runs `f` (an interpreter entry point) with a fresh stack budget on this thread.
+pub(crate) fn guarded<R>(f: impl FnOnce() -> R) -> R {
+    let saved = LIMIT.with(|l| l.get());
+    let low = sp().saturating_sub(CALLER_BUDGET);
+    // Nested entry (a printer calling the evaluator): keep the tighter limit.
+    let low = if saved.low != 0 { low.max(saved.low) } else { low };
+    LIMIT.with(|l| l.set(Limit { low, segments: saved.segments }));
+    let r = f();
+    LIMIT.with(|l| l.set(saved));
+    r
+}
+
+/// Whether the current segment is close to its budget.
+#[inline(always)]
+fn low() -> bool {
+    let limit = LIMIT.with(|l| l.get());
+    sp() < limit.low
+}
+
+/// A value that is moved to another thread while the sending thread is blocked waiting for
+/// that thread to finish.
+struct AssertSend<T>(T);
+// SAFETY: only used by `grow`, whose calling thread blocks in `join` until the spawned thread
+// has finished with the value; the values (and everything they borrow, including `Rc`s) are
+// therefore never accessed by two threads at once, and spawn/join order the accesses. The
+// interpreter uses no thread-local state other than `LIMIT`, which is set afresh there.
+unsafe impl<T> Send for AssertSend<T> {}
+
+/// Runs `f` on the current stack if there is room, otherwise on a new stack segment.
+/// `None` when the total stack cap is reached (or no thread could be started).
+#[inline(always)]
+pub(crate) fn grow<R>(f: impl FnOnce() -> R) -> Option<R> {
+    if !low() {
+        return Some(f());
+    }
+    grow_slow(f)
+}
+
+#[inline(never)]
+fn grow_slow<R>(f: impl FnOnce() -> R) -> Option<R> {
+    let limit = LIMIT.with(|l| l.get());
+    if limit.segments >= MAX_SEGMENTS {
+        return None;
+    }
+    let segments = limit.segments + 1;
+    let job = AssertSend(f);
+    let result = std::thread::scope(|s| {
+        let handle = std::thread::Builder::new()
+            .name("hol-interp".into())
+            .stack_size(SEGMENT_SIZE)
+            .spawn_scoped(s, move || {
+                let job = job;
+                let low = sp().saturating_sub(SEGMENT_SIZE - RED_ZONE);
+                LIMIT.with(|l| l.set(Limit { low, segments }));
+                AssertSend((job.0)())
+            });
+        match handle {
+            Ok(h) => Some(h.join()),
+            Err(_) => None,
+        }
+    });
+    match result {
+        Some(Ok(r)) => Some(r.0),
+        Some(Err(panic)) => std::panic::resume_unwind(panic),
+        None => None,
+    }
+}
