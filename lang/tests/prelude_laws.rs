@@ -129,9 +129,13 @@ fn show_ty(t: &Ty) -> String {
 /// A random value of `t` as a term; numbers small, lists short, `depth` bounds nesting.
 fn gen(r: &mut Rng, t: &Ty, depth: u32) -> String {
     match t {
-        Ty::Nat => r.below(if r.below(4) == 0 { 40 } else { 8 }).to_string(),
+        Ty::Nat => {
+            let bound = if r.below(4) == 0 { 40 } else { 8 };
+            r.below(bound).to_string()
+        }
         Ty::Int => {
-            let n = r.below(if r.below(4) == 0 { 60 } else { 10 }) as i64 - if r.below(4) == 0 { 30 } else { 5 };
+            let (range, shift) = if r.below(4) == 0 { (60, 30) } else { (10, 5) };
+            let n = r.below(range) as i64 - shift;
             if n < 0 {
                 format!("({n})")
             } else {

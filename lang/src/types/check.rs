@@ -22,6 +22,9 @@ pub struct Checker<'s> {
     pub diagnostics: Vec<Diagnostic>,
     pub lemmas: Vec<Lemma>,
     pub values: Vec<ValueTerm>,
+    /// Constants defined by this file so far, with where: a second definition of one is an
+    /// error (a definition may shadow the prelude's, as a theory may shadow an import's).
+    pub defined_here: HashMap<Rc<str>, Span>,
 }
 
 impl<'s> Checker<'s> {
@@ -49,6 +52,15 @@ impl<'s> Checker<'s> {
                 .with_label("hol reads a subset of Isabelle's theory language")
                 .with_note("the rest of the file is still checked")),
             _ => Ok(()),
+        }
+    }
+
+    fn check_fresh_const(&self, name: &ast::Ident) -> R<()> {
+        match self.defined_here.get(name.name.as_str()) {
+            Some(first) => Err(Diagnostic::error(name.span, format!("`{}` is already defined", name.name))
+                .with_label("second definition")
+                .with_secondary(*first, "first defined here")),
+            None => Ok(()),
         }
     }
 
@@ -143,6 +155,7 @@ impl<'s> Checker<'s> {
     fn declare_group<'a>(&'a self, e: &mut Elab<'a>, consts: &[ast::ConstDecl]) -> R<Vec<bool>> {
         let mut declared = Vec::new();
         for c in consts {
+            self.check_fresh_const(&c.name)?;
             if e.group.iter().any(|(n, _)| **n == *c.name.name) {
                 return Err(Diagnostic::error(c.name.span, format!("`{}` is declared twice", c.name.name)));
             }
@@ -188,6 +201,7 @@ impl<'s> Checker<'s> {
                 Some(i) => i,
                 None if consts.is_empty() || (eqs.len() == e.group.len() && e.group.is_empty()) => {
                     // `definition "f x = ..."` without a declaration: the equation names it.
+                    self.check_fresh_const(name)?;
                     let ty = e.inf.fresh(Sort::new());
                     e.group.push((Rc::from(name.name.as_str()), ty));
                     eqs.push(Vec::new());
@@ -296,8 +310,10 @@ impl<'s> Checker<'s> {
             let arity = arities[i].map_or(0, |(n, _)| n);
             defs.push(ConstDef { name: name.clone(), scheme: schemes[i].clone(), kind: ConstKind::Equations { locals: locals.clone(), equations, arity } });
         }
+        let spans: Vec<Span> = consts.iter().map(|c| c.name.span).collect();
         drop(e);
-        for d in defs {
+        for (i, d) in defs.into_iter().enumerate() {
+            self.defined_here.insert(d.name.clone(), spans.get(i).copied().unwrap_or(cmd_span));
             self.env.add_const(d);
         }
         Ok(())
@@ -368,6 +384,9 @@ impl<'s> Checker<'s> {
         }
         let names: Vec<Rc<str>> = e.group.iter().map(|(n, _)| n.clone()).collect();
         drop(e);
+        for (c, name) in consts.iter().zip(&names) {
+            self.defined_here.insert(name.clone(), c.name.span);
+        }
         for (i, name) in names.into_iter().enumerate() {
             let kind = ConstKind::Inductive { clauses: std::mem::take(&mut clauses[i]) };
             self.env.add_const(ConstDef { name, scheme: schemes[i].clone(), kind });

@@ -88,7 +88,7 @@ fn prelude() -> Result<(Env, Names), Vec<Diagnostic>> {
         cell.get_or_init(|| {
             let text = crate::prelude::MAIN_THY;
             let parsed = crate::syntax::parse_theory(text);
-            let mut c = Checker { env: Env::default(), prelude: None, src: text, diagnostics: parsed.diagnostics, lemmas: vec![], values: vec![] };
+            let mut c = Checker { env: Env::default(), prelude: None, src: text, diagnostics: parsed.diagnostics, lemmas: vec![], values: vec![], defined_here: HashMap::new() };
             for cmd in &parsed.theory.commands {
                 if let Err(d) = c.command(cmd) {
                     c.diagnostics.push(d);
@@ -135,7 +135,7 @@ pub(crate) fn check_theory(text: &str) -> CheckedTheory {
     } else {
         (Env::default(), None)
     };
-    let mut c = Checker { env, prelude: prelude_names, src: text, diagnostics: vec![], lemmas: vec![], values: vec![] };
+    let mut c = Checker { env, prelude: prelude_names, src: text, diagnostics: vec![], lemmas: vec![], values: vec![], defined_here: HashMap::new() };
     let mut items: Vec<Item> = Vec::new();
     // The item of the lemma that quickcheck commands attach to: Some(None) after a lemma
     // that had an error (its quickchecks are skipped silently).
