@@ -596,7 +596,11 @@ impl<'a> Printer<'a> {
             let _ = write!(self.out, " vars {}", f.num_vars);
         }
         self.out.push_str(" =");
-        self.nl(2);
+        if is_small(&f.body, &mut 12) {
+            self.out.push(' ');
+        } else {
+            self.nl(2);
+        }
         self.expr(&f.body, 2);
         self.out.push('\n');
     }

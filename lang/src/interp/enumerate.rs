@@ -26,7 +26,7 @@ fn card(p: &Program, ty: &Ty, visiting: &mut Vec<DataId>) -> Option<u128> {
         Ty::Bool => Some(2),
         Ty::Nat | Ty::Int => None,
         Ty::Data(id) => {
-            if visiting.contains(id) {
+            if visiting.contains(id) || id.0 as usize >= p.datas.len() {
                 return None;
             }
             visiting.push(*id);

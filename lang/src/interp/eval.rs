@@ -119,7 +119,14 @@ impl<'c, 'p> Run<'c, 'p> {
     }
 
     /// Evaluates `e` in the current frame.
+    #[inline]
     pub fn eval(&mut self, e: &Node) -> R<Value> {
+        // Leaves need neither a stack check nor a frame.
+        match e {
+            Node::Var(v) => return Ok(self.var(*v)),
+            Node::Const(v) => return Ok(v.clone()),
+            _ => {}
+        }
         match stack::grow(|| self.eval_here(e)) {
             Some(r) => r,
             None => Err(EvalError::TooDeep),
@@ -329,7 +336,16 @@ impl<'c, 'p> Run<'c, 'p> {
     /// this frame, which stays on the machine stack while arguments are evaluated, is small.
     fn eval_other(&mut self, e: &Node) -> R<Value> {
         match e {
-            Node::Ctor(tag, args) => Ok(Value::Ctor(*tag, Fields::new(self.eval_args(args)?))),
+            Node::Ctor(tag, args) => {
+                // The fields are evaluated onto the value stack and moved into their slice
+                // with one allocation.
+                let n = self.stack.len();
+                for a in args.iter() {
+                    let v = self.eval(a)?;
+                    self.stack.push(v);
+                }
+                Ok(Value::Ctor(*tag, Fields::from_iter(self.stack.drain(n..))))
+            }
             Node::Prim0(op) => self.prim0(op),
             Node::Prim1(op, a) => {
                 let a = self.eval(a)?;

@@ -19,6 +19,14 @@
 //!
 //! Values passed in must be well-typed and canonical: sets sorted (use `SetValue::finite`)
 //! and, over finite element types, not complements; functions as `Value::fun_map`.
+//! Datatype values are `Value::ctor(tag, fields)` with the tag the constructor's index.
+//! Values share structure through `Rc`: they, and an `Interp`, stay on one thread.
+//!
+//! Limits: every call, closure application, quantifier or comprehension step and clause
+//! attempt costs one unit of fuel (arithmetic on big numbers and operations on big sets cost
+//! in proportion to their size). Depth counts nested calls; calls in tail position do not
+//! nest, so tail-recursive loops are bounded by fuel only. Deep recursion moves to large
+//! stacks of its own (see `stack`); the calling thread needs about 512 KiB of free stack.
 //!
 //! Modules: `value` (runtime values, structural order), `arith` (numbers), `sets`,
 //! `compile` (IR → interpreter tree), `eval` (the machine), `compare` (equality and order

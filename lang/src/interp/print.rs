@@ -167,9 +167,14 @@ impl<'p> Run<'_, 'p> {
                     let elem_ty = &d.ctors[1].fields[0];
                     let mut items = Vec::new();
                     let mut cur = v.clone();
-                    while let Value::Ctor(1, f) = &cur {
-                        items.push((f[0].clone(), elem_ty));
-                        let next = f[1].clone();
+                    loop {
+                        let next = match &cur {
+                            Value::Ctor(1, f) if f.len() == 2 => {
+                                items.push((f[0].clone(), elem_ty));
+                                f[1].clone()
+                            }
+                            _ => break,
+                        };
                         cur = next;
                     }
                     seq(tasks, "[", "]", items);

@@ -10,15 +10,18 @@
 //!
 //! Stacks are assumed to grow downwards (every target the workspace builds for).
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
+use std::sync::mpsc;
 
 /// Stack the interpreter may use on the caller's thread before moving to its own segments.
 const CALLER_BUDGET: usize = 256 * 1024;
-/// Size of each fresh segment.
+/// Stack of the first segment (the calling thread's worker).
+const WORKER_STACK: usize = 64 * 1024 * 1024;
+/// Size of each further segment.
 const SEGMENT_SIZE: usize = 128 * 1024 * 1024;
 /// Kept free at the end of a segment for the non-recursive work between two checks.
 const RED_ZONE: usize = 1024 * 1024;
-/// Cap on the number of segments (so on the total stack, 2 GiB) of one evaluation. The
+/// Cap on the number of segments (so on the total stack, about 2 GiB) of one evaluation. The
 /// default depth limit needs about a tenth of it in a release build.
 const MAX_SEGMENTS: u32 = 16;
 
@@ -84,6 +87,9 @@ fn grow_slow<R>(f: impl FnOnce() -> R) -> Option<R> {
     if limit.segments >= MAX_SEGMENTS {
         return None;
     }
+    if limit.segments == 0 {
+        return on_worker(f);
+    }
     let segments = limit.segments + 1;
     let job = AssertSend(f);
     let result = std::thread::scope(|s| {
@@ -105,5 +111,76 @@ fn grow_slow<R>(f: impl FnOnce() -> R) -> Option<R> {
         Some(Ok(r)) => Some(r.0),
         Some(Err(panic)) => std::panic::resume_unwind(panic),
         None => None,
+    }
+}
+
+/// A job for a worker: its lifetime is erased, see `on_worker`.
+type Job = Box<dyn FnOnce() + Send + 'static>;
+
+/// A long-lived thread with a `WORKER_STACK` stack that runs the first segment of the deep
+/// evaluations of one calling thread. Reusing it keeps an evaluation that goes deep again and
+/// again (a recursive function called in a loop) from paying for a new thread and freshly
+/// faulted-in stack pages each time.
+struct Worker {
+    jobs: mpsc::Sender<Job>,
+    done: mpsc::Receiver<()>,
+}
+
+thread_local! {
+    static WORKER: RefCell<Option<Worker>> = const { RefCell::new(None) };
+}
+
+fn spawn_worker() -> Option<Worker> {
+    let (jobs, job_rx) = mpsc::channel::<Job>();
+    let (done_tx, done) = mpsc::channel::<()>();
+    std::thread::Builder::new()
+        .name("hol-interp".into())
+        .stack_size(WORKER_STACK)
+        .spawn(move || {
+            for job in job_rx {
+                job();
+                if done_tx.send(()).is_err() {
+                    break;
+                }
+            }
+        })
+        .ok()?;
+    Some(Worker { jobs, done })
+}
+
+/// Runs `f` on this thread's worker and waits for it.
+fn on_worker<R>(f: impl FnOnce() -> R) -> Option<R> {
+    let mut out: Option<std::thread::Result<R>> = None;
+    let slot = &mut out;
+    let job = move || {
+        let low = sp().saturating_sub(WORKER_STACK - RED_ZONE);
+        LIMIT.with(|l| l.set(Limit { low, segments: 1 }));
+        *slot = Some(std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)));
+    };
+    let job: Box<dyn FnOnce() + '_> = Box::new(job);
+    // SAFETY: the job borrows from this frame and may hold `Rc`s (it is neither `'static` nor
+    // `Send`). It is handed to the worker and this thread then blocks until the worker reports
+    // it finished, or until the worker is gone (then the job has finished or was dropped
+    // unrun). So the borrows outlive every use, and the job's data is used by one thread at a
+    // time with the channel operations ordering the accesses (see `AssertSend`).
+    let job: Job = unsafe { std::mem::transmute::<Box<dyn FnOnce() + '_>, Job>(job) };
+    let finished = WORKER.with(|w| {
+        let mut w = w.borrow_mut();
+        if w.is_none() {
+            *w = spawn_worker();
+        }
+        let ok = match w.as_ref() {
+            Some(worker) => worker.jobs.send(job).is_ok() && worker.done.recv().is_ok(),
+            None => false,
+        };
+        if !ok {
+            *w = None;
+        }
+        ok
+    });
+    match (finished, out) {
+        (true, Some(Ok(r))) => Some(r),
+        (true, Some(Err(panic))) => std::panic::resume_unwind(panic),
+        _ => None,
     }
 }

@@ -123,6 +123,17 @@ impl std::ops::Deref for Fields {
     }
 }
 
+impl FromIterator<Value> for Fields {
+    fn from_iter<I: IntoIterator<Item = Value>>(iter: I) -> Fields {
+        let rc: Rc<[Value]> = iter.into_iter().collect();
+        if rc.is_empty() {
+            Fields(None)
+        } else {
+            Fields(Some(rc))
+        }
+    }
+}
+
 impl From<Vec<Value>> for Fields {
     fn from(v: Vec<Value>) -> Fields {
         Fields::new(v)
@@ -132,46 +143,56 @@ impl From<Vec<Value>> for Fields {
 impl Drop for Fields {
     fn drop(&mut self) {
         let Some(mut cur) = self.0.take() else { return };
-        // Children of a uniquely owned slice are detached before the slice is freed, so the
-        // nested drops never recurse more than one level.
+        // Uniquely owned children are detached before their parent is freed, so nested drops
+        // never recurse more than one level. The first such child is kept in `next` (a list's
+        // tail), the others, if any, on `work`.
         let mut work: Vec<Rc<[Value]>> = Vec::new();
         loop {
+            let mut next = None;
             if let Some(slice) = Rc::get_mut(&mut cur) {
                 for v in slice.iter_mut() {
-                    detach(v, &mut work);
+                    detach(v, &mut next, &mut work);
                 }
             }
             drop(cur);
-            match work.pop() {
-                Some(next) => cur = next,
+            match next.or_else(|| work.pop()) {
+                Some(n) => cur = n,
                 None => break,
             }
         }
     }
 }
 
-/// Moves the field slices owned by `v` (through constructors and uniquely owned closures)
-/// onto `work`.
-fn detach(v: &mut Value, work: &mut Vec<Rc<[Value]>>) {
-    match v {
-        Value::Ctor(_, f) => {
-            if let Some(r) = f.0.take() {
-                work.push(r);
-            }
+/// Takes `f`'s slice if this is its only owner.
+fn take_unique(f: &mut Fields, next: &mut Option<Rc<[Value]>>, work: &mut Vec<Rc<[Value]>>) {
+    if f.0.as_ref().is_some_and(|r| Rc::strong_count(r) == 1 && Rc::weak_count(r) == 0) {
+        let r = f.0.take();
+        if next.is_none() {
+            *next = r;
+        } else {
+            work.extend(r);
         }
+    }
+}
+
+/// Moves the field slices owned only by `v` (through constructors and uniquely owned
+/// closures and sets) to `next` or `work`.
+fn detach(v: &mut Value, next: &mut Option<Rc<[Value]>>, work: &mut Vec<Rc<[Value]>>) {
+    match v {
+        Value::Ctor(_, f) => take_unique(f, next, work),
         Value::Fun(c) => {
             if let Some(c) = Rc::get_mut(c) {
                 match c {
-                    Closure::Partial { args, .. } => work.extend(args.0.take()),
+                    Closure::Partial { args, .. } => take_unique(args, next, work),
                     Closure::Lambda { captured, args, .. } => {
-                        work.extend(captured.0.take());
-                        work.extend(args.0.take());
+                        take_unique(captured, next, work);
+                        take_unique(args, next, work);
                     }
                     Closure::Map { default, entries } => {
-                        detach(default, work);
+                        detach(default, next, work);
                         for (k, x) in entries.iter_mut() {
-                            detach(k, work);
-                            detach(x, work);
+                            detach(k, next, work);
+                            detach(x, next, work);
                         }
                     }
                 }
@@ -180,7 +201,7 @@ fn detach(v: &mut Value, work: &mut Vec<Rc<[Value]>>) {
         Value::Set(s) => {
             if let Some(s) = Rc::get_mut(s) {
                 for x in s.elems.iter_mut() {
-                    detach(x, work);
+                    detach(x, next, work);
                 }
             }
         }

@@ -145,3 +145,19 @@ fn errors_have_positions() {
     let err = parse_program("fun f(v0: nat) -> nat = add_nat(v0, ").unwrap_err();
     assert!(err.message.contains("end of input"), "{err}");
 }
+
+#[test]
+fn parser_never_panics_on_truncated_or_mangled_input() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ir");
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        let text = text.get(..3000.min(text.len())).unwrap_or(&text);
+        for (i, _) in text.char_indices().step_by(7) {
+            let _ = parse_program(&text[..i]);
+            let mangled = format!("{}\"{}", &text[..i], &text[i..]);
+            let _ = parse_program(&mangled);
+            let swapped = format!("{}#99{}", &text[..i], &text[i..]);
+            let _ = parse_program(&swapped);
+        }
+    }
+}

@@ -239,3 +239,21 @@ fn types_in_theory_syntax() {
     assert_eq!(show("option[(nat => nat)]"), "(nat ⇒ nat) option");
     assert_eq!(show("sum[a2, a3]"), "a2 + a3");
 }
+
+#[test]
+fn one_interpreter_many_deep_calls() {
+    // A recursion deeper than the calling thread's share of stack, again and again, with
+    // failures in between: every call starts from a clean machine.
+    let p = parse_program(
+        "fun count_up(v0: nat) -> nat =\n  case v0 : nat {\n    0 => 0\n    Suc(v1) => suc(@count_up(v1))\n  }\n",
+    )
+    .unwrap();
+    let mut interp = Interp::new(&p);
+    let l = Limits::default();
+    let shallow = Limits { max_depth: 1000, ..Limits::default() };
+    for i in 0..50u64 {
+        let n = 20_000 + i;
+        assert_eq!(interp.call(FunId(0), vec![Value::nat(n)], &l), Ok(Value::nat(n)));
+        assert_eq!(interp.call(FunId(0), vec![Value::nat(n)], &shallow), Err(EvalError::TooDeep));
+    }
+}
