@@ -274,11 +274,11 @@ impl<'s> Checker<'s> {
             let mut vars = Vec::new();
             e.free_vars(ty, &mut vars);
             for v in vars {
-                if !gen.contains_key(&v) {
+                gen.entry(v).or_insert_with(|| {
                     let name = fresh_param_name(&used);
                     used.push(name.clone());
-                    gen.insert(v, name);
-                }
+                    name
+                });
             }
         }
         for (_, ty) in &e.group {

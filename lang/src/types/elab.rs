@@ -19,6 +19,9 @@ use std::rc::Rc;
 
 pub type R<T> = Result<T, Diagnostic>;
 
+/// Names bound by a pattern, not yet in scope.
+pub type Bindings = Vec<(Rc<str>, LocalId)>;
+
 /// Constants of the definition group being checked are referred to by placeholder ids at
 /// and above this base until they get their real ids (`Elab::fix_group_refs`).
 pub const GROUP_BASE: u32 = 1 << 30;
@@ -476,7 +479,7 @@ impl<'e> Elab<'e> {
 
     /// Binds a λ/quantifier variable: a plain name (optionally typed) becomes a local; any
     /// other pattern becomes a fresh local matched by a `case` around the body.
-    fn binder_pattern(&mut self, p: &ast::Term) -> R<(LocalId, Option<Pat>, Vec<(Rc<str>, LocalId)>)> {
+    fn binder_pattern(&mut self, p: &ast::Term) -> R<(LocalId, Option<Pat>, Bindings)> {
         match &p.kind {
             ast::TermKind::Name(id) if !self.is_pattern_constant(&id.name) => {
                 let ty = self.inf.fresh(Sort::new());
