@@ -49,6 +49,7 @@ fn main() {
     let mut trials = vec![Trial::test("harness/self-test", self_test)];
     trials.extend(fixture_trials());
     trials.extend(shared_trials());
+    trials.extend(bundled_trials());
     libtest_mimic::run(&args, trials).exit();
 }
 
@@ -432,19 +433,11 @@ fn orphans(root: &Path) -> Result<(), Failed> {
 // ---------------------------------------------------------------------------------------
 // The shared acceptance theories
 
-fn shared_trials() -> Vec<Trial> {
-    let examples = Path::new(MANIFEST_DIR).join("../../shared/examples");
-    if !examples.is_dir() {
-        let shown = examples.display().to_string();
-        return vec![Trial::test("shared/examples", move || {
-            Err(format!(
-                "the shared acceptance theories are missing: expected {shown} (the `shared/` folder must sit beside the repository root)"
-            )
-            .into())
-        })];
-    }
+/// For each theory: its `value` comments match exactly (`PREFIX/values/NAME`), and it checks
+/// with no error records and exit status 0 (`PREFIX/clean/NAME`).
+fn clean_trials(files: Vec<PathBuf>, prefix: &'static str) -> Vec<Trial> {
     let mut trials = Vec::new();
-    for thy in thy_files(&examples, false) {
+    for thy in files {
         let name = dir_and_name(&thy).map(|(_, n)| n.to_owned()).unwrap_or_default();
         // One full JSON run per file, shared by its two trials.
         let run: Arc<OnceLock<Result<Run, String>>> = Arc::new(OnceLock::new());
@@ -461,9 +454,9 @@ fn shared_trials() -> Vec<Trial> {
         let expectations = std::fs::read_to_string(&thy).map(|t| value_expectations(&t)).unwrap_or_default();
         if !expectations.is_empty() {
             let (run, get) = (run.clone(), get.clone());
-            trials.push(Trial::test(format!("shared/values/{name}"), move || check_values(&expectations, &get(&run)?)));
+            trials.push(Trial::test(format!("{prefix}/values/{name}"), move || check_values(&expectations, &get(&run)?)));
         }
-        trials.push(Trial::test(format!("shared/clean/{name}"), move || {
+        trials.push(Trial::test(format!("{prefix}/clean/{name}"), move || {
             let run = get(&run)?;
             let errors: Vec<String> =
                 run.records()?.iter().filter(|r| r["kind"] == "error").map(|r| r.to_string()).collect();
@@ -475,6 +468,26 @@ fn shared_trials() -> Vec<Trial> {
             }
         }));
     }
+    trials
+}
+
+/// The bundled theories (`theories/*.thy`, the prelude among them) are clean too.
+fn bundled_trials() -> Vec<Trial> {
+    clean_trials(thy_files(&repo_root().join("theories"), false), "theories")
+}
+
+fn shared_trials() -> Vec<Trial> {
+    let examples = Path::new(MANIFEST_DIR).join("../../shared/examples");
+    if !examples.is_dir() {
+        let shown = examples.display().to_string();
+        return vec![Trial::test("shared/examples", move || {
+            Err(format!(
+                "the shared acceptance theories are missing: expected {shown} (the `shared/` folder must sit beside the repository root)"
+            )
+            .into())
+        })];
+    }
+    let mut trials = clean_trials(thy_files(&examples, false), "shared");
     let errors_dir = examples.join("errors");
     let files = thy_files(&errors_dir, false);
     if files.is_empty() {
