@@ -58,6 +58,12 @@ definition fun_upd :: "('a ⇒ 'b) ⇒ 'a ⇒ 'b ⇒ 'a ⇒ 'b" where
   "fun_upd f a b = (λx. if x = a then b else f x)"
 
 
+text ‹range f is executable when the domain and the range of f are finite types
+(every quantifier and set comprehension over an infinite type is not).›
+
+definition range :: "('a ⇒ 'b) ⇒ 'b set" where
+  "range f = {y. ∃x. y = f x}"
+
 section ‹Pairs›
 
 fun fst :: "'a × 'b ⇒ 'a" where

@@ -471,6 +471,7 @@ impl<'s> Checker<'s> {
 
     pub fn value(&mut self, t: &ast::Term) -> R<usize> {
         let mut e = self.elab(Mode::Closed);
+        e.closed_term = true;
         let mut term = e.term(t)?;
         let gen = HashMap::new();
         e.finalize_term(&mut term, &gen);

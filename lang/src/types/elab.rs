@@ -57,6 +57,8 @@ pub struct Elab<'e> {
     pub frees: Vec<(Rc<str>, LocalId)>,
     /// The constants being defined, with their (monomorphic while checking) types.
     pub group: Vec<(Rc<str>, Type)>,
+    /// Checking a `value` term (for the message about free variables).
+    pub closed_term: bool,
 }
 
 fn num_class(n: &BigInt) -> &'static str {
@@ -82,6 +84,7 @@ impl<'e> Elab<'e> {
             tyvars: HashMap::new(),
             frees: Vec::new(),
             group: Vec::new(),
+            closed_term: false,
         }
     }
 
@@ -341,6 +344,9 @@ impl<'e> Elab<'e> {
             return Ok(self.mk(TermKind::Local(l), ty, span));
         }
         let mut d = Diagnostic::error(span, format!("undefined constant `{name}`")).with_label("not defined before this point");
+        if self.closed_term {
+            d = d.with_note("`value` evaluates closed terms: free variables may stand only in lemmas");
+        }
         let candidates = self.env.all_names().chain(self.group.iter().map(|(n, _)| &**n)).chain(self.scopes.iter().map(|(n, _)| &**n));
         if let Some(s) = suggest(name, candidates) {
             d = d.with_help(format!("a constant with a similar name exists: `{s}`"));
