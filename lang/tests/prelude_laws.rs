@@ -189,8 +189,8 @@ fn laws() -> Vec<Law> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let (term, vars) = match line.rfind("\" :: ") {
-            Some(k) => (&line[1..k], &line[k + 5..]),
+        let (term, vars) = match line.rfind("\" ::") {
+            Some(k) => (&line[1..k], &line[k + 4..]),
             None => (line.trim_matches('"'), ""),
         };
         let vars = vars
