@@ -58,11 +58,6 @@ definition fun_upd :: "('a ⇒ 'b) ⇒ 'a ⇒ 'b ⇒ 'a ⇒ 'b" where
   "fun_upd f a b = (λx. if x = a then b else f x)"
 
 
-text ‹range f is executable when the domain and the range of f are finite types
-(every quantifier and set comprehension over an infinite type is not).›
-
-definition range :: "('a ⇒ 'b) ⇒ 'b set" where
-  "range f = {y. ∃x. y = f x}"
 
 section ‹Pairs›
 
@@ -466,5 +461,31 @@ primrec insort :: "'a::linorder ⇒ 'a list ⇒ 'a list" where
 primrec sort :: "'a::linorder list ⇒ 'a list" where
   "sort [] = []"
 | "sort (x # xs) = insort x (sort xs)"
+
+
+section ‹Finite sets›
+
+text ‹Sets are finite sets or complements of finite sets. The builtin
+sorted_list_of_set lists a finite set's elements in ascending order (a complement
+has no such list: not executable); the functions below are defined through it.
+Isabelle leaves Max {} and Min {} unspecified, and so do these (max_list []).›
+
+definition card :: "'a set ⇒ nat" where
+  "card A = length (sorted_list_of_set A)"
+
+definition image :: "('a ⇒ 'b) ⇒ 'a set ⇒ 'b set" where
+  "image f A = set (map f (sorted_list_of_set A))"
+
+definition range :: "('a ⇒ 'b) ⇒ 'b set" where
+  "range f = image f UNIV"
+
+definition Max :: "'a::linorder set ⇒ 'a" where
+  "Max A = max_list (sorted_list_of_set A)"
+
+definition Min :: "'a::linorder set ⇒ 'a" where
+  "Min A = min_list (sorted_list_of_set A)"
+
+definition sum :: "('a ⇒ 'b::{zero, plus}) ⇒ 'a set ⇒ 'b" where
+  "sum f A = sum_list (map f (sorted_list_of_set A))"
 
 end

@@ -194,6 +194,10 @@ pub enum Prim {
     SetDiff(Ty),
     /// `- A`.
     SetCompl(Ty),
+    /// `sorted_list_of_set A`: the elements of a finite set in ascending order, as a value of
+    /// the given list type (a `list` datatype instance with constructors `Nil` and `Cons`).
+    /// The complement of a finite set has no such list: not executable.
+    SetToList(Ty),
 }
 
 /// A constructor alternative of a `Case`: binds the constructor's fields.

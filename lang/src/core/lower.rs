@@ -529,6 +529,7 @@ impl Lowerer {
             Builtin::Union => Expr::Prim(Prim::SetUnion(elem(&arg0)), es),
             Builtin::Inter => Expr::Prim(Prim::SetInter(elem(&arg0)), es),
             Builtin::SubsetEq => Expr::Prim(Prim::Le(arg0), es),
+            Builtin::SetToList => Expr::Prim(Prim::SetToList(ret.clone()), es),
             Builtin::Subset => Expr::Prim(Prim::Lt(arg0), es),
             Builtin::RangeIncl => {
                 let (m, n) = two();

@@ -183,7 +183,7 @@ struct Parser<'s, 'a> {
 const PRIMS: &[&str] = &[
     "add_nat", "add_int", "sub_nat", "sub_int", "mul_nat", "mul_int", "div_nat", "div_int", "mod_nat", "mod_int",
     "neg", "suc", "int_of_nat", "nat_of_int", "not", "eq", "lt", "le", "set_empty", "set_univ", "set_insert",
-    "set_member", "set_union", "set_inter", "set_diff", "set_compl",
+    "set_member", "set_union", "set_inter", "set_diff", "set_compl", "set_to_list",
 ];
 
 impl<'s, 'a> Parser<'s, 'a> {
@@ -707,6 +707,7 @@ impl<'s, 'a> Parser<'s, 'a> {
             "set_inter" => Prim::SetInter(typed(self)?),
             "set_diff" => Prim::SetDiff(typed(self)?),
             "set_compl" => Prim::SetCompl(typed(self)?),
+            "set_to_list" => Prim::SetToList(typed(self)?),
             _ => unreachable!("primitive names are listed in PRIMS"),
         };
         Ok(Expr::Prim(prim, self.args()?))

@@ -548,6 +548,7 @@ impl<'a> Printer<'a> {
             Prim::SetInter(t) => ("set_inter".into(), Some(t)),
             Prim::SetDiff(t) => ("set_diff".into(), Some(t)),
             Prim::SetCompl(t) => ("set_compl".into(), Some(t)),
+            Prim::SetToList(t) => ("set_to_list".into(), Some(t)),
         };
         self.out.push_str(&name);
         if let Some(t) = ty {

@@ -65,6 +65,8 @@ pub(crate) enum Op {
     SetInter(Rc<TyInfo>),
     SetDiff(Rc<TyInfo>),
     SetCompl(Rc<TyInfo>),
+    /// The tags of `Nil` and `Cons` of the result list type.
+    SetToList { nil: u32, cons: u32 },
 }
 
 pub(crate) enum Node {
@@ -401,10 +403,24 @@ impl Compiler<'_, '_> {
             Prim::SetInter(t) => Op::SetInter(ty(t)),
             Prim::SetDiff(t) => Op::SetDiff(ty(t)),
             Prim::SetCompl(t) => Op::SetCompl(ty(t)),
+            Prim::SetToList(t) => {
+                let tags = match t {
+                    Ty::Data(d) => {
+                        let ctors = &self.code.prog.data(*d).ctors;
+                        let tag = |name: &str| ctors.iter().position(|c| c.name == name).map(|i| i as u32);
+                        tag("Nil").zip(tag("Cons"))
+                    }
+                    _ => None,
+                };
+                match tags {
+                    Some((nil, cons)) => Op::SetToList { nil, cons },
+                    None => return Node::Error("ill-formed IR: set_to_list needs a list type".into()),
+                }
+            }
         };
         let arity = match op {
             Op::SetEmpty | Op::SetUniv(_) => 0,
-            Op::Neg | Op::Suc | Op::IntOfNat | Op::NatOfInt | Op::Not | Op::SetCompl(_) => 1,
+            Op::Neg | Op::Suc | Op::IntOfNat | Op::NatOfInt | Op::Not | Op::SetCompl(_) | Op::SetToList { .. } => 1,
             _ => 2,
         };
         if args.len() != arity {

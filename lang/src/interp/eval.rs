@@ -470,6 +470,17 @@ impl<'c, 'p> Run<'c, 'p> {
                 self.charge_set(&s, &s)?;
                 Ok(Value::set(sets::compl(&s, t.univ(self.code.prog))))
             }
+            (Op::SetToList { nil, cons }, Value::Set(s)) => {
+                if s.is_complement() {
+                    return Err(EvalError::NotExecutable("the elements of an infinite set (a complement) cannot be listed".into()));
+                }
+                self.charge_set(&s, &s)?;
+                let mut list = Value::nullary(*nil);
+                for x in s.elems().iter().rev() {
+                    list = Value::ctor(*cons, vec![x.clone(), list]);
+                }
+                Ok(list)
+            }
             _ => Err(ill("primitive applied to a value of the wrong kind")),
         }
     }

@@ -37,6 +37,8 @@ pub enum Builtin {
     /// `[m..n]`: `upt m (Suc n)` on `nat`, `upto m n` on `int`.
     RangeIncl,
     Undefined,
+    /// `sorted_list_of_set`: the elements of a finite set, ascending.
+    SetToList,
 }
 
 /// Builtins a theory can name directly.
@@ -50,6 +52,7 @@ pub const NAMED: &[(&str, Builtin)] = &[
     ("insert", Builtin::Insert),
     ("UNIV", Builtin::Univ),
     ("undefined", Builtin::Undefined),
+    ("sorted_list_of_set", Builtin::SetToList),
     ("plus", Builtin::Plus),
     ("minus", Builtin::Minus),
     ("times", Builtin::Times),
@@ -66,7 +69,7 @@ impl Builtin {
         use Builtin::*;
         match self {
             True | False | EmptySet | Univ | Undefined => 0,
-            Not | Uminus | Suc | IntOfNat | NatOfInt => 1,
+            Not | Uminus | Suc | IntOfNat | NatOfInt | SetToList => 1,
             _ => 2,
         }
     }
@@ -102,6 +105,7 @@ impl Builtin {
             SubsetEq | Subset => poly(pred2(Type::set(a()))),
             RangeIncl => sorted("range", Type::curried(vec![a(), a()], Type::list(a()))),
             Undefined => poly(a()),
+            SetToList => poly(Type::fun(Type::set(a()), Type::list(a()))),
         }
     }
 }
