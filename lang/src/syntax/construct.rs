@@ -18,7 +18,7 @@ pub const MAX_DEPTH: usize = 1000;
 /// One element of a flat operator sequence.
 #[derive(Debug)]
 pub enum Item {
-    Operand(Term),
+    Operand(Box<Term>),
     Prefix(UnOp, Span),
     Infix(BinOp, Span),
 }
@@ -94,21 +94,73 @@ pub fn binop_text(op: BinOp) -> &'static str {
     }
 }
 
-/// Builds the tree of a flat operator sequence (operands alternate with infix operators,
-/// any operand may be preceded by prefix operators).
-pub fn resolve(mut items: Vec<Item>) -> Result<Term, Diagnostic> {
-    if items.len() == 1 && matches!(items.first(), Some(Item::Operand(_))) {
-        if let Some(Item::Operand(t)) = items.pop() {
-            return Ok(t);
+/// A flat operator sequence as the grammar reads it. Most sequences are a single operand,
+/// which needs no vector.
+pub enum Chain {
+    One(Box<Term>),
+    Many(Vec<Item>),
+}
+
+impl Chain {
+    pub fn from_items(items: Vec<Item>) -> Chain {
+        Chain::Many(items)
+    }
+
+    /// A prefix operator followed by an operand (with its own prefixes).
+    pub fn prefixed(p: Item, mut rest: Vec<Item>) -> Chain {
+        rest.insert(0, p);
+        Chain::Many(rest)
+    }
+
+    fn items(&mut self) -> &mut Vec<Item> {
+        if let Chain::One(_) = self {
+            let Chain::One(t) = std::mem::replace(self, Chain::Many(Vec::with_capacity(8))) else {
+                unreachable!("just matched")
+            };
+            if let Chain::Many(v) = self {
+                v.push(Item::Operand(t));
+            }
+        }
+        match self {
+            Chain::Many(v) => v,
+            Chain::One(_) => unreachable!("converted above"),
         }
     }
-    let mut climber = Climber { items: items.into_iter().peekable() };
-    let (t, _, _) = climber.climb(0, 0)?;
-    Ok(t)
+
+    pub fn push(&mut self, op: Item, operand: Box<Term>) {
+        let v = self.items();
+        v.push(op);
+        v.push(Item::Operand(operand));
+    }
+
+    pub fn push_prefixed(&mut self, op: Item, p: Item, rest: Vec<Item>) {
+        let v = self.items();
+        v.push(op);
+        v.push(p);
+        v.extend(rest);
+    }
+
+    pub fn push_open(&mut self, op: Item, open: Vec<Item>) {
+        let v = self.items();
+        v.push(op);
+        v.extend(open);
+    }
+
+    /// Builds the tree by precedence climbing.
+    pub fn resolve(self) -> Result<Box<Term>, Diagnostic> {
+        match self {
+            Chain::One(t) => Ok(t),
+            Chain::Many(items) => {
+                let mut climber = Climber { items: items.into_iter().peekable() };
+                let (t, _, _) = climber.climb(0, 0)?;
+                Ok(t)
+            }
+        }
+    }
 }
 
 /// A term, its priority and the operator at its top.
-type Climbed = (Term, u32, Option<(BinOp, Span)>);
+type Climbed = (Box<Term>, u32, Option<(BinOp, Span)>);
 
 struct Climber {
     items: std::iter::Peekable<std::vec::IntoIter<Item>>,
@@ -132,7 +184,7 @@ impl Climber {
                 let p = prefix_prec(op);
                 let (arg, _, _) = self.climb(p.max(min), depth + 1)?;
                 let span = sp.to(arg.span);
-                (Term { kind: TermKind::UnOp(op, sp, Box::new(arg)), span }, p, None)
+                (Box::new(Term { kind: TermKind::UnOp(op, sp, arg), span }), p, None)
             }
             other => {
                 // The grammar never produces this; report it rather than panic.
@@ -173,8 +225,7 @@ impl Climber {
             }
             let rbp = if assoc == Assoc::Right { p } else { p + 1 };
             let (rhs, _, _) = self.climb(rbp, depth)?;
-            let span = lhs.span.to(rhs.span);
-            lhs = Term { kind: TermKind::BinOp(op, sp, Box::new(lhs), Box::new(rhs)), span };
+            lhs = bin(op, sp, lhs, rhs);
             level = p;
             top = Some((op, sp));
         }
@@ -192,21 +243,21 @@ pub fn ident(name: &str, l: usize, r: usize) -> Ident {
     Ident { name: normalize_name(name), span: Span::new(l, r) }
 }
 
-pub fn term(kind: TermKind, l: usize, r: usize) -> Term {
-    Term { kind, span: Span::new(l, r) }
+pub fn term(kind: TermKind, l: usize, r: usize) -> Box<Term> {
+    Box::new(Term { kind, span: Span::new(l, r) })
 }
 
-pub fn name(n: &str, l: usize, r: usize) -> Term {
+pub fn name(n: &str, l: usize, r: usize) -> Box<Term> {
     term(TermKind::Name(ident(n, l, r)), l, r)
 }
 
-pub fn bin(op: BinOp, sp: Span, l: Term, r: Term) -> Term {
+pub fn bin(op: BinOp, sp: Span, l: Box<Term>, r: Box<Term>) -> Box<Term> {
     let span = l.span.to(r.span);
-    Term { kind: TermKind::BinOp(op, sp, Box::new(l), Box::new(r)), span }
+    Box::new(Term { kind: TermKind::BinOp(op, sp, l, r), span })
 }
 
 /// `⟦A; B⟧ ⟹ C` is `A ⟹ B ⟹ C`.
-pub fn brakk(asms: Vec<Term>, sp: Span, concl: Term, start: usize) -> Term {
+pub fn brakk(asms: Vec<Box<Term>>, sp: Span, concl: Box<Term>, start: usize) -> Box<Term> {
     let mut t = concl;
     for a in asms.into_iter().rev() {
         t = bin(BinOp::MetaImp, sp, a, t);
@@ -215,64 +266,72 @@ pub fn brakk(asms: Vec<Term>, sp: Span, concl: Term, start: usize) -> Term {
     t
 }
 
-pub fn typed(t: Term, ty: Type) -> Term {
+pub fn typed(t: Box<Term>, ty: Box<Type>) -> Box<Term> {
     let span = t.span.to(ty.span);
-    Term { kind: TermKind::Typed(Box::new(t), ty), span }
+    Box::new(Term { kind: TermKind::Typed(t, *ty), span })
 }
 
-pub fn app(f: Term, a: Term) -> Term {
+pub fn app(f: Box<Term>, a: Box<Term>) -> Box<Term> {
     let span = f.span.to(a.span);
-    Term { kind: TermKind::App(Box::new(f), Box::new(a)), span }
+    Box::new(Term { kind: TermKind::App(f, a), span })
 }
 
 /// A parenthesised term keeps its node, with the span widened to the parentheses.
-pub fn paren(mut t: Term, l: usize, r: usize) -> Term {
+pub fn paren(mut t: Box<Term>, l: usize, r: usize) -> Box<Term> {
     t.span = Span::new(l, r);
     t
 }
 
 /// An operator section `(+)` is `λx y. x + y`.
-pub fn section(op: BinOp, op_span: Span, l: usize, r: usize) -> Term {
+pub fn section(op: BinOp, op_span: Span, l: usize, r: usize) -> Box<Term> {
     let span = Span::new(l, r);
     let var = |n: &str| Term { kind: TermKind::Name(Ident { name: n.to_string(), span }), span };
     let body = Term { kind: TermKind::BinOp(op, op_span, Box::new(var("x")), Box::new(var("y"))), span };
-    Term { kind: TermKind::Lambda(vec![var("x"), var("y")], Box::new(body)), span }
+    Box::new(Term { kind: TermKind::Lambda(vec![var("x"), var("y")], Box::new(body)), span })
 }
 
 /// `{p. body}`; `{x ∈ A. P}` is read as pattern `x` with body `x ∈ A ∧ P`.
-pub fn set_compr(p: Term, dot: Span, body: Term, l: usize, r: usize) -> Term {
+pub fn set_compr(p: Box<Term>, dot: Span, body: Box<Term>, l: usize, r: usize) -> Result<Box<Term>, Diagnostic> {
     let span = Span::new(l, r);
     match p.kind {
         TermKind::BinOp(BinOp::In, _, ref x, _) if matches!(x.kind, TermKind::Name(_) | TermKind::Tuple(_)) => {
-            let pat = (**x).clone();
+            let pat = Box::new(clone_shallow(x)?);
             let body = bin(BinOp::And, dot, p, body);
-            Term { kind: TermKind::SetCompr(Box::new(pat), Box::new(body)), span }
+            Ok(Box::new(Term { kind: TermKind::SetCompr(pat, body), span }))
         }
-        _ => Term { kind: TermKind::SetCompr(Box::new(p), Box::new(body)), span },
+        _ => Ok(Box::new(Term { kind: TermKind::SetCompr(p, body), span })),
     }
 }
 
 /// `[x ← xs. P x]` is `[x. x ← xs, P x]`.
-pub fn list_filter(x: Term, xs: Term, quals: Vec<Qualifier>, l: usize, r: usize) -> Term {
+pub fn list_filter(x: Box<Term>, xs: Box<Term>, quals: Vec<Qualifier>, l: usize, r: usize) -> Result<Box<Term>, Diagnostic> {
     let mut qs = Vec::with_capacity(quals.len() + 1);
-    qs.push(Qualifier::Generator(x.clone(), xs));
+    qs.push(Qualifier::Generator(clone_shallow(&x)?, *xs));
     qs.extend(quals);
-    term(TermKind::ListCompr(Box::new(x), qs), l, r)
+    Ok(term(TermKind::ListCompr(x, qs), l, r))
 }
 
-pub fn quant(q: Quantifier, binders: Vec<Binder>, bound: Option<QuantBound>, body: Term, l: usize) -> Term {
+/// Clones a pattern, refusing (rather than recursing) when it is too deep.
+fn clone_shallow(t: &Term) -> Result<Term, Diagnostic> {
+    if term_depth(t) > MAX_DEPTH {
+        return Err(too_deep(t.span));
+    }
+    Ok(t.clone())
+}
+
+pub fn quant(q: Quantifier, binders: Vec<Binder>, bound: Option<QuantBound>, body: Box<Term>, l: usize) -> Box<Term> {
     let span = Span::new(l, body.span.end as usize);
-    Term { kind: TermKind::Quant { q, binders, bound, body: Box::new(body) }, span }
+    Box::new(Term { kind: TermKind::Quant { q, binders, bound, body }, span })
 }
 
-pub fn ty(kind: TypeKind, l: usize, r: usize) -> Type {
-    Type { kind, span: Span::new(l, r) }
+pub fn ty(kind: TypeKind, l: usize, r: usize) -> Box<Type> {
+    Box::new(Type { kind, span: Span::new(l, r) })
 }
 
 /// `a × b`, `a + b`: the named constructor with the operator's span.
-pub fn ty_op(name: &str, op: Span, a: Type, b: Type) -> Type {
+pub fn ty_op(name: &str, op: Span, a: Box<Type>, b: Box<Type>) -> Box<Type> {
     let span = a.span.to(b.span);
-    Type { kind: TypeKind::App(Ident { name: name.to_string(), span: op }, vec![a, b]), span }
+    Box::new(Type { kind: TypeKind::App(Ident { name: name.to_string(), span: op }, vec![*a, *b]), span })
 }
 
 /// Depth of a term (types included), computed without recursion.

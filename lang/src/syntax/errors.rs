@@ -108,7 +108,7 @@ pub fn quote_source(text: &str) -> String {
 /// byte `base` of the file and ends at `end`; `eof` is what to blame for an unexpected end
 /// (the closing quote, the next command) and how to call it.
 pub fn convert<T>(
-    err: ParseError<usize, T, Diagnostic>,
+    err: ParseError<usize, T, Box<Diagnostic>>,
     text: &str,
     base: usize,
     end: usize,
@@ -123,7 +123,7 @@ pub fn convert<T>(
             .unwrap_or_else(|| "a token".to_string())
     };
     match err {
-        ParseError::User { error } => error,
+        ParseError::User { error } => *error,
         ParseError::UnrecognizedEof { location, expected } => {
             let exp = describe_expected(&expected, grammar);
             let (span, found) = eof.unwrap_or_else(|| {

@@ -321,7 +321,8 @@ fn cartouche(lex: &mut logos::Lexer<'_, Raw>) -> Result<(), LexError> {
                 return Ok(());
             }
         } else {
-            i += 1;
+            // Skip to the next byte that can start a delimiter.
+            i += 1 + r[1..].iter().position(|b| *b == 0xE2 || *b == b'\\').unwrap_or(r.len() - 1);
         }
     }
     give_up(lex, LexError::UnterminatedCartouche)
