@@ -6,6 +6,9 @@
 //! Keeping precedence out of the LR grammar keeps the tables small and lets binders at the
 //! right end of any operator work without conflicts.
 
+// Terms and types arrive boxed from the LR stack; unboxing them here would only copy.
+#![allow(clippy::boxed_local, clippy::vec_box)]
+
 use super::ast::*;
 use super::inner_lexer::normalize_name;
 use crate::diagnostic::Diagnostic;

@@ -406,9 +406,7 @@ impl<'a> Driver<'a> {
                     .with_label("expected `end`"),
             );
         }
-        if self.name.is_none() && !tokens.is_empty() {
-            // Reported in `chunk` when the first command is not `theory`.
-        }
+        self.diagnostics.sort_by_key(|d| d.primary.span.start);
         let end = self.ended.map_or(self.text.len(), |s| s.end as usize);
         let start = self.header_span.map_or(0, |s| s.start as usize);
         let name = self.name.unwrap_or(Ident { name: String::new(), span: Span::new(start, start) });
