@@ -109,10 +109,10 @@ impl Chain {
         Chain::Many(items)
     }
 
-    /// A prefix operator followed by an operand (with its own prefixes).
-    pub fn prefixed(p: Item, mut rest: Vec<Item>) -> Chain {
-        rest.insert(0, p);
-        Chain::Many(rest)
+    /// Prefix operators followed by an operand.
+    pub fn prefixed(mut prefixes: Vec<Item>, operand: Box<Term>) -> Chain {
+        prefixes.push(Item::Operand(operand));
+        Chain::Many(prefixes)
     }
 
     fn items(&mut self) -> &mut Vec<Item> {
@@ -136,11 +136,11 @@ impl Chain {
         v.push(Item::Operand(operand));
     }
 
-    pub fn push_prefixed(&mut self, op: Item, p: Item, rest: Vec<Item>) {
+    pub fn push_prefixed(&mut self, op: Item, prefixes: Vec<Item>, operand: Box<Term>) {
         let v = self.items();
         v.push(op);
-        v.push(p);
-        v.extend(rest);
+        v.extend(prefixes);
+        v.push(Item::Operand(operand));
     }
 
     pub fn push_open(&mut self, op: Item, open: Vec<Item>) {
@@ -149,91 +149,125 @@ impl Chain {
         v.extend(open);
     }
 
-    /// Builds the tree by precedence climbing.
+    /// Builds the tree with Isabelle's priorities.
     pub fn resolve(self) -> Result<Box<Term>, Diagnostic> {
         match self {
             Chain::One(t) => Ok(t),
-            Chain::Many(items) => {
-                let mut climber = Climber { items: items.into_iter().peekable() };
-                let (t, _, _) = climber.climb(0, 0)?;
-                Ok(t)
-            }
+            Chain::Many(items) => shunting_yard(items),
         }
     }
 }
 
-/// A term, its priority and the operator at its top.
-type Climbed = (Box<Term>, u32, Option<(BinOp, Span)>);
-
-struct Climber {
-    items: std::iter::Peekable<std::vec::IntoIter<Item>>,
+/// An operand on the shunting-yard stack: the term, its priority (1000 for an operand
+/// as read), the infix operator at its top (for messages) and the depth the operators
+/// have added.
+struct Operand {
+    term: Box<Term>,
+    level: u32,
+    top: Option<(BinOp, Span)>,
+    depth: usize,
 }
 
-impl Climber {
-    /// Reads an expression whose operators all bind at least as tightly as `min`. Returns
-    /// the term, its priority and the operator at its top (for messages).
-    fn climb(&mut self, min: u32, depth: usize) -> Result<Climbed, Diagnostic> {
-        if depth > MAX_DEPTH {
-            let span = match self.items.peek() {
-                Some(Item::Operand(t)) => t.span,
-                Some(Item::Prefix(_, s)) | Some(Item::Infix(_, s)) => *s,
-                None => Span::default(),
-            };
-            return Err(too_deep(span));
+enum Pending {
+    /// An infix operator whose right operand is being read with minimum priority `rbp`.
+    Infix { op: BinOp, span: Span, prec: u32, rbp: u32 },
+    /// A prefix operator whose operand is being read with minimum priority `min`.
+    Prefix { op: UnOp, span: Span, min: u32 },
+}
+
+impl Pending {
+    /// Operators binding looser than this minimum end the pending operand.
+    fn min(&self) -> u32 {
+        match self {
+            Pending::Infix { rbp, .. } => *rbp,
+            Pending::Prefix { min, .. } => *min,
         }
-        let (mut lhs, mut level, mut top) = match self.items.next() {
-            Some(Item::Operand(t)) => (t, 1000, None),
-            Some(Item::Prefix(op, sp)) => {
-                let p = prefix_prec(op);
-                let (arg, _, _) = self.climb(p.max(min), depth + 1)?;
-                let span = sp.to(arg.span);
-                (Box::new(Term { kind: TermKind::UnOp(op, sp, arg), span }), p, None)
+    }
+}
+
+/// Precedence resolution without recursion (so hostile input cannot exhaust the stack).
+/// It reads exactly as precedence climbing would: an infix operator with priority `p`
+/// continues the pending right operand of an operator whose right side needs at least
+/// `p`; a prefix operator's operand takes every following operator binding at least as
+/// tightly as the prefix (and as its context). Isabelle's left-operand requirements reject
+/// `a < b < c` and `a = b < c`.
+fn shunting_yard(items: Vec<Item>) -> Result<Box<Term>, Diagnostic> {
+    let mut operands: Vec<Operand> = Vec::new();
+    let mut pending: Vec<Pending> = Vec::new();
+    for item in items {
+        match item {
+            Item::Operand(term) => operands.push(Operand { term, level: 1000, top: None, depth: 0 }),
+            Item::Prefix(op, span) => {
+                let context = pending.last().map_or(0, Pending::min);
+                pending.push(Pending::Prefix { op, span, min: prefix_prec(op).max(context) });
             }
-            other => {
-                // The grammar never produces this; report it rather than panic.
-                let sp = match other {
-                    Some(Item::Infix(_, sp)) => sp,
-                    _ => Span::default(),
-                };
-                return Err(Diagnostic::error(sp, "expected a term").with_label("expected a term here"));
-            }
-        };
-        let mut depth = depth;
-        while let Some(Item::Infix(op, sp)) = self.items.peek() {
-            let (op, sp) = (*op, *sp);
-            let (p, assoc) = infix_info(op);
-            if p < min {
-                break;
-            }
-            let left_req = if assoc == Assoc::Left { p } else { p + 1 };
-            if level < left_req {
-                let mut d = Diagnostic::error(
-                    sp,
-                    format!("ambiguous use of `{}`: add parentheses", binop_text(op)),
-                );
-                match top {
-                    Some((prev, psp)) => {
-                        d = d
-                            .with_label(format!("`{}` cannot follow `{}` without parentheses", binop_text(op), binop_text(prev)))
-                            .with_secondary(psp, "the earlier operator");
-                    }
-                    None => d = d.with_label("expected parentheses around the left operand"),
+            Item::Infix(op, span) => {
+                let (prec, assoc) = infix_info(op);
+                while pending.last().is_some_and(|p| prec < p.min()) {
+                    reduce(&mut operands, &mut pending)?;
                 }
-                return Err(d);
+                let left_req = if assoc == Assoc::Left { prec } else { prec + 1 };
+                let Some(lhs) = operands.last() else {
+                    return Err(Diagnostic::error(span, "expected a term").with_label("expected a term before this operator"));
+                };
+                if lhs.level < left_req {
+                    let mut d = Diagnostic::error(span, format!("ambiguous use of `{}`: add parentheses", binop_text(op)));
+                    d = match lhs.top {
+                        Some((prev, psp)) => d
+                            .with_label(format!(
+                                "`{}` cannot follow `{}` without parentheses",
+                                binop_text(op),
+                                binop_text(prev)
+                            ))
+                            .with_secondary(psp, "the earlier operator"),
+                        None => d.with_label("expected parentheses around the left operand"),
+                    };
+                    return Err(d);
+                }
+                let rbp = if assoc == Assoc::Right { prec } else { prec + 1 };
+                pending.push(Pending::Infix { op, span, prec, rbp });
             }
-            self.items.next();
-            depth += 1;
-            if depth > MAX_DEPTH {
-                return Err(too_deep(sp));
-            }
-            let rbp = if assoc == Assoc::Right { p } else { p + 1 };
-            let (rhs, _, _) = self.climb(rbp, depth)?;
-            lhs = bin(op, sp, lhs, rhs);
-            level = p;
-            top = Some((op, sp));
         }
-        Ok((lhs, level, top))
     }
+    while !pending.is_empty() {
+        reduce(&mut operands, &mut pending)?;
+    }
+    match (operands.pop(), operands.is_empty()) {
+        (Some(o), true) => Ok(o.term),
+        // The grammar alternates operands and operators; report rather than panic.
+        (o, _) => {
+            let span = o.map_or(Span::default(), |o| o.term.span);
+            Err(Diagnostic::error(span, "expected an operator").with_label("expected an operator before this term"))
+        }
+    }
+}
+
+/// Applies the topmost pending operator to its operand(s).
+fn reduce(operands: &mut Vec<Operand>, pending: &mut Vec<Pending>) -> Result<(), Diagnostic> {
+    let missing = |span: Span| Diagnostic::error(span, "expected a term").with_label("expected a term after this operator");
+    match pending.pop() {
+        Some(Pending::Prefix { op, span, .. }) => {
+            let arg = operands.pop().ok_or_else(|| missing(span))?;
+            let depth = arg.depth + 1;
+            if depth > MAX_DEPTH {
+                return Err(too_deep(span));
+            }
+            let whole = span.to(arg.term.span);
+            let t = Box::new(Term { kind: TermKind::UnOp(op, span, arg.term), span: whole });
+            operands.push(Operand { term: t, level: prefix_prec(op), top: None, depth });
+        }
+        Some(Pending::Infix { op, span, prec, .. }) => {
+            let rhs = operands.pop().ok_or_else(|| missing(span))?;
+            let lhs = operands.pop().ok_or_else(|| missing(span))?;
+            let depth = lhs.depth.max(rhs.depth) + 1;
+            if depth > MAX_DEPTH {
+                return Err(too_deep(span));
+            }
+            operands.push(Operand { term: bin(op, span, lhs.term, rhs.term), level: prec, top: Some((op, span)), depth });
+        }
+        None => {}
+    }
+    Ok(())
 }
 
 pub fn too_deep(span: Span) -> Diagnostic {

@@ -77,7 +77,7 @@ impl<'a> Src<'a> {
 
 /// Most tokens one term or type may have; together with the bracket-depth limit of the
 /// inner lexer this bounds the depth of anything the parser holds, even on error paths.
-const MAX_INNER_TOKENS: usize = 20_000;
+const MAX_INNER_TOKENS: usize = 10_000;
 
 fn inner_lexer(src: Src<'_>) -> InnerLexer<'_> {
     InnerLexer::new(src.text, src.base as u32).with_limits(MAX_DEPTH, MAX_INNER_TOKENS)

@@ -486,6 +486,15 @@ fn precedence_and_associativity() {
         ("A ≡ B ⟹ C", "(⟹ (≡ A B) C)"),
         ("x * x + y * y ≠ z * z", "(≠ (+ (* x x) (* y y)) (* z z))"),
         ("(a::nat) div b * b + a mod b = a", "(= (+ (* (div (:: a nat) b) b) (mod a b)) a)"),
+        // Prefix operators take what binds at least as tightly as they do and their context.
+        ("a = ¬ b = c", "(= (= a (¬ b)) c)"),
+        ("a = ¬ b ∧ c", "(∧ (= a (¬ b)) c)"),
+        ("¬ - x = y", "(¬ (= (neg x) y))"),
+        ("¬ ¬ A ∧ B", "(∧ (¬ (¬ A)) B)"),
+        ("- - x", "(neg (neg x))"),
+        ("a * - b ^ c", "(* a (neg (^ b c)))"),
+        ("A ∧ ¬ B ∨ C", "(∨ (∧ A (¬ B)) C)"),
+        ("x # - y # zs", "(# x (# (neg y) zs))"),
     ];
     for (src, want) in cases {
         assert_eq!(t(src), want, "`{src}`");
@@ -503,6 +512,16 @@ fn binders_at_the_right_of_operators() {
     assert_eq!(t("f ≡ λx. x + 1"), "(≡ f (λ [x] (+ x 1)))");
     assert_eq!(t("x = (let k = a in case e of A ⇒ k | B ⇒ k)"), "(= x (let [(k a)] (case e [(A k) (B k)])))");
     assert_eq!(t("xs = [] ⟶ (∀x. f x)"), "(⟶ (= xs []) (∀ [x] (f x)))");
+}
+
+#[test]
+fn operator_chains_have_a_depth_limit() {
+    let long = format!("x{}", " + x".repeat(999));
+    assert!(parse_term(&long, 0).is_ok());
+    let (m, _) = err(&format!("x{}", " + x".repeat(1000)));
+    assert!(m.contains("nested too deeply"), "{m}");
+    let (m, _) = err(&format!("x{}", " # x".repeat(1000)));
+    assert!(m.contains("nested too deeply"), "{m}");
 }
 
 #[test]
