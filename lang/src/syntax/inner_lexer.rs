@@ -61,6 +61,8 @@ pub enum Tok<'a> {
     #[token("..<")]
     DotDotLt,
     #[token("::")]
+    #[token("∷")]
+    #[token("\\<Colon>")]
     ColCol,
     #[token(":=")]
     ColEq,

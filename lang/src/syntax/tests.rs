@@ -314,6 +314,12 @@ fn every_spelling_of_every_symbol() {
         }
     }
     assert_eq!(t("⟦A; B⟧ ⟹ C"), "(⟹ A (⟹ B C))");
+    // ASCII `!` is both ∀ (in front of a binder) and nth (between terms).
+    assert_eq!(t("! x. xs ! x = y"), "(∀ [x] (= (! xs x) y))");
+    assert_eq!(t("?! x. P x"), "(∃! [x] (P x))");
+    assert_eq!(t("%(a, b). a"), "(λ [(tuple a b)] a)");
+    assert_eq!(t("(x \\<Colon> nat)"), "(:: x nat)");
+    assert_eq!(t("(x ∷ nat)"), "(:: x nat)");
     assert_eq!(t("A ⊆ B"), "(⊆ A B)");
     assert_eq!(t("a <= b"), "(≤ a b)");
 }
@@ -770,6 +776,10 @@ fn datatypes() {
         other => panic!("{other:?}"),
     }
     assert!(matches!(one("datatype bst = E | T bst nat bst"), CommandKind::Datatype(_)));
+    match one("datatype 'a l = N | C (hd: 'a) (tl: \"'a l\")\n  for map: map_l rel: rel_l") {
+        CommandKind::Datatype(ds) => assert_eq!(ds[0].ctors.len(), 2),
+        other => panic!("{other:?}"),
+    }
 }
 
 #[test]
