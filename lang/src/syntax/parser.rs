@@ -399,7 +399,12 @@ impl<'a> Driver<'a> {
             }
             start = end;
         }
-        if self.ended.is_none() && !self.hit_eof {
+        if tokens.is_empty() && self.diagnostics.is_empty() {
+            self.diagnostics.push(
+                Diagnostic::error(Span::new(0, 0), "expected `theory`, found the end of the file")
+                    .with_label("expected `theory Name imports Main begin ... end`"),
+            );
+        } else if self.ended.is_none() && !self.hit_eof {
             let at = self.text.len();
             self.diagnostics.push(
                 Diagnostic::error(Span::new(at, at), "expected `end` at the end of the theory")

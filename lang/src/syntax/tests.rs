@@ -1054,8 +1054,8 @@ fn header_and_end_problems() {
     assert_eq!(diags("theory imports Main begin\nend\n"), vec![(1, "expected a name or a string, found `imports`".to_string())]);
     assert_eq!(diags("theory T imports Main\nlemma \"x\"\nend\n"), vec![(2, "expected one of a name, a string or `begin`, found `lemma`".to_string())]);
     // Empty and blank files.
-    assert_eq!(diags(""), vec![(1, "expected `end` at the end of the theory".to_string())]);
-    assert_eq!(diags("(* only a comment *)"), vec![(1, "expected `end` at the end of the theory".to_string())]);
+    assert_eq!(diags(""), vec![(1, "expected `theory`, found the end of the file".to_string())]);
+    assert_eq!(diags("(* only a comment *)"), vec![(1, "expected `theory`, found the end of the file".to_string())]);
     // An unterminated comment swallows the file: no further complaint about `end`.
     assert_eq!(diags("theory T imports Main begin\n(* unclosed\nend\n"), vec![(2, "unterminated comment".to_string())]);
 }
