@@ -6,6 +6,9 @@
 //! Keeping precedence out of the LR grammar keeps the tables small and lets binders at the
 //! right end of any operator work without conflicts.
 
+// Terms and types arrive boxed from the LR stack; unboxing them here would only copy.
+#![allow(clippy::boxed_local, clippy::vec_box)]
+
 use super::ast::*;
 use super::inner_lexer::normalize_name;
 use crate::diagnostic::Diagnostic;
@@ -18,7 +21,7 @@ pub const MAX_DEPTH: usize = 1000;
 /// One element of a flat operator sequence.
 #[derive(Debug)]
 pub enum Item {
-    Operand(Term),
+    Operand(Box<Term>),
     Prefix(UnOp, Span),
     Infix(BinOp, Span),
 }
@@ -94,92 +97,177 @@ pub fn binop_text(op: BinOp) -> &'static str {
     }
 }
 
-/// Builds the tree of a flat operator sequence (operands alternate with infix operators,
-/// any operand may be preceded by prefix operators).
-pub fn resolve(mut items: Vec<Item>) -> Result<Term, Diagnostic> {
-    if items.len() == 1 && matches!(items.first(), Some(Item::Operand(_))) {
-        if let Some(Item::Operand(t)) = items.pop() {
-            return Ok(t);
-        }
+/// A flat operator sequence as the grammar reads it. Most sequences are a single operand,
+/// which needs no vector.
+pub enum Chain {
+    One(Box<Term>),
+    Many(Vec<Item>),
+}
+
+impl Chain {
+    pub fn from_items(items: Vec<Item>) -> Chain {
+        Chain::Many(items)
     }
-    let mut climber = Climber { items: items.into_iter().peekable() };
-    let (t, _, _) = climber.climb(0, 0)?;
-    Ok(t)
-}
 
-/// A term, its priority and the operator at its top.
-type Climbed = (Term, u32, Option<(BinOp, Span)>);
+    /// Prefix operators followed by an operand.
+    pub fn prefixed(mut prefixes: Vec<Item>, operand: Box<Term>) -> Chain {
+        prefixes.push(Item::Operand(operand));
+        Chain::Many(prefixes)
+    }
 
-struct Climber {
-    items: std::iter::Peekable<std::vec::IntoIter<Item>>,
-}
-
-impl Climber {
-    /// Reads an expression whose operators all bind at least as tightly as `min`. Returns
-    /// the term, its priority and the operator at its top (for messages).
-    fn climb(&mut self, min: u32, depth: usize) -> Result<Climbed, Diagnostic> {
-        if depth > MAX_DEPTH {
-            let span = match self.items.peek() {
-                Some(Item::Operand(t)) => t.span,
-                Some(Item::Prefix(_, s)) | Some(Item::Infix(_, s)) => *s,
-                None => Span::default(),
+    fn items(&mut self) -> &mut Vec<Item> {
+        if let Chain::One(_) = self {
+            let Chain::One(t) = std::mem::replace(self, Chain::Many(Vec::with_capacity(8))) else {
+                unreachable!("just matched")
             };
-            return Err(too_deep(span));
+            if let Chain::Many(v) = self {
+                v.push(Item::Operand(t));
+            }
         }
-        let (mut lhs, mut level, mut top) = match self.items.next() {
-            Some(Item::Operand(t)) => (t, 1000, None),
-            Some(Item::Prefix(op, sp)) => {
-                let p = prefix_prec(op);
-                let (arg, _, _) = self.climb(p.max(min), depth + 1)?;
-                let span = sp.to(arg.span);
-                (Term { kind: TermKind::UnOp(op, sp, Box::new(arg)), span }, p, None)
-            }
-            other => {
-                // The grammar never produces this; report it rather than panic.
-                let sp = match other {
-                    Some(Item::Infix(_, sp)) => sp,
-                    _ => Span::default(),
-                };
-                return Err(Diagnostic::error(sp, "expected a term").with_label("expected a term here"));
-            }
-        };
-        let mut depth = depth;
-        while let Some(Item::Infix(op, sp)) = self.items.peek() {
-            let (op, sp) = (*op, *sp);
-            let (p, assoc) = infix_info(op);
-            if p < min {
-                break;
-            }
-            let left_req = if assoc == Assoc::Left { p } else { p + 1 };
-            if level < left_req {
-                let mut d = Diagnostic::error(
-                    sp,
-                    format!("ambiguous use of `{}`: add parentheses", binop_text(op)),
-                );
-                match top {
-                    Some((prev, psp)) => {
-                        d = d
-                            .with_label(format!("`{}` cannot follow `{}` without parentheses", binop_text(op), binop_text(prev)))
-                            .with_secondary(psp, "the earlier operator");
-                    }
-                    None => d = d.with_label("expected parentheses around the left operand"),
-                }
-                return Err(d);
-            }
-            self.items.next();
-            depth += 1;
-            if depth > MAX_DEPTH {
-                return Err(too_deep(sp));
-            }
-            let rbp = if assoc == Assoc::Right { p } else { p + 1 };
-            let (rhs, _, _) = self.climb(rbp, depth)?;
-            let span = lhs.span.to(rhs.span);
-            lhs = Term { kind: TermKind::BinOp(op, sp, Box::new(lhs), Box::new(rhs)), span };
-            level = p;
-            top = Some((op, sp));
+        match self {
+            Chain::Many(v) => v,
+            Chain::One(_) => unreachable!("converted above"),
         }
-        Ok((lhs, level, top))
     }
+
+    pub fn push(&mut self, op: Item, operand: Box<Term>) {
+        let v = self.items();
+        v.push(op);
+        v.push(Item::Operand(operand));
+    }
+
+    pub fn push_prefixed(&mut self, op: Item, prefixes: Vec<Item>, operand: Box<Term>) {
+        let v = self.items();
+        v.push(op);
+        v.extend(prefixes);
+        v.push(Item::Operand(operand));
+    }
+
+    pub fn push_open(&mut self, op: Item, open: Vec<Item>) {
+        let v = self.items();
+        v.push(op);
+        v.extend(open);
+    }
+
+    /// Builds the tree with Isabelle's priorities.
+    pub fn resolve(self) -> Result<Box<Term>, Diagnostic> {
+        match self {
+            Chain::One(t) => Ok(t),
+            Chain::Many(items) => shunting_yard(items),
+        }
+    }
+}
+
+/// An operand on the shunting-yard stack: the term, its priority (1000 for an operand
+/// as read), the infix operator at its top (for messages) and the depth the operators
+/// have added.
+struct Operand {
+    term: Box<Term>,
+    level: u32,
+    top: Option<(BinOp, Span)>,
+    depth: usize,
+}
+
+enum Pending {
+    /// An infix operator whose right operand is being read with minimum priority `rbp`.
+    Infix { op: BinOp, span: Span, prec: u32, rbp: u32 },
+    /// A prefix operator whose operand is being read with minimum priority `min`.
+    Prefix { op: UnOp, span: Span, min: u32 },
+}
+
+impl Pending {
+    /// Operators binding looser than this minimum end the pending operand.
+    fn min(&self) -> u32 {
+        match self {
+            Pending::Infix { rbp, .. } => *rbp,
+            Pending::Prefix { min, .. } => *min,
+        }
+    }
+}
+
+/// Precedence resolution without recursion (so hostile input cannot exhaust the stack).
+/// It reads exactly as precedence climbing would: an infix operator with priority `p`
+/// continues the pending right operand of an operator whose right side needs at least
+/// `p`; a prefix operator's operand takes every following operator binding at least as
+/// tightly as the prefix (and as its context). Isabelle's left-operand requirements reject
+/// `a < b < c` and `a = b < c`.
+fn shunting_yard(items: Vec<Item>) -> Result<Box<Term>, Diagnostic> {
+    let mut operands: Vec<Operand> = Vec::new();
+    let mut pending: Vec<Pending> = Vec::new();
+    for item in items {
+        match item {
+            Item::Operand(term) => operands.push(Operand { term, level: 1000, top: None, depth: 0 }),
+            Item::Prefix(op, span) => {
+                let context = pending.last().map_or(0, Pending::min);
+                pending.push(Pending::Prefix { op, span, min: prefix_prec(op).max(context) });
+            }
+            Item::Infix(op, span) => {
+                let (prec, assoc) = infix_info(op);
+                while pending.last().is_some_and(|p| prec < p.min()) {
+                    reduce(&mut operands, &mut pending)?;
+                }
+                let left_req = if assoc == Assoc::Left { prec } else { prec + 1 };
+                let Some(lhs) = operands.last() else {
+                    return Err(Diagnostic::error(span, "expected a term").with_label("expected a term before this operator"));
+                };
+                if lhs.level < left_req {
+                    let mut d = Diagnostic::error(span, format!("ambiguous use of `{}`: add parentheses", binop_text(op)));
+                    d = match lhs.top {
+                        Some((prev, psp)) => d
+                            .with_label(format!(
+                                "`{}` cannot follow `{}` without parentheses",
+                                binop_text(op),
+                                binop_text(prev)
+                            ))
+                            .with_secondary(psp, "the earlier operator"),
+                        None => d.with_label("expected parentheses around the left operand"),
+                    };
+                    return Err(d);
+                }
+                let rbp = if assoc == Assoc::Right { prec } else { prec + 1 };
+                pending.push(Pending::Infix { op, span, prec, rbp });
+            }
+        }
+    }
+    while !pending.is_empty() {
+        reduce(&mut operands, &mut pending)?;
+    }
+    match (operands.pop(), operands.is_empty()) {
+        (Some(o), true) => Ok(o.term),
+        // The grammar alternates operands and operators; report rather than panic.
+        (o, _) => {
+            let span = o.map_or(Span::default(), |o| o.term.span);
+            Err(Diagnostic::error(span, "expected an operator").with_label("expected an operator before this term"))
+        }
+    }
+}
+
+/// Applies the topmost pending operator to its operand(s).
+fn reduce(operands: &mut Vec<Operand>, pending: &mut Vec<Pending>) -> Result<(), Diagnostic> {
+    let missing = |span: Span| Diagnostic::error(span, "expected a term").with_label("expected a term after this operator");
+    match pending.pop() {
+        Some(Pending::Prefix { op, span, .. }) => {
+            let arg = operands.pop().ok_or_else(|| missing(span))?;
+            let depth = arg.depth + 1;
+            if depth > MAX_DEPTH {
+                return Err(too_deep(span));
+            }
+            let whole = span.to(arg.term.span);
+            let t = Box::new(Term { kind: TermKind::UnOp(op, span, arg.term), span: whole });
+            operands.push(Operand { term: t, level: prefix_prec(op), top: None, depth });
+        }
+        Some(Pending::Infix { op, span, prec, .. }) => {
+            let rhs = operands.pop().ok_or_else(|| missing(span))?;
+            let lhs = operands.pop().ok_or_else(|| missing(span))?;
+            let depth = lhs.depth.max(rhs.depth) + 1;
+            if depth > MAX_DEPTH {
+                return Err(too_deep(span));
+            }
+            operands.push(Operand { term: bin(op, span, lhs.term, rhs.term), level: prec, top: Some((op, span)), depth });
+        }
+        None => {}
+    }
+    Ok(())
 }
 
 pub fn too_deep(span: Span) -> Diagnostic {
@@ -192,21 +280,21 @@ pub fn ident(name: &str, l: usize, r: usize) -> Ident {
     Ident { name: normalize_name(name), span: Span::new(l, r) }
 }
 
-pub fn term(kind: TermKind, l: usize, r: usize) -> Term {
-    Term { kind, span: Span::new(l, r) }
+pub fn term(kind: TermKind, l: usize, r: usize) -> Box<Term> {
+    Box::new(Term { kind, span: Span::new(l, r) })
 }
 
-pub fn name(n: &str, l: usize, r: usize) -> Term {
+pub fn name(n: &str, l: usize, r: usize) -> Box<Term> {
     term(TermKind::Name(ident(n, l, r)), l, r)
 }
 
-pub fn bin(op: BinOp, sp: Span, l: Term, r: Term) -> Term {
+pub fn bin(op: BinOp, sp: Span, l: Box<Term>, r: Box<Term>) -> Box<Term> {
     let span = l.span.to(r.span);
-    Term { kind: TermKind::BinOp(op, sp, Box::new(l), Box::new(r)), span }
+    Box::new(Term { kind: TermKind::BinOp(op, sp, l, r), span })
 }
 
 /// `⟦A; B⟧ ⟹ C` is `A ⟹ B ⟹ C`.
-pub fn brakk(asms: Vec<Term>, sp: Span, concl: Term, start: usize) -> Term {
+pub fn brakk(asms: Vec<Box<Term>>, sp: Span, concl: Box<Term>, start: usize) -> Box<Term> {
     let mut t = concl;
     for a in asms.into_iter().rev() {
         t = bin(BinOp::MetaImp, sp, a, t);
@@ -215,64 +303,72 @@ pub fn brakk(asms: Vec<Term>, sp: Span, concl: Term, start: usize) -> Term {
     t
 }
 
-pub fn typed(t: Term, ty: Type) -> Term {
+pub fn typed(t: Box<Term>, ty: Box<Type>) -> Box<Term> {
     let span = t.span.to(ty.span);
-    Term { kind: TermKind::Typed(Box::new(t), ty), span }
+    Box::new(Term { kind: TermKind::Typed(t, *ty), span })
 }
 
-pub fn app(f: Term, a: Term) -> Term {
+pub fn app(f: Box<Term>, a: Box<Term>) -> Box<Term> {
     let span = f.span.to(a.span);
-    Term { kind: TermKind::App(Box::new(f), Box::new(a)), span }
+    Box::new(Term { kind: TermKind::App(f, a), span })
 }
 
 /// A parenthesised term keeps its node, with the span widened to the parentheses.
-pub fn paren(mut t: Term, l: usize, r: usize) -> Term {
+pub fn paren(mut t: Box<Term>, l: usize, r: usize) -> Box<Term> {
     t.span = Span::new(l, r);
     t
 }
 
 /// An operator section `(+)` is `λx y. x + y`.
-pub fn section(op: BinOp, op_span: Span, l: usize, r: usize) -> Term {
+pub fn section(op: BinOp, op_span: Span, l: usize, r: usize) -> Box<Term> {
     let span = Span::new(l, r);
     let var = |n: &str| Term { kind: TermKind::Name(Ident { name: n.to_string(), span }), span };
     let body = Term { kind: TermKind::BinOp(op, op_span, Box::new(var("x")), Box::new(var("y"))), span };
-    Term { kind: TermKind::Lambda(vec![var("x"), var("y")], Box::new(body)), span }
+    Box::new(Term { kind: TermKind::Lambda(vec![var("x"), var("y")], Box::new(body)), span })
 }
 
 /// `{p. body}`; `{x ∈ A. P}` is read as pattern `x` with body `x ∈ A ∧ P`.
-pub fn set_compr(p: Term, dot: Span, body: Term, l: usize, r: usize) -> Term {
+pub fn set_compr(p: Box<Term>, dot: Span, body: Box<Term>, l: usize, r: usize) -> Result<Box<Term>, Diagnostic> {
     let span = Span::new(l, r);
     match p.kind {
         TermKind::BinOp(BinOp::In, _, ref x, _) if matches!(x.kind, TermKind::Name(_) | TermKind::Tuple(_)) => {
-            let pat = (**x).clone();
+            let pat = Box::new(clone_shallow(x)?);
             let body = bin(BinOp::And, dot, p, body);
-            Term { kind: TermKind::SetCompr(Box::new(pat), Box::new(body)), span }
+            Ok(Box::new(Term { kind: TermKind::SetCompr(pat, body), span }))
         }
-        _ => Term { kind: TermKind::SetCompr(Box::new(p), Box::new(body)), span },
+        _ => Ok(Box::new(Term { kind: TermKind::SetCompr(p, body), span })),
     }
 }
 
 /// `[x ← xs. P x]` is `[x. x ← xs, P x]`.
-pub fn list_filter(x: Term, xs: Term, quals: Vec<Qualifier>, l: usize, r: usize) -> Term {
+pub fn list_filter(x: Box<Term>, xs: Box<Term>, quals: Vec<Qualifier>, l: usize, r: usize) -> Result<Box<Term>, Diagnostic> {
     let mut qs = Vec::with_capacity(quals.len() + 1);
-    qs.push(Qualifier::Generator(x.clone(), xs));
+    qs.push(Qualifier::Generator(clone_shallow(&x)?, *xs));
     qs.extend(quals);
-    term(TermKind::ListCompr(Box::new(x), qs), l, r)
+    Ok(term(TermKind::ListCompr(x, qs), l, r))
 }
 
-pub fn quant(q: Quantifier, binders: Vec<Binder>, bound: Option<QuantBound>, body: Term, l: usize) -> Term {
+/// Clones a pattern, refusing (rather than recursing) when it is too deep.
+fn clone_shallow(t: &Term) -> Result<Term, Diagnostic> {
+    if term_depth(t) > MAX_DEPTH {
+        return Err(too_deep(t.span));
+    }
+    Ok(t.clone())
+}
+
+pub fn quant(q: Quantifier, binders: Vec<Binder>, bound: Option<QuantBound>, body: Box<Term>, l: usize) -> Box<Term> {
     let span = Span::new(l, body.span.end as usize);
-    Term { kind: TermKind::Quant { q, binders, bound, body: Box::new(body) }, span }
+    Box::new(Term { kind: TermKind::Quant { q, binders, bound, body }, span })
 }
 
-pub fn ty(kind: TypeKind, l: usize, r: usize) -> Type {
-    Type { kind, span: Span::new(l, r) }
+pub fn ty(kind: TypeKind, l: usize, r: usize) -> Box<Type> {
+    Box::new(Type { kind, span: Span::new(l, r) })
 }
 
 /// `a × b`, `a + b`: the named constructor with the operator's span.
-pub fn ty_op(name: &str, op: Span, a: Type, b: Type) -> Type {
+pub fn ty_op(name: &str, op: Span, a: Box<Type>, b: Box<Type>) -> Box<Type> {
     let span = a.span.to(b.span);
-    Type { kind: TypeKind::App(Ident { name: name.to_string(), span: op }, vec![a, b]), span }
+    Box::new(Type { kind: TypeKind::App(Ident { name: name.to_string(), span: op }, vec![*a, *b]), span })
 }
 
 /// Depth of a term (types included), computed without recursion.

@@ -31,8 +31,8 @@ const OPERATORS: &[&str] = &[
 /// Tokens that can start a type.
 const TYPE_START: &[&str] = &["Ident", "TVar", "\"(\""];
 
-/// Outer tokens that carry inner syntax.
-const INNER_SOURCE: &[&str] = &["Str", "Cart"];
+/// Outer tokens that can carry inner syntax besides strings.
+const INNER_SOURCE: &[&str] = &["Cart", "Num", "TypeVar"];
 
 /// Describes the expected set in a few words: "`)`", "`)` or `,`", "one of `)`, `,` or a term".
 pub fn describe_expected(expected: &[String], grammar: Grammar) -> String {
@@ -51,8 +51,9 @@ pub fn describe_expected(expected: &[String], grammar: Grammar) -> String {
             categories.push("an operator");
             rest.retain(|e| !OPERATORS.contains(e));
         }
-    } else if INNER_SOURCE.iter().any(|s| has(s)) {
-        categories.push("a quoted term or type");
+    } else if has("Str") {
+        // Where a string is expected, a cartouche or a single token would also do; the
+        // string is what people write.
         rest.retain(|e| !INNER_SOURCE.contains(e));
     }
     // `f(x := y)` is rare enough not to be suggested next to `)`.
@@ -67,7 +68,7 @@ pub fn describe_expected(expected: &[String], grammar: Grammar) -> String {
     }
     words.extend(categories.iter().map(|c| c.to_string()));
     match words.len() {
-        0 => "something else".to_string(),
+        0 => String::new(),
         1 => words.remove(0),
         2 => format!("{} or {}", words[0], words[1]),
         n => {
@@ -108,7 +109,7 @@ pub fn quote_source(text: &str) -> String {
 /// byte `base` of the file and ends at `end`; `eof` is what to blame for an unexpected end
 /// (the closing quote, the next command) and how to call it.
 pub fn convert<T>(
-    err: ParseError<usize, T, Diagnostic>,
+    err: ParseError<usize, T, Box<Diagnostic>>,
     text: &str,
     base: usize,
     end: usize,
@@ -123,9 +124,12 @@ pub fn convert<T>(
             .unwrap_or_else(|| "a token".to_string())
     };
     match err {
-        ParseError::User { error } => error,
+        ParseError::User { error } => *error,
         ParseError::UnrecognizedEof { location, expected } => {
-            let exp = describe_expected(&expected, grammar);
+            let mut exp = describe_expected(&expected, grammar);
+            if exp.is_empty() {
+                exp = "more input".to_string();
+            }
             let (span, found) = eof.unwrap_or_else(|| {
                 let at = location.clamp(base, end.max(base));
                 let what = match grammar {
@@ -140,6 +144,20 @@ pub fn convert<T>(
         ParseError::UnrecognizedToken { token: (l, _, r), expected } => {
             let exp = describe_expected(&expected, grammar);
             let found = slice(l, r);
+            if exp.is_empty() {
+                // Only the end could follow.
+                let what = match grammar {
+                    Grammar::Term => "the end of the term",
+                    Grammar::Type => "the end of the type",
+                    Grammar::Outer => "the end of the command",
+                };
+                let mut d = Diagnostic::error(Span::new(l, r), format!("unexpected {found}"))
+                    .with_label(format!("expected {what} here"));
+                if matches!(found.as_str(), "`)`" | "`]`" | "`}`" | "`⟧`") {
+                    d = d.with_note(format!("this {found} has no matching opening bracket"));
+                }
+                return d;
+            }
             Diagnostic::error(Span::new(l, r), format!("expected {exp}, found {found}"))
                 .with_label(format!("expected {exp}"))
         }

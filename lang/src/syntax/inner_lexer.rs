@@ -61,6 +61,8 @@ pub enum Tok<'a> {
     #[token("..<")]
     DotDotLt,
     #[token("::")]
+    #[token("∷")]
+    #[token("\\<Colon>")]
     ColCol,
     #[token(":=")]
     ColEq,
@@ -323,7 +325,7 @@ impl<'a> InnerLexer<'a> {
 }
 
 impl<'a> Iterator for InnerLexer<'a> {
-    type Item = Result<(usize, Tok<'a>, usize), Diagnostic>;
+    type Item = Result<(usize, Tok<'a>, usize), Box<Diagnostic>>;
 
     fn next(&mut self) -> Option<Self::Item> {
         if self.failed {
@@ -360,7 +362,7 @@ impl<'a> Iterator for InnerLexer<'a> {
         match (err, tok) {
             (Some(d), _) => {
                 self.failed = true;
-                Some(Err(d))
+                Some(Err(Box::new(d)))
             }
             (None, Ok(t)) => Some(Ok((span.start as usize, t, span.end as usize))),
             (None, Err(_)) => None,
@@ -408,7 +410,7 @@ const GREEK: &[(&str, char)] = &[
 /// The canonical spelling of a name: subscripts as `\<^sub>`, Greek letters as `\<alpha>`.
 /// Names that need no change (the common case) are returned without rewriting.
 pub fn normalize_name(raw: &str) -> String {
-    if raw.is_ascii() && !raw.contains("\\<^isub>") {
+    if !raw.bytes().any(|b| b >= 0x80 || b == b'\\') {
         return raw.to_string();
     }
     let raw = raw.replace("\\<^isub>", "\\<^sub>");

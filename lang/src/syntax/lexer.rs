@@ -263,10 +263,7 @@ fn resume_point(rest: &str) -> Option<usize> {
     while let Some(nl) = memchr_newline(&bytes[i..]) {
         let line_start = i + nl + 1;
         let line = &rest[line_start..];
-        let trimmed = line.trim_start_matches([' ', '\t', '\r']);
-        let word_len = trimmed.bytes().take_while(|b| b.is_ascii_alphanumeric() || *b == b'_').count();
-        let word = &trimmed[..word_len];
-        if !word.is_empty() && is_theory_command(word) {
+        if starts_with_command(line.trim_start_matches([' ', '\t', '\r'])) {
             return Some(line_start);
         }
         i = line_start;
@@ -285,7 +282,8 @@ fn is_theory_command(word: &str) -> bool {
 }
 
 fn string(lex: &mut logos::Lexer<'_, Raw>) -> Result<(), LexError> {
-    let bytes = lex.remainder().as_bytes();
+    let rest = lex.remainder();
+    let bytes = rest.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
         match bytes[i] {
@@ -294,10 +292,26 @@ fn string(lex: &mut logos::Lexer<'_, Raw>) -> Result<(), LexError> {
                 return Ok(());
             }
             b'\\' => i += 2,
+            b'\n' => {
+                i += 1;
+                // Strings may span lines, but one that runs into a command at the start of
+                // a line was almost certainly left open: stop there rather than pair up
+                // every later quote the wrong way.
+                if starts_with_command(&rest[i..]) {
+                    lex.bump(i);
+                    return Err(LexError::UnterminatedString);
+                }
+            }
             _ => i += 1,
         }
     }
     give_up(lex, LexError::UnterminatedString)
+}
+
+/// Does this line start, in its first column, with a theory-level command keyword?
+fn starts_with_command(line: &str) -> bool {
+    let word_len = line.bytes().take_while(|b| b.is_ascii_alphanumeric() || *b == b'_').count();
+    word_len > 0 && is_theory_command(&line[..word_len])
 }
 
 fn cartouche(lex: &mut logos::Lexer<'_, Raw>) -> Result<(), LexError> {
@@ -321,7 +335,8 @@ fn cartouche(lex: &mut logos::Lexer<'_, Raw>) -> Result<(), LexError> {
                 return Ok(());
             }
         } else {
-            i += 1;
+            // Skip to the next byte that can start a delimiter.
+            i += 1 + r[1..].iter().position(|b| *b == 0xE2 || *b == b'\\').unwrap_or(r.len() - 1);
         }
     }
     give_up(lex, LexError::UnterminatedCartouche)
@@ -423,6 +438,19 @@ mod tests {
         let words: Vec<&str> = l.tokens.iter().map(|t| &s[t.span.range()]).collect();
         assert_eq!(words, vec!["lemma", "\"", "end"]);
         assert_eq!(l.tokens[1].kind, Kind::Error);
+    }
+
+    #[test]
+    fn string_running_into_a_command_line_is_unterminated() {
+        let s = "datatype t = C \"nat\nfun f :: \"nat\" where \"f x = x\"\nlemma \"a\n  b\"";
+        let l = lex(s);
+        assert_eq!(l.diagnostics.len(), 1);
+        assert_eq!(l.diagnostics[0].primary.span, Span::new(15, 16));
+        let kinds: Vec<Kind> = l.tokens.iter().map(|t| t.kind).collect();
+        assert_eq!(kinds[4], Kind::Error);
+        assert_eq!(&s[l.tokens[5].span.range()], "fun");
+        // An indented continuation line is still part of the string.
+        assert_eq!(&s[l.tokens.last().map_or(0..0, |t| t.span.range())], "\"a\n  b\"");
     }
 
     #[test]

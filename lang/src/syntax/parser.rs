@@ -77,7 +77,7 @@ impl<'a> Src<'a> {
 
 /// Most tokens one term or type may have; together with the bracket-depth limit of the
 /// inner lexer this bounds the depth of anything the parser holds, even on error paths.
-const MAX_INNER_TOKENS: usize = 20_000;
+const MAX_INNER_TOKENS: usize = 10_000;
 
 fn inner_lexer(src: Src<'_>) -> InnerLexer<'_> {
     InnerLexer::new(src.text, src.base as u32).with_limits(MAX_DEPTH, MAX_INNER_TOKENS)
@@ -87,7 +87,9 @@ pub(crate) fn inner_term(src: Src<'_>) -> Result<Term, Diagnostic> {
     let parsed = TermParser::new().parse(inner_lexer(src));
     match parsed {
         Ok(t) => {
-            if construct::term_depth(&t) > MAX_DEPTH {
+            let t = *t;
+            // A term has fewer nodes on any path than twice its bytes (plus the odd section).
+            if src.text.len() * 2 + 4 > MAX_DEPTH && construct::term_depth(&t) > MAX_DEPTH {
                 let span = t.span;
                 construct::dismantle(t);
                 return Err(construct::too_deep(span));
@@ -101,7 +103,8 @@ pub(crate) fn inner_term(src: Src<'_>) -> Result<Term, Diagnostic> {
 pub(crate) fn inner_type(src: Src<'_>) -> Result<Type, Diagnostic> {
     match TypeParser::new().parse(inner_lexer(src)) {
         Ok(t) => {
-            if construct::type_depth(&t) > MAX_DEPTH {
+            let t = *t;
+            if src.text.len() * 2 + 4 > MAX_DEPTH && construct::type_depth(&t) > MAX_DEPTH {
                 let span = t.span;
                 construct::dismantle_type(t);
                 return Err(construct::too_deep(span));
@@ -301,6 +304,21 @@ fn otok<'a>(text: &'a str, t: &Token) -> OTok<'a> {
     }
 }
 
+/// The tokens of one chunk as the outer grammar reads them.
+struct ChunkIter<'a, 't> {
+    text: &'a str,
+    tokens: std::slice::Iter<'t, Token>,
+}
+
+impl<'a> Iterator for ChunkIter<'a, '_> {
+    type Item = Result<(usize, OTok<'a>, usize), Box<Diagnostic>>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let t = self.tokens.next()?;
+        Some(Ok((t.span.start as usize, otok(self.text, t), t.span.end as usize)))
+    }
+}
+
 // ---------------------------------------------------------------- the driver
 
 struct Driver<'a> {
@@ -381,16 +399,19 @@ impl<'a> Driver<'a> {
             }
             start = end;
         }
-        if self.ended.is_none() && !self.hit_eof {
+        if tokens.is_empty() && self.diagnostics.is_empty() {
+            self.diagnostics.push(
+                Diagnostic::error(Span::new(0, 0), "expected `theory`, found the end of the file")
+                    .with_label("expected `theory Name imports Main begin ... end`"),
+            );
+        } else if self.ended.is_none() && !self.hit_eof {
             let at = self.text.len();
             self.diagnostics.push(
                 Diagnostic::error(Span::new(at, at), "expected `end` at the end of the theory")
                     .with_label("expected `end`"),
             );
         }
-        if self.name.is_none() && !tokens.is_empty() {
-            // Reported in `chunk` when the first command is not `theory`.
-        }
+        self.diagnostics.sort_by_key(|d| d.primary.span.start);
         let end = self.ended.map_or(self.text.len(), |s| s.end as usize);
         let start = self.header_span.map_or(0, |s| s.start as usize);
         let name = self.name.unwrap_or(Ident { name: String::new(), span: Span::new(start, start) });
@@ -471,13 +492,9 @@ impl<'a> Driver<'a> {
         &self,
         chunk: &[Token],
         next: Option<&Token>,
-        f: impl FnOnce(Vec<Result<(usize, OTok<'a>, usize), Diagnostic>>) -> Result<T, ParseError<usize, OTok<'a>, Diagnostic>>,
+        f: impl FnOnce(ChunkIter<'a, '_>) -> Result<T, ParseError<usize, OTok<'a>, Box<Diagnostic>>>,
     ) -> Result<T, Diagnostic> {
-        let toks: Vec<_> = chunk
-            .iter()
-            .map(|t| Ok((t.span.start as usize, otok(self.text, t), t.span.end as usize)))
-            .collect();
-        f(toks).map_err(|e| {
+        f(ChunkIter { text: self.text, tokens: chunk.iter() }).map_err(|e| {
             let end = chunk.last().map_or(0, |t| t.span.end as usize);
             errors::convert(e, self.text, 0, end, Some(self.eof_found(chunk, next)), Grammar::Outer)
         })
@@ -523,7 +540,7 @@ impl<'a> Driver<'a> {
             self.parse_outer(chunk, next, |toks| CommandParser::new().parse(toks))
         };
         match result {
-            Ok(kind) => self.push(kind, chunk),
+            Ok(kind) => self.push(*kind, chunk),
             Err(d) => {
                 self.lemma_failed = is_lemma;
                 self.diagnostics.push(d);
@@ -532,16 +549,16 @@ impl<'a> Driver<'a> {
     }
 
     /// `declare [[name = value, ...]]` gives its options; any other `declare` an empty list.
-    fn declare(&self, chunk: &[Token], next: Option<&Token>) -> Result<CommandKind, Diagnostic> {
+    fn declare(&self, chunk: &[Token], next: Option<&Token>) -> Result<Box<CommandKind>, Diagnostic> {
         let is_config = chunk.len() >= 3 && chunk[1].kind == Kind::LBrack && chunk[2].kind == Kind::LBrack;
         if !is_config {
-            return Ok(CommandKind::Declare(Vec::new()));
+            return Ok(Box::new(CommandKind::Declare(Vec::new())));
         }
         // Up to the first `]]`.
         let close = chunk.windows(2).position(|w| w[0].kind == Kind::RBrack && w[1].kind == Kind::RBrack);
         let upto = close.map_or(chunk.len(), |i| i + 2);
         let opts: Vec<QcOption> =
             self.parse_outer(&chunk[..upto], chunk.get(upto).or(next), |toks| DeclareOptsParser::new().parse(toks))?;
-        Ok(CommandKind::Declare(opts))
+        Ok(Box::new(CommandKind::Declare(opts)))
     }
 }

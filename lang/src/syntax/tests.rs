@@ -314,6 +314,12 @@ fn every_spelling_of_every_symbol() {
         }
     }
     assert_eq!(t("⟦A; B⟧ ⟹ C"), "(⟹ A (⟹ B C))");
+    // ASCII `!` is both ∀ (in front of a binder) and nth (between terms).
+    assert_eq!(t("! x. xs ! x = y"), "(∀ [x] (= (! xs x) y))");
+    assert_eq!(t("?! x. P x"), "(∃! [x] (P x))");
+    assert_eq!(t("%(a, b). a"), "(λ [(tuple a b)] a)");
+    assert_eq!(t("(x \\<Colon> nat)"), "(:: x nat)");
+    assert_eq!(t("(x ∷ nat)"), "(:: x nat)");
     assert_eq!(t("A ⊆ B"), "(⊆ A B)");
     assert_eq!(t("a <= b"), "(≤ a b)");
 }
@@ -486,6 +492,15 @@ fn precedence_and_associativity() {
         ("A ≡ B ⟹ C", "(⟹ (≡ A B) C)"),
         ("x * x + y * y ≠ z * z", "(≠ (+ (* x x) (* y y)) (* z z))"),
         ("(a::nat) div b * b + a mod b = a", "(= (+ (* (div (:: a nat) b) b) (mod a b)) a)"),
+        // Prefix operators take what binds at least as tightly as they do and their context.
+        ("a = ¬ b = c", "(= (= a (¬ b)) c)"),
+        ("a = ¬ b ∧ c", "(∧ (= a (¬ b)) c)"),
+        ("¬ - x = y", "(¬ (= (neg x) y))"),
+        ("¬ ¬ A ∧ B", "(∧ (¬ (¬ A)) B)"),
+        ("- - x", "(neg (neg x))"),
+        ("a * - b ^ c", "(* a (neg (^ b c)))"),
+        ("A ∧ ¬ B ∨ C", "(∨ (∧ A (¬ B)) C)"),
+        ("x # - y # zs", "(# x (# (neg y) zs))"),
     ];
     for (src, want) in cases {
         assert_eq!(t(src), want, "`{src}`");
@@ -503,6 +518,16 @@ fn binders_at_the_right_of_operators() {
     assert_eq!(t("f ≡ λx. x + 1"), "(≡ f (λ [x] (+ x 1)))");
     assert_eq!(t("x = (let k = a in case e of A ⇒ k | B ⇒ k)"), "(= x (let [(k a)] (case e [(A k) (B k)])))");
     assert_eq!(t("xs = [] ⟶ (∀x. f x)"), "(⟶ (= xs []) (∀ [x] (f x)))");
+}
+
+#[test]
+fn operator_chains_have_a_depth_limit() {
+    let long = format!("x{}", " + x".repeat(999));
+    assert!(parse_term(&long, 0).is_ok());
+    let (m, _) = err(&format!("x{}", " + x".repeat(1000)));
+    assert!(m.contains("nested too deeply"), "{m}");
+    let (m, _) = err(&format!("x{}", " # x".repeat(1000)));
+    assert!(m.contains("nested too deeply"), "{m}");
 }
 
 #[test]
@@ -574,7 +599,7 @@ fn inner_error_messages() {
     assert_eq!(m, "expected `)` or `,`, found the end of the term");
     assert_eq!(at, "");
     let (m, at) = err("f x)");
-    assert!(m.starts_with("expected") && m.ends_with("found `)`"), "{m}");
+    assert_eq!(m, "unexpected `)`");
     assert_eq!(at, ")");
     let (m, at) = err("x + ");
     assert!(m.contains("a term"), "{m}");
@@ -751,6 +776,10 @@ fn datatypes() {
         other => panic!("{other:?}"),
     }
     assert!(matches!(one("datatype bst = E | T bst nat bst"), CommandKind::Datatype(_)));
+    match one("datatype 'a l = N | C (hd: 'a) (tl: \"'a l\")\n  for map: map_l rel: rel_l") {
+        CommandKind::Datatype(ds) => assert_eq!(ds[0].ctors.len(), 2),
+        other => panic!("{other:?}"),
+    }
 }
 
 #[test]
@@ -954,4 +983,101 @@ fn header_forms() {
     let th = theory("(* a comment *) theory Bar begin end");
     assert_eq!(th.name.name, "Bar");
     assert!(th.imports.is_empty());
+}
+
+// ---------------------------------------------------------------- recovery
+
+/// (line, message) of every diagnostic.
+fn diags(text: &str) -> Vec<(usize, String)> {
+    let p = parse_theory(text);
+    for d in &p.diagnostics {
+        let r = d.primary.span.range();
+        assert!(r.end <= text.len() && text.is_char_boundary(r.start) && text.is_char_boundary(r.end));
+    }
+    p.diagnostics.iter().map(|d| (line_of(text, d.primary.span), d.message.clone())).collect()
+}
+
+#[test]
+fn errors_recover_at_the_next_command() {
+    let text = "theory T imports Main begin
+fun f :: \"nat ⇒ nat\" where
+  \"f 0 = 0\"
+| \"f (Suc n) = (f n\"
+lemma ok1: \"rev (rev xs) = xs\"
+  quickcheck[random]
+  oops
+lemma bad: \"A ∧ B ⟶\"
+  quickcheck[random]
+  oops
+definition g :: \"nat\" where
+lemma ok2: \"x = x\"
+value \"[1, 2,, 3]\"
+end
+";
+    assert_eq!(diags(text), vec![
+        (4, "expected `)` or `,`, found the end of the term".to_string()),
+        (8, "expected a term, found the end of the term".to_string()),
+        (12, "expected one of a name, a string or `[`, found `lemma`".to_string()),
+        (13, "expected a term, found `,`".to_string()),
+    ]);
+    let th = parse_theory(text).theory;
+    let shapes: Vec<String> = th
+        .commands
+        .iter()
+        .map(|c| match &c.kind {
+            CommandKind::Lemma(l) => format!("lemma {}", l.name.as_ref().map_or("", |n| n.name.as_str())),
+            CommandKind::Quickcheck(_) => "qc".to_string(),
+            CommandKind::Proof => "proof".to_string(),
+            other => format!("{other:?}"),
+        })
+        .collect();
+    // The failed lemma's quickcheck is dropped with it; its `oops` stays a proof step.
+    assert_eq!(shapes, vec!["lemma ok1", "qc", "proof", "proof", "lemma ok2"]);
+}
+
+#[test]
+fn unclosed_quote_before_a_command_line() {
+    let text = "theory T imports Main begin\ndatatype 'a t = L | N \"'a t\" 'a \"'a t\nfun f :: \"nat ⇒ nat\" where \"f x = x\"\nend\n";
+    assert_eq!(diags(text), vec![(2, "unterminated string".to_string())]);
+    let th = parse_theory(text).theory;
+    assert_eq!(th.commands.len(), 1);
+    assert!(matches!(th.commands[0].kind, CommandKind::Fun { .. }));
+}
+
+#[test]
+fn header_and_end_problems() {
+    assert_eq!(diags("theory T imports Main begin\nlemma \"x\"\n"), vec![(3, "expected `end` at the end of the theory".to_string())]);
+    assert_eq!(diags("theory T imports Main begin\nend\nlemma \"x\"\n"), vec![(3, "unexpected `lemma` after the end of the theory".to_string())]);
+    assert_eq!(diags("theory T imports Main begin\nend foo\n"), vec![(2, "unexpected `foo` after `end`".to_string())]);
+    assert_eq!(diags("lemma \"x\"\nend\n"), vec![(1, "expected `theory`, found `lemma`".to_string())]);
+    assert_eq!(diags("foo bar\ntheory T imports Main begin\nend\n")[0], (1, "expected `theory`, found `foo`".to_string()));
+    assert_eq!(diags("theory imports Main begin\nend\n"), vec![(1, "expected a name or a string, found `imports`".to_string())]);
+    assert_eq!(diags("theory T imports Main\nlemma \"x\"\nend\n"), vec![(2, "expected one of a name, a string or `begin`, found `lemma`".to_string())]);
+    // Empty and blank files.
+    assert_eq!(diags(""), vec![(1, "expected `theory`, found the end of the file".to_string())]);
+    assert_eq!(diags("(* only a comment *)"), vec![(1, "expected `theory`, found the end of the file".to_string())]);
+    // An unterminated comment swallows the file: no further complaint about `end`.
+    assert_eq!(diags("theory T imports Main begin\n(* unclosed\nend\n"), vec![(2, "unterminated comment".to_string())]);
+}
+
+#[test]
+fn outer_error_messages() {
+    let w = |b: &str| diags(&wrap(b));
+    assert_eq!(w("lemma foo:\nlemma \"x\""), vec![(3, "expected one of a name, a string, `fixes`, `assumes` or `shows`, found `lemma`".to_string())]);
+    assert_eq!(w("datatype = A"), vec![(2, "expected one of a name, a type variable or `(`, found `=`".to_string())]);
+    assert_eq!(w("fun f :: \"nat\" \"f x = x\""), vec![(2, "expected one of `(`, `where` or `and`, found `\"f x = x\"`".to_string())]);
+    assert_eq!(w("quickcheck[random size = 3]"), vec![(2, "expected one of `=`, `]` or `,`, found `size`".to_string())]);
+    assert_eq!(w("lemma \"(x\""), vec![(2, "expected `)` or `,`, found the end of the term".to_string())]);
+    assert_eq!(w("lemma \"f x) = y\""), vec![(2, "unexpected `)`".to_string())]);
+    assert_eq!(w("lemma \"x ∶ A\""), vec![(2, "unexpected character `∶`".to_string())]);
+    assert_eq!(w("lemma \"x \\<foo> A\""), vec![(2, "unknown symbol `\\<foo>`".to_string())]);
+    // The error span of an unexpected end is the closing quote.
+    let text = wrap("lemma \"(x\"");
+    let p = parse_theory(&text);
+    let d = &p.diagnostics[0];
+    assert_eq!(&text[d.primary.span.range()], "\"");
+    assert_eq!(d.primary.span.start as usize, text.rfind('"').unwrap_or(0));
+    let text = wrap("lemma ‹(x›");
+    let d = parse_theory(&text).diagnostics.remove(0);
+    assert_eq!(&text[d.primary.span.range()], "›");
 }
