@@ -344,12 +344,11 @@ impl<'e> Elab<'e> {
             return Ok(self.mk(TermKind::Local(l), ty, span));
         }
         let mut d = Diagnostic::error(span, format!("undefined constant `{name}`")).with_label("not defined before this point");
-        if self.closed_term {
-            d = d.with_note("`value` evaluates closed terms: free variables may stand only in lemmas");
-        }
         let candidates = self.env.all_names().chain(self.group.iter().map(|(n, _)| &**n)).chain(self.scopes.iter().map(|(n, _)| &**n));
         if let Some(s) = suggest(name, candidates) {
             d = d.with_help(format!("a constant with a similar name exists: `{s}`"));
+        } else if self.closed_term {
+            d = d.with_note("`value` evaluates closed terms: free variables may stand only in lemmas");
         }
         Err(d)
     }
