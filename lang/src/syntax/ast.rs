@@ -239,6 +239,8 @@ pub enum BinOp {
     Nth,
     /// `f ∘ g` (ASCII `o`).
     Comp,
+    /// `` f ` A ``, the image of a set, right associative at 90.
+    Image,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

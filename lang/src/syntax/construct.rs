@@ -50,6 +50,7 @@ fn infix_info(op: BinOp) -> (u32, Assoc) {
         Plus | Minus | Union => (66, Assoc::Left),
         Times | Div | Mod | Inter => (70, Assoc::Left),
         Power => (80, Assoc::Right),
+        Image => (90, Assoc::Right),
         Nth => (100, Assoc::Left),
     }
 }
@@ -93,6 +94,7 @@ pub fn binop_text(op: BinOp) -> &'static str {
         Mod => "mod",
         Power => "^",
         Nth => "!",
+        Image => "`",
         Comp => "∘",
     }
 }

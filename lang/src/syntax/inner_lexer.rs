@@ -70,6 +70,10 @@ pub enum Tok<'a> {
     #[token("∀")]
     #[token("\\<forall>")]
     #[token("ALL")]
+    // The meta-level `⋀x. P` is read as `∀x. P`, as `⟹` is read as `⟶` inside a term.
+    #[token("⋀")]
+    #[token("\\<And>")]
+    #[token("!!")]
     All,
     #[token("∃")]
     #[token("\\<exists>")]
@@ -220,6 +224,12 @@ pub enum Tok<'a> {
     /// A nested comment `(* ... *)`, skipped.
     #[token("(*", comment)]
     Comment,
+    /// The section `(*)` of times (longer than the comment opener, so it wins).
+    #[token("(*)")]
+    TimesSection,
+    /// `` f ` A ``: the image of a set.
+    #[token("`")]
+    Backtick,
     /// Any other `\<name>` symbol: reported as unknown.
     #[regex(r"\\<\^?[A-Za-z0-9_]*>?", priority = 0)]
     Symbol,

@@ -515,6 +515,7 @@ fn infix_constant(op: ast::BinOp) -> Option<&'static str> {
         ast::BinOp::Nth => "nth",
         ast::BinOp::Power => "power",
         ast::BinOp::Comp => "comp",
+        ast::BinOp::Image => "image",
         _ => return None,
     })
 }

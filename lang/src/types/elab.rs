@@ -753,6 +753,7 @@ impl<'e> Elab<'e> {
             B::Power => Head::Prelude("power"),
             B::Nth => Head::Prelude("nth"),
             B::Comp => Head::Prelude("comp"),
+            B::Image => Head::Prelude("image"),
         };
         let mut f = match head {
             Head::Builtin(b) => self.builtin(b, op_span),
