@@ -550,9 +550,9 @@ mod tests {
         let d = errs[1].clone().unwrap_err();
         assert_eq!(d.message, "unterminated comment");
         assert_eq!(d.primary.span, Span::new(12, 14));
-        let errs: Vec<_> = InnerLexer::new("a ` b", 0).collect();
+        let errs: Vec<_> = InnerLexer::new("a § b", 0).collect();
         let d = errs[1].clone().unwrap_err();
-        assert_eq!(d.primary.span, Span::new(2, 3));
+        assert_eq!(d.primary.span, Span::new(2, 4));
         assert_eq!(errs.len(), 2, "lexing stops after an error");
         let errs: Vec<_> = InnerLexer::new("\\<foo> b", 0).collect();
         assert_eq!(errs[0].clone().unwrap_err().message, "unknown symbol `\\<foo>`");

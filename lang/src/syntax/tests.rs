@@ -604,9 +604,9 @@ fn inner_error_messages() {
     let (m, at) = err("x + ");
     assert!(m.contains("a term"), "{m}");
     assert_eq!(at, "");
-    let (m, at) = err("a ` b");
+    let (m, at) = err("a § b");
     assert!(m.starts_with("unexpected character"), "{m}");
-    assert_eq!(at, "`");
+    assert_eq!(at, "§");
     let (m, _) = err("");
     assert_eq!(m, "expected a term, found the end of the term");
     let (m, at) = err("∀x. ");
