@@ -454,7 +454,8 @@ fn clean_trials(files: Vec<PathBuf>, prefix: &'static str) -> Vec<Trial> {
         let expectations = std::fs::read_to_string(&thy).map(|t| value_expectations(&t)).unwrap_or_default();
         if !expectations.is_empty() {
             let (run, get) = (run.clone(), get.clone());
-            trials.push(Trial::test(format!("{prefix}/values/{name}"), move || check_values(&expectations, &get(&run)?)));
+            trials
+                .push(Trial::test(format!("{prefix}/values/{name}"), move || check_values(&expectations, &get(&run)?)));
         }
         trials.push(Trial::test(format!("{prefix}/clean/{name}"), move || {
             let run = get(&run)?;

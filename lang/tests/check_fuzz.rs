@@ -11,12 +11,97 @@ use std::time::{Duration, Instant};
 
 /// Tokens worth inserting: keywords, symbols in all three spellings, quotes, brackets.
 const POOL: &[&str] = &[
-    "lemma", "fun", "primrec", "datatype", "definition", "inductive", "value", "where", "and", "end", "|", "\"",
-    "‹", "›", "(", ")", "[", "]", "{", "}", "::", ":", "=", "⇒", "=>", "⟹", "==>", "∀", "\\<forall>", "ALL", "∃",
-    "EX", "λ", "%", "¬", "~", "∧", "&", "∨", "⟶", "-->", "∈", "#", "@", "+", "-", "*", "div", "mod", "^", "!",
-    "case", "of", "if", "then", "else", "let", "in", "0", "1", "42", "x", "xs", "Suc", "Nil", "None", "'a", "nat",
-    "list", "set", "_", ".", ",", ";", "⟦", "⟧", "(*", "*)", "\\<open>", "\\<close>", "[..<", "..", "←", "≡",
-    "quickcheck", "[", "oops", "by", "simp", "😀", "\u{0}",
+    "lemma",
+    "fun",
+    "primrec",
+    "datatype",
+    "definition",
+    "inductive",
+    "value",
+    "where",
+    "and",
+    "end",
+    "|",
+    "\"",
+    "‹",
+    "›",
+    "(",
+    ")",
+    "[",
+    "]",
+    "{",
+    "}",
+    "::",
+    ":",
+    "=",
+    "⇒",
+    "=>",
+    "⟹",
+    "==>",
+    "∀",
+    "\\<forall>",
+    "ALL",
+    "∃",
+    "EX",
+    "λ",
+    "%",
+    "¬",
+    "~",
+    "∧",
+    "&",
+    "∨",
+    "⟶",
+    "-->",
+    "∈",
+    "#",
+    "@",
+    "+",
+    "-",
+    "*",
+    "div",
+    "mod",
+    "^",
+    "!",
+    "case",
+    "of",
+    "if",
+    "then",
+    "else",
+    "let",
+    "in",
+    "0",
+    "1",
+    "42",
+    "x",
+    "xs",
+    "Suc",
+    "Nil",
+    "None",
+    "'a",
+    "nat",
+    "list",
+    "set",
+    "_",
+    ".",
+    ",",
+    ";",
+    "⟦",
+    "⟧",
+    "(*",
+    "*)",
+    "\\<open>",
+    "\\<close>",
+    "[..<",
+    "..",
+    "←",
+    "≡",
+    "quickcheck",
+    "[",
+    "oops",
+    "by",
+    "simp",
+    "😀",
+    "\u{0}",
 ];
 
 /// Splits text into tokens: runs of word characters, single other characters, whitespace.
@@ -47,7 +132,8 @@ fn corpus() -> Vec<String> {
     let mut texts = Vec::new();
     for dir in [root.join("../shared/examples"), root.join("../shared/examples/errors"), root.join("theories")] {
         let Ok(entries) = std::fs::read_dir(&dir) else { continue };
-        let mut paths: Vec<_> = entries.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "thy")).collect();
+        let mut paths: Vec<_> =
+            entries.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "thy")).collect();
         paths.sort();
         for p in paths {
             // The prelude is large; its first part is enough and keeps cases fast.
@@ -100,12 +186,20 @@ fn check_one(text: &str) {
     for d in &th.diagnostics {
         for span in std::iter::once(&d.primary.span).chain(d.secondary.iter().map(|l| &l.span)) {
             assert!(span.start <= span.end && span.end as usize <= text.len(), "span {span:?} outside the text");
-            assert!(text.is_char_boundary(span.start as usize) && text.is_char_boundary(span.end as usize), "span {span:?} splits a character");
+            assert!(
+                text.is_char_boundary(span.start as usize) && text.is_char_boundary(span.end as usize),
+                "span {span:?} splits a character"
+            );
         }
     }
-    let values: Vec<usize> = th.items.iter().filter_map(|it| if let ItemKind::Value { index, .. } = it.kind { Some(index) } else { None }).collect();
+    let values: Vec<usize> = th
+        .items
+        .iter()
+        .filter_map(|it| if let ItemKind::Value { index, .. } = it.kind { Some(index) } else { None })
+        .collect();
     for v in values {
-        let limits = Limits { fuel: 100_000, max_depth: 2_000, deadline: Some(Instant::now() + Duration::from_millis(100)) };
+        let limits =
+            Limits { fuel: 100_000, max_depth: 2_000, deadline: Some(Instant::now() + Duration::from_millis(100)) };
         let _ = th.eval_value(v, &limits);
     }
     let _ = th.dump_ir();

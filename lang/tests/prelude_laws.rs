@@ -41,12 +41,7 @@ enum Ty {
 /// Reads the type syntax of laws.txt: `⇒` (right, loosest), `+`, `×` (right), postfix
 /// `list`/`option`, parentheses.
 fn parse_ty(s: &str) -> Ty {
-    let toks: Vec<String> = s
-        .replace('(', " ( ")
-        .replace(')', " ) ")
-        .split_whitespace()
-        .map(str::to_string)
-        .collect();
+    let toks: Vec<String> = s.replace('(', " ( ").replace(')', " ) ").split_whitespace().map(str::to_string).collect();
     let mut pos = 0;
     let t = ty_fun(&toks, &mut pos);
     assert_eq!(pos, toks.len(), "trailing tokens in type {s:?}");
@@ -168,7 +163,8 @@ fn gen(r: &mut Rng, t: &Ty, depth: u32) -> String {
             let mut s = format!("(λ_. {})", gen(r, b, depth + 1));
             let n = r.below(4);
             if n > 0 {
-                let ups: Vec<String> = (0..n).map(|_| format!("{} := {}", gen(r, a, depth + 1), gen(r, b, depth + 1))).collect();
+                let ups: Vec<String> =
+                    (0..n).map(|_| format!("{} := {}", gen(r, a, depth + 1), gen(r, b, depth + 1))).collect();
                 s = format!("{s}({})", ups.join(", "));
             }
             s
@@ -217,8 +213,10 @@ fn every_prelude_law_holds_on_random_inputs() {
         let mut text = String::from("theory Laws imports Main begin\n");
         let mut cases = Vec::new();
         for _ in 0..CASES {
-            let binds: Vec<String> = law.vars.iter().map(|(n, t)| format!("{n} = ({} :: {})", gen(&mut rng, t, 0), show_ty(t))).collect();
-            let term = if binds.is_empty() { law.term.clone() } else { format!("let {} in {}", binds.join("; "), law.term) };
+            let binds: Vec<String> =
+                law.vars.iter().map(|(n, t)| format!("{n} = ({} :: {})", gen(&mut rng, t, 0), show_ty(t))).collect();
+            let term =
+                if binds.is_empty() { law.term.clone() } else { format!("let {} in {}", binds.join("; "), law.term) };
             text.push_str(&format!("value \"{term}\"\n"));
             cases.push(term);
         }
@@ -229,7 +227,11 @@ fn every_prelude_law_holds_on_random_inputs() {
             failures.push(format!("laws.txt:{}: {} at `{at}`", law.line, d.message));
             continue;
         }
-        let values: Vec<usize> = th.items.iter().filter_map(|it| if let ItemKind::Value { index, .. } = it.kind { Some(index) } else { None }).collect();
+        let values: Vec<usize> = th
+            .items
+            .iter()
+            .filter_map(|it| if let ItemKind::Value { index, .. } = it.kind { Some(index) } else { None })
+            .collect();
         assert_eq!(values.len(), CASES);
         for (case, index) in cases.iter().zip(values) {
             evaluated += 1;
@@ -246,5 +248,11 @@ fn every_prelude_law_holds_on_random_inputs() {
             }
         }
     }
-    assert!(failures.is_empty(), "{} of {} laws failed ({evaluated} cases evaluated):\n{}", failures.len(), laws.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} laws failed ({evaluated} cases evaluated):\n{}",
+        failures.len(),
+        laws.len(),
+        failures.join("\n")
+    );
 }

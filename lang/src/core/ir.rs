@@ -229,15 +229,36 @@ pub enum Expr {
     If(Box<Expr>, Box<Expr>, Box<Expr>),
     /// Case analysis of a datatype value, one constructor deep. Tags not listed go to
     /// `default`; when `default` is `None` every tag is listed.
-    Case { scrut: Box<Expr>, data: DataId, alts: Vec<Alt>, default: Option<Box<Expr>> },
+    Case {
+        scrut: Box<Expr>,
+        data: DataId,
+        alts: Vec<Alt>,
+        default: Option<Box<Expr>>,
+    },
     /// Case analysis of a `nat`: `0 ⇒ zero | Suc pred ⇒ succ`.
-    NatCase { scrut: Box<Expr>, zero: Box<Expr>, pred: VarId, succ: Box<Expr> },
+    NatCase {
+        scrut: Box<Expr>,
+        zero: Box<Expr>,
+        pred: VarId,
+        succ: Box<Expr>,
+    },
     /// `∀x::ty. body` (also `∃`, `∃!`); with `domain`, the quantifier ranges over that set's
     /// elements (`∀x∈A. P`). Without a domain the type must be enumerable (finite).
-    Quant { q: Quant, var: VarId, ty: Ty, domain: Option<Box<Expr>>, body: Box<Expr> },
+    Quant {
+        q: Quant,
+        var: VarId,
+        ty: Ty,
+        domain: Option<Box<Expr>>,
+        body: Box<Expr>,
+    },
     /// `{x::ty. body}` (with `domain`: `{x ∈ A. body}`). Without a domain the type must be
     /// enumerable.
-    SetCompr { var: VarId, ty: Ty, domain: Option<Box<Expr>>, body: Box<Expr> },
+    SetCompr {
+        var: VarId,
+        ty: Ty,
+        domain: Option<Box<Expr>>,
+        body: Box<Expr>,
+    },
     /// Checking-mode call of an inductive predicate with all arguments known.
     Pred(PredId, Vec<Expr>),
     Undefined(Undef),

@@ -145,7 +145,10 @@ impl Lowerer {
         let ctors = decl
             .ctors
             .iter()
-            .map(|c| CtorDef { name: c.name.to_string(), fields: c.fields.iter().map(|f| self.ty(f, &subst)).collect() })
+            .map(|c| CtorDef {
+                name: c.name.to_string(),
+                fields: c.fields.iter().map(|f| self.ty(f, &subst)).collect(),
+            })
             .collect();
         self.program.datas[id.0 as usize].ctors = ctors;
         id
@@ -176,7 +179,13 @@ impl Lowerer {
         }
         let fid = FunId(self.program.funs.len() as u32);
         let name = self.instance_name(id, &tys);
-        self.program.funs.push(FunDef { name, params: vec![], ret: Ty::Bool, body: Expr::Undefined(Undef::Undefined), num_vars: 0 });
+        self.program.funs.push(FunDef {
+            name,
+            params: vec![],
+            ret: Ty::Bool,
+            body: Expr::Undefined(Undef::Undefined),
+            num_vars: 0,
+        });
         self.funs.insert((id, tys.clone()), fid);
         // Fill in the signature now so callers can see the arity; the body comes later.
         let def = self.env.consts[id.0 as usize].clone();
@@ -250,13 +259,16 @@ impl Lowerer {
         let subst = self.scheme_subst(&def.scheme, &tys);
         let mut out = Vec::new();
         for c in clauses {
-            let mut cx = Cx { subst: subst.clone(), locals: &c.locals, vars: HashMap::new(), next: 0, fname: def.name.clone() };
+            let mut cx =
+                Cx { subst: subst.clone(), locals: &c.locals, vars: HashMap::new(), next: 0, fname: def.name.clone() };
             for l in 0..c.locals.len() as u32 {
                 cx.var(l);
             }
             let head = c.args.iter().map(|a| self.expr(&mut cx, a)).collect();
             let premises = c.premises.iter().map(|p| self.expr(&mut cx, p)).collect();
-            let vars = (0..c.locals.len() as u32).map(|l| (cx.vars[&l], self.ty(&c.locals[l as usize].ty, &cx.subst))).collect();
+            let vars = (0..c.locals.len() as u32)
+                .map(|l| (cx.vars[&l], self.ty(&c.locals[l as usize].ty, &cx.subst)))
+                .collect();
             out.push(Clause { vars, head, premises, num_vars: cx.next });
         }
         self.program.inductives[pid.0 as usize].clauses = out;
@@ -264,7 +276,14 @@ impl Lowerer {
 
     /// Lowers a closed term (a `value`, or a lemma part over `params`) into a new top-level
     /// function named `name` whose parameters are the given locals.
-    pub fn lower_body(&mut self, name: &str, locals: &[hir::Local], params: &[LocalId], subst: HashMap<Rc<str>, Ty>, term: &Term) -> FunId {
+    pub fn lower_body(
+        &mut self,
+        name: &str,
+        locals: &[hir::Local],
+        params: &[LocalId],
+        subst: HashMap<Rc<str>, Ty>,
+        term: &Term,
+    ) -> FunId {
         let mut cx = Cx { subst, locals, vars: HashMap::new(), next: 0, fname: Rc::from(name) };
         let mut ps = Vec::new();
         for l in params {
@@ -316,7 +335,9 @@ impl Lowerer {
                 let v = cx.bind(*l);
                 Expr::Let(v, ty, Box::new(a), Box::new(self.expr(cx, b)))
             }
-            TermKind::If(c, a, b) => Expr::If(Box::new(self.expr(cx, c)), Box::new(self.expr(cx, a)), Box::new(self.expr(cx, b))),
+            TermKind::If(c, a, b) => {
+                Expr::If(Box::new(self.expr(cx, c)), Box::new(self.expr(cx, a)), Box::new(self.expr(cx, b)))
+            }
             TermKind::Case(s, arms) => {
                 let sty = self.ty(&s.ty, &cx.subst);
                 let rows = arms.iter().map(|(p, rhs)| matching::Row::new(vec![p.clone()], rhs)).collect();
@@ -441,7 +462,14 @@ impl Lowerer {
 
     /// Applies a callee of arity `n` via `build` when saturated, η-expanding otherwise (the
     /// given arguments are bound first, so they are evaluated once).
-    fn saturate(&mut self, cx: &mut Cx, head: &Term, args: &[&Term], n: usize, build: impl FnOnce(&mut Lowerer, Vec<Expr>) -> Expr) -> Expr {
+    fn saturate(
+        &mut self,
+        cx: &mut Cx,
+        head: &Term,
+        args: &[&Term],
+        n: usize,
+        build: impl FnOnce(&mut Lowerer, Vec<Expr>) -> Expr,
+    ) -> Expr {
         let mut es: Vec<Expr> = args.iter().map(|a| self.expr(cx, a)).collect();
         if es.len() >= n {
             let rest = es.split_off(n);

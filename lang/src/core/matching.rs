@@ -138,7 +138,8 @@ pub(crate) fn compile(lw: &mut Lowerer, cx: &mut Cx, cols: Vec<(VarId, Ty)>, row
             }
             let mut rest_cols = cols.clone();
             rest_cols.remove(i);
-            let default_rows: Vec<Row> = rows.iter().filter(|r| !refutable(&r.pats[i])).map(|r| specialize_irrefutable(r, i, v, 0)).collect();
+            let default_rows: Vec<Row> =
+                rows.iter().filter(|r| !refutable(&r.pats[i])).map(|r| specialize_irrefutable(r, i, v, 0)).collect();
             let mut out = compile(lw, cx, rest_cols.clone(), default_rows);
             for n in lits.iter().rev() {
                 let these: Vec<Row> = rows
@@ -150,7 +151,11 @@ pub(crate) fn compile(lw: &mut Lowerer, cx: &mut Cx, cols: Vec<(VarId, Ty)>, row
                     })
                     .collect();
                 let then = compile(lw, cx, rest_cols.clone(), these);
-                let lit = if ty == Ty::Int || n.is_negative() { Lit::Int(n.clone()) } else { Lit::Nat(n.magnitude().clone()) };
+                let lit = if ty == Ty::Int || n.is_negative() {
+                    Lit::Int(n.clone())
+                } else {
+                    Lit::Nat(n.magnitude().clone())
+                };
                 let test = Expr::Prim(Prim::Eq(ty.clone()), vec![Expr::Var(v), Expr::Lit(lit)]);
                 out = Expr::If(Box::new(test), Box::new(then), Box::new(out));
             }

@@ -106,7 +106,9 @@ impl Scope {
                 let args = args.iter().map(|a| self.resolve(a)).collect::<Result<Vec<_>, _>>()?;
                 match self.data_index.get(&(name.clone(), args)).map(|v| &v[..]) {
                     Some([i]) => Ty::Data(DataId(*i)),
-                    Some(_) => return Err((*pos, format!("datatype `{name}` is ambiguous here: write it with its index"))),
+                    Some(_) => {
+                        return Err((*pos, format!("datatype `{name}` is ambiguous here: write it with its index")))
+                    }
                     None => return Err((*pos, format!("unknown datatype `{name}` with these type arguments"))),
                 }
             }
@@ -181,9 +183,33 @@ struct Parser<'s, 'a> {
 }
 
 const PRIMS: &[&str] = &[
-    "add_nat", "add_int", "sub_nat", "sub_int", "mul_nat", "mul_int", "div_nat", "div_int", "mod_nat", "mod_int",
-    "neg", "suc", "int_of_nat", "nat_of_int", "not", "eq", "lt", "le", "set_empty", "set_univ", "set_insert",
-    "set_member", "set_union", "set_inter", "set_diff", "set_compl", "set_to_list",
+    "add_nat",
+    "add_int",
+    "sub_nat",
+    "sub_int",
+    "mul_nat",
+    "mul_int",
+    "div_nat",
+    "div_int",
+    "mod_nat",
+    "mod_int",
+    "neg",
+    "suc",
+    "int_of_nat",
+    "nat_of_int",
+    "not",
+    "eq",
+    "lt",
+    "le",
+    "set_empty",
+    "set_univ",
+    "set_insert",
+    "set_member",
+    "set_union",
+    "set_inter",
+    "set_diff",
+    "set_compl",
+    "set_to_list",
 ];
 
 impl<'s, 'a> Parser<'s, 'a> {
@@ -528,7 +554,10 @@ impl<'s, 'a> Parser<'s, 'a> {
         let ctors = &self.scope.ctors[id.0 as usize];
         match ctors.iter().position(|c| *c == name) {
             Some(t) => Ok(t as u32),
-            None => Err(self.error_at(at, format!("`{name}` is not a constructor of `{}`", self.scope.datas[id.0 as usize].0))),
+            None => {
+                Err(self
+                    .error_at(at, format!("`{name}` is not a constructor of `{}`", self.scope.datas[id.0 as usize].0)))
+            }
         }
     }
 

@@ -73,10 +73,8 @@ impl Run<'_, '_> {
                     // Finite maps over an infinite domain are equal iff they have the same
                     // default and the same entries.
                     if let (Value::Fun(f), Value::Fun(g)) = (&a, &b) {
-                        if let (
-                            Closure::Map { default: d1, entries: e1 },
-                            Closure::Map { default: d2, entries: e2 },
-                        ) = (&**f, &**g)
+                        if let (Closure::Map { default: d1, entries: e1 }, Closure::Map { default: d2, entries: e2 }) =
+                            (&**f, &**g)
                         {
                             if e1.len() != e2.len() || e1.iter().zip(e2).any(|((k1, _), (k2, _))| k1 != k2) {
                                 return Ok(false);
@@ -251,13 +249,8 @@ impl Run<'_, '_> {
             return Ok(f.clone());
         }
         let di = most_frequent(&idx, distinct.len());
-        let entries = keys
-            .iter()
-            .zip(results)
-            .zip(&idx)
-            .filter(|(_, &i)| i != di)
-            .map(|((k, y), _)| (k.clone(), y))
-            .collect();
+        let entries =
+            keys.iter().zip(results).zip(&idx).filter(|(_, &i)| i != di).map(|((k, y), _)| (k.clone(), y)).collect();
         Ok(Value::Fun(Rc::new(Closure::Map { default: distinct[di].clone(), entries })))
     }
 }

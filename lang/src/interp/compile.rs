@@ -66,7 +66,10 @@ pub(crate) enum Op {
     SetDiff(Rc<TyInfo>),
     SetCompl(Rc<TyInfo>),
     /// The tags of `Nil` and `Cons` of the result list type.
-    SetToList { nil: u32, cons: u32 },
+    SetToList {
+        nil: u32,
+        cons: u32,
+    },
 }
 
 pub(crate) enum Node {
@@ -83,10 +86,30 @@ pub(crate) enum Node {
     Let(u32, Box<Node>, Box<Node>),
     If(Box<Node>, Box<Node>, Box<Node>),
     /// `alts[tag]`; `None` entries go to `default`.
-    Case { scrut: Box<Node>, alts: Box<[Option<CaseAlt>]>, default: Option<Box<Node>> },
-    NatCase { scrut: Box<Node>, zero: Box<Node>, pred: u32, succ: Box<Node> },
-    Quant { q: Quant, var: u32, ty: Rc<TyInfo>, domain: Option<Box<Node>>, body: Box<Node> },
-    SetCompr { var: u32, ty: Rc<TyInfo>, domain: Option<Box<Node>>, body: Box<Node> },
+    Case {
+        scrut: Box<Node>,
+        alts: Box<[Option<CaseAlt>]>,
+        default: Option<Box<Node>>,
+    },
+    NatCase {
+        scrut: Box<Node>,
+        zero: Box<Node>,
+        pred: u32,
+        succ: Box<Node>,
+    },
+    Quant {
+        q: Quant,
+        var: u32,
+        ty: Rc<TyInfo>,
+        domain: Option<Box<Node>>,
+        body: Box<Node>,
+    },
+    SetCompr {
+        var: u32,
+        ty: Rc<TyInfo>,
+        domain: Option<Box<Node>>,
+        body: Box<Node>,
+    },
     Pred(PredId, Box<[Node]>),
     Undefined(Undef),
     /// Ill-formed IR, reported as `NotExecutable` when reached.
@@ -102,7 +125,11 @@ pub(crate) enum Pat {
     /// `Suc p` against a `nat`.
     Suc(Box<Pat>),
     /// Any other term: evaluated once the variables in `vars` are bound and compared.
-    Expr { node: Node, vars: Box<[u32]>, ty: Rc<TyInfo> },
+    Expr {
+        node: Node,
+        vars: Box<[u32]>,
+        ty: Rc<TyInfo>,
+    },
 }
 
 pub(crate) struct Goal {

@@ -166,11 +166,7 @@ pub(crate) fn most_frequent(idx: &[usize], n: usize) -> usize {
 /// The canonical finite map sending `keys[i]` to `results[idx[i]]`.
 fn map_of(keys: &[Value], results: &[Value], idx: &[usize]) -> Value {
     let d = most_frequent(idx, results.len());
-    let entries = keys
-        .iter()
-        .zip(idx)
-        .filter(|(_, &i)| i != d)
-        .map(|(k, &i)| (k.clone(), results[i].clone()))
-        .collect();
+    let entries =
+        keys.iter().zip(idx).filter(|(_, &i)| i != d).map(|(k, &i)| (k.clone(), results[i].clone())).collect();
     Value::Fun(Rc::new(Closure::Map { default: results[d].clone(), entries }))
 }

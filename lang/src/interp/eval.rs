@@ -371,9 +371,13 @@ impl<'c, 'p> Run<'c, 'p> {
             }
             Node::Undefined(u) => Err(EvalError::Undefined(u.clone())),
             Node::Error(msg) => Err(EvalError::NotExecutable(msg.clone())),
-            Node::Var(_) | Node::Const(_) | Node::If(..) | Node::Let(..) | Node::Case { .. } | Node::NatCase { .. } | Node::Call(..) => {
-                self.eval_here(e)
-            }
+            Node::Var(_)
+            | Node::Const(_)
+            | Node::If(..)
+            | Node::Let(..)
+            | Node::Case { .. }
+            | Node::NatCase { .. }
+            | Node::Call(..) => self.eval_here(e),
         }
     }
 
@@ -472,7 +476,9 @@ impl<'c, 'p> Run<'c, 'p> {
             }
             (Op::SetToList { nil, cons }, Value::Set(s)) => {
                 if s.is_complement() {
-                    return Err(EvalError::NotExecutable("the elements of an infinite set (a complement) cannot be listed".into()));
+                    return Err(EvalError::NotExecutable(
+                        "the elements of an infinite set (a complement) cannot be listed".into(),
+                    ));
                 }
                 self.charge_set(&s, &s)?;
                 let mut list = Value::nullary(*nil);

@@ -131,7 +131,14 @@ impl<'c, 'p> Run<'c, 'p> {
 
     /// Proves goals `k..` (deferred head checks, then premises) with backtracking over the
     /// enumerated values of unbound variables.
-    fn solve(&mut self, pc: &'c PredCode, cl: &'c ClauseCode, checks: &[Check<'c>], k: usize, bound: &mut [bool]) -> R<bool> {
+    fn solve(
+        &mut self,
+        pc: &'c PredCode,
+        cl: &'c ClauseCode,
+        checks: &[Check<'c>],
+        k: usize,
+        bound: &mut [bool],
+    ) -> R<bool> {
         let nc = checks.len();
         if k == nc + cl.premises.len() {
             return Ok(true);

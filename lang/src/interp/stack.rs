@@ -93,10 +93,8 @@ fn grow_slow<R>(f: impl FnOnce() -> R) -> Option<R> {
     let segments = limit.segments + 1;
     let job = AssertSend(f);
     let result = std::thread::scope(|s| {
-        let handle = std::thread::Builder::new()
-            .name("hol-interp".into())
-            .stack_size(SEGMENT_SIZE)
-            .spawn_scoped(s, move || {
+        let handle =
+            std::thread::Builder::new().name("hol-interp".into()).stack_size(SEGMENT_SIZE).spawn_scoped(s, move || {
                 let job = job;
                 let low = sp().saturating_sub(SEGMENT_SIZE - RED_ZONE);
                 LIMIT.with(|l| l.set(Limit { low, segments }));

@@ -270,7 +270,12 @@ pub enum TermKind {
     /// `λx y. t`, `λ(a, b). t`, `λ_. t`: each parameter is a pattern term.
     Lambda(Vec<Term>, Box<Term>),
     /// `∀x y. P`, `∃x::nat. P`, `∀x∈A. P`, `∃!x. P`.
-    Quant { q: Quantifier, binders: Vec<Binder>, bound: Option<QuantBound>, body: Box<Term> },
+    Quant {
+        q: Quantifier,
+        binders: Vec<Binder>,
+        bound: Option<QuantBound>,
+        body: Box<Term>,
+    },
     If(Box<Term>, Box<Term>, Box<Term>),
     /// `let p = t; q = u in v`.
     Let(Vec<(Term, Term)>, Box<Term>),
@@ -286,7 +291,11 @@ pub enum TermKind {
     /// `[f x. x ← xs, P x]`; the filter form `[x←xs. P x]` is read as `[x. x ← xs, P x]`.
     ListCompr(Box<Term>, Vec<Qualifier>),
     /// `[m..<n]` (exclusive = true) and `[m..n]`.
-    Range { from: Box<Term>, to: Box<Term>, exclusive: bool },
+    Range {
+        from: Box<Term>,
+        to: Box<Term>,
+        exclusive: bool,
+    },
     /// `{a, b}`, possibly empty.
     SetLit(Vec<Term>),
     /// `{x. P x}` or `{(x, y). P}` (pattern, body); `{x ∈ A. P x}` is read with body

@@ -210,10 +210,13 @@ fn shunting_yard(items: Vec<Item>) -> Result<Box<Term>, Diagnostic> {
                 }
                 let left_req = if assoc == Assoc::Left { prec } else { prec + 1 };
                 let Some(lhs) = operands.last() else {
-                    return Err(Diagnostic::error(span, "expected a term").with_label("expected a term before this operator"));
+                    return Err(
+                        Diagnostic::error(span, "expected a term").with_label("expected a term before this operator")
+                    );
                 };
                 if lhs.level < left_req {
-                    let mut d = Diagnostic::error(span, format!("ambiguous use of `{}`: add parentheses", binop_text(op)));
+                    let mut d =
+                        Diagnostic::error(span, format!("ambiguous use of `{}`: add parentheses", binop_text(op)));
                     d = match lhs.top {
                         Some((prev, psp)) => d
                             .with_label(format!(
@@ -246,7 +249,8 @@ fn shunting_yard(items: Vec<Item>) -> Result<Box<Term>, Diagnostic> {
 
 /// Applies the topmost pending operator to its operand(s).
 fn reduce(operands: &mut Vec<Operand>, pending: &mut Vec<Pending>) -> Result<(), Diagnostic> {
-    let missing = |span: Span| Diagnostic::error(span, "expected a term").with_label("expected a term after this operator");
+    let missing =
+        |span: Span| Diagnostic::error(span, "expected a term").with_label("expected a term after this operator");
     match pending.pop() {
         Some(Pending::Prefix { op, span, .. }) => {
             let arg = operands.pop().ok_or_else(|| missing(span))?;
@@ -265,7 +269,12 @@ fn reduce(operands: &mut Vec<Operand>, pending: &mut Vec<Pending>) -> Result<(),
             if depth > MAX_DEPTH {
                 return Err(too_deep(span));
             }
-            operands.push(Operand { term: bin(op, span, lhs.term, rhs.term), level: prec, top: Some((op, span)), depth });
+            operands.push(Operand {
+                term: bin(op, span, lhs.term, rhs.term),
+                level: prec,
+                top: Some((op, span)),
+                depth,
+            });
         }
         None => {}
     }
@@ -343,7 +352,13 @@ pub fn set_compr(p: Box<Term>, dot: Span, body: Box<Term>, l: usize, r: usize) -
 }
 
 /// `[x ← xs. P x]` is `[x. x ← xs, P x]`.
-pub fn list_filter(x: Box<Term>, xs: Box<Term>, quals: Vec<Qualifier>, l: usize, r: usize) -> Result<Box<Term>, Diagnostic> {
+pub fn list_filter(
+    x: Box<Term>,
+    xs: Box<Term>,
+    quals: Vec<Qualifier>,
+    l: usize,
+    r: usize,
+) -> Result<Box<Term>, Diagnostic> {
     let mut qs = Vec::with_capacity(quals.len() + 1);
     qs.push(Qualifier::Generator(clone_shallow(&x)?, *xs));
     qs.extend(quals);

@@ -347,8 +347,7 @@ impl<'a> Iterator for InnerLexer<'a> {
         let slice = self.lex.slice();
         let err = match tok {
             Ok(Tok::Symbol) => Some(
-                Diagnostic::error(span, format!("unknown symbol `{slice}`"))
-                    .with_label("expected a term or type here"),
+                Diagnostic::error(span, format!("unknown symbol `{slice}`")).with_label("expected a term or type here"),
             ),
             Ok(Tok::Unknown) | Err(InnerLexError::Unexpected) => {
                 let c = slice.chars().next().unwrap_or(' ');
@@ -486,61 +485,62 @@ mod tests {
 
     #[test]
     fn names_and_subscripts() {
-        assert_eq!(toks("x\\<^sub>1 s⇩2 n' xs_1"), vec![
-            Tok::Ident("x\\<^sub>1"),
-            Tok::Ident("s⇩2"),
-            Tok::Ident("n'"),
-            Tok::Ident("xs_1")
-        ]);
+        assert_eq!(
+            toks("x\\<^sub>1 s⇩2 n' xs_1"),
+            vec![Tok::Ident("x\\<^sub>1"), Tok::Ident("s⇩2"), Tok::Ident("n'"), Tok::Ident("xs_1")]
+        );
         assert_eq!(normalize_name("s⇩2"), "s\\<^sub>2");
         assert_eq!(normalize_name("α⇩1"), "\\<alpha>\\<^sub>1");
         assert_eq!(normalize_name("x\\<^isub>1"), "x\\<^sub>1");
-        assert_eq!(toks("\\<alpha> 'a 'b::ord"), vec![
-            Tok::Ident("\\<alpha>"),
-            Tok::TVar("'a"),
-            Tok::TVar("'b"),
-            Tok::ColCol,
-            Tok::Ident("ord")
-        ]);
+        assert_eq!(
+            toks("\\<alpha> 'a 'b::ord"),
+            vec![Tok::Ident("\\<alpha>"), Tok::TVar("'a"), Tok::TVar("'b"), Tok::ColCol, Tok::Ident("ord")]
+        );
         // λ is a binder, never a letter.
         assert_eq!(toks("λx"), vec![Tok::Lam, Tok::Ident("x")]);
     }
 
     #[test]
     fn longest_match() {
-        assert_eq!(toks("[0..<n] [m..n] x:=y ==> => == = |] [| x.y"), vec![
-            Tok::LBrack,
-            Tok::Num("0"),
-            Tok::DotDotLt,
-            Tok::Ident("n"),
-            Tok::RBrack,
-            Tok::LBrack,
-            Tok::Ident("m"),
-            Tok::DotDot,
-            Tok::Ident("n"),
-            Tok::RBrack,
-            Tok::Ident("x"),
-            Tok::ColEq,
-            Tok::Ident("y"),
-            Tok::MetaImp,
-            Tok::Arrow,
-            Tok::Defeq,
-            Tok::Eq,
-            Tok::RBrakk,
-            Tok::LBrakk,
-            Tok::Ident("x"),
-            Tok::Dot,
-            Tok::Ident("y"),
-        ]);
-        assert_eq!(toks("ALLx EX! xs!i of2 o"), vec![
-            Tok::Ident("ALLx"),
-            Tok::Ex1,
-            Tok::Ident("xs"),
-            Tok::Bang,
-            Tok::Ident("i"),
-            Tok::Ident("of2"),
-            Tok::Comp
-        ]);
+        assert_eq!(
+            toks("[0..<n] [m..n] x:=y ==> => == = |] [| x.y"),
+            vec![
+                Tok::LBrack,
+                Tok::Num("0"),
+                Tok::DotDotLt,
+                Tok::Ident("n"),
+                Tok::RBrack,
+                Tok::LBrack,
+                Tok::Ident("m"),
+                Tok::DotDot,
+                Tok::Ident("n"),
+                Tok::RBrack,
+                Tok::Ident("x"),
+                Tok::ColEq,
+                Tok::Ident("y"),
+                Tok::MetaImp,
+                Tok::Arrow,
+                Tok::Defeq,
+                Tok::Eq,
+                Tok::RBrakk,
+                Tok::LBrakk,
+                Tok::Ident("x"),
+                Tok::Dot,
+                Tok::Ident("y"),
+            ]
+        );
+        assert_eq!(
+            toks("ALLx EX! xs!i of2 o"),
+            vec![
+                Tok::Ident("ALLx"),
+                Tok::Ex1,
+                Tok::Ident("xs"),
+                Tok::Bang,
+                Tok::Ident("i"),
+                Tok::Ident("of2"),
+                Tok::Comp
+            ]
+        );
     }
 
     #[test]

@@ -372,51 +372,60 @@ mod tests {
 
     #[test]
     fn basic_tokens() {
-        assert_eq!(kinds("datatype 'a tree = Leaf | Node \"'a tree\" (left: 'a)"), vec![
-            (Kind::Ident, "datatype"),
-            (Kind::TypeVar, "'a"),
-            (Kind::Ident, "tree"),
-            (Kind::Eq, "="),
-            (Kind::Ident, "Leaf"),
-            (Kind::Bar, "|"),
-            (Kind::Ident, "Node"),
-            (Kind::Str, "\"'a tree\""),
-            (Kind::LParen, "("),
-            (Kind::Ident, "left"),
-            (Kind::Colon, ":"),
-            (Kind::TypeVar, "'a"),
-            (Kind::RParen, ")"),
-        ]);
+        assert_eq!(
+            kinds("datatype 'a tree = Leaf | Node \"'a tree\" (left: 'a)"),
+            vec![
+                (Kind::Ident, "datatype"),
+                (Kind::TypeVar, "'a"),
+                (Kind::Ident, "tree"),
+                (Kind::Eq, "="),
+                (Kind::Ident, "Leaf"),
+                (Kind::Bar, "|"),
+                (Kind::Ident, "Node"),
+                (Kind::Str, "\"'a tree\""),
+                (Kind::LParen, "("),
+                (Kind::Ident, "left"),
+                (Kind::Colon, ":"),
+                (Kind::TypeVar, "'a"),
+                (Kind::RParen, ")"),
+            ]
+        );
     }
 
     #[test]
     fn long_names_numbers_and_other() {
-        assert_eq!(kinds("list.induct foo. 1.5 2.x ∧ ? `"), vec![
-            (Kind::Ident, "list.induct"),
-            (Kind::Ident, "foo"),
-            (Kind::Other, "."),
-            (Kind::Num, "1.5"),
-            (Kind::Num, "2"),
-            (Kind::Other, "."),
-            (Kind::Ident, "x"),
-            (Kind::Other, "∧"),
-            (Kind::Other, "?"),
-            (Kind::Other, "`"),
-        ]);
+        assert_eq!(
+            kinds("list.induct foo. 1.5 2.x ∧ ? `"),
+            vec![
+                (Kind::Ident, "list.induct"),
+                (Kind::Ident, "foo"),
+                (Kind::Other, "."),
+                (Kind::Num, "1.5"),
+                (Kind::Num, "2"),
+                (Kind::Other, "."),
+                (Kind::Ident, "x"),
+                (Kind::Other, "∧"),
+                (Kind::Other, "?"),
+                (Kind::Other, "`"),
+            ]
+        );
     }
 
     #[test]
     fn comments_cartouches_strings() {
         let s = "a (* x (* y *) \" *) b ‹c ‹d› e› \\<open>f\\<close> \"g \\\" h\" \\<comment> ‹note› i {* v *}";
-        assert_eq!(kinds(s), vec![
-            (Kind::Ident, "a"),
-            (Kind::Ident, "b"),
-            (Kind::Cartouche, "‹c ‹d› e›"),
-            (Kind::Cartouche, "\\<open>f\\<close>"),
-            (Kind::Str, "\"g \\\" h\""),
-            (Kind::Ident, "i"),
-            (Kind::Verbatim, "{* v *}"),
-        ]);
+        assert_eq!(
+            kinds(s),
+            vec![
+                (Kind::Ident, "a"),
+                (Kind::Ident, "b"),
+                (Kind::Cartouche, "‹c ‹d› e›"),
+                (Kind::Cartouche, "\\<open>f\\<close>"),
+                (Kind::Str, "\"g \\\" h\""),
+                (Kind::Ident, "i"),
+                (Kind::Verbatim, "{* v *}"),
+            ]
+        );
         let l = lex(s);
         assert!(l.diagnostics.is_empty());
         let c = l.tokens[2];

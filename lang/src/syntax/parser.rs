@@ -196,40 +196,137 @@ pub fn command_class(word: &str) -> Option<CommandClass> {
     use CommandClass::*;
     Some(match word {
         "theory" => Header,
-        "datatype" | "type_synonym" | "primrec" | "fun" | "function" | "definition" | "abbreviation"
-        | "inductive" | "lemma" | "theorem" | "corollary" | "proposition" | "quickcheck"
-        | "quickcheck_params" | "declare" | "value" => Parsed,
-        "oops" | "sorry" | "done" | "by" | "apply" | "apply_end" | "proof" | "qed" | "next" | "have"
-        | "show" | "hence" | "thus" | "fix" | "assume" | "presume" | "from" | "with" | "then" | "using"
-        | "unfolding" | "case" | "obtain" | "note" | "moreover" | "ultimately" | "also" | "finally"
-        | "termination" | "let" | "define" | "consider" | "defer" | "prefer" | "back" | "subgoal"
-        | "supply" | "including" | "guess" | "write" => Proof,
-        "text" | "txt" | "text_raw" | "section" | "subsection" | "subsubsection" | "paragraph"
-        | "subparagraph" | "chapter" => Text,
+        "datatype" | "type_synonym" | "primrec" | "fun" | "function" | "definition" | "abbreviation" | "inductive"
+        | "lemma" | "theorem" | "corollary" | "proposition" | "quickcheck" | "quickcheck_params" | "declare"
+        | "value" => Parsed,
+        "oops" | "sorry" | "done" | "by" | "apply" | "apply_end" | "proof" | "qed" | "next" | "have" | "show"
+        | "hence" | "thus" | "fix" | "assume" | "presume" | "from" | "with" | "then" | "using" | "unfolding"
+        | "case" | "obtain" | "note" | "moreover" | "ultimately" | "also" | "finally" | "termination" | "let"
+        | "define" | "consider" | "defer" | "prefer" | "back" | "subgoal" | "supply" | "including" | "guess"
+        | "write" => Proof,
+        "text" | "txt" | "text_raw" | "section" | "subsection" | "subsubsection" | "paragraph" | "subparagraph"
+        | "chapter" => Text,
         "end" => End,
-        "locale" | "record" | "class" | "instantiation" | "instance" | "context" | "lemmas"
-        | "theorems" | "export_code" | "ML" | "ML_file" | "ML_val" | "ML_command" | "ML_prf"
-        | "setup" | "local_setup" | "hide_const" | "hide_type" | "hide_fact" | "hide_class"
-        | "notation" | "no_notation" | "type_notation" | "no_type_notation" | "syntax"
-        | "no_syntax" | "translations" | "no_translations" | "axiomatization" | "consts"
-        | "nitpick" | "nitpick_params" | "sledgehammer" | "sledgehammer_params" | "term" | "thm"
-        | "typ" | "prop" | "find_theorems" | "find_consts" | "typedecl" | "typedef"
-        | "codatatype" | "primcorec" | "primcorecursive" | "corec" | "corecursive"
-        | "inductive_set" | "coinductive" | "coinductive_set" | "inductive_cases"
-        | "inductive_simps" | "fun_cases" | "partial_function" | "nominal_datatype"
-        | "named_theorems" | "method" | "attribute_setup" | "method_setup" | "simproc_setup"
-        | "bundle" | "unbundle" | "interpretation" | "global_interpretation" | "sublocale"
-        | "interpret" | "subclass" | "code_datatype" | "code_printing" | "lift_definition"
-        | "setup_lifting" | "quotient_type" | "quotient_definition" | "overloading"
-        | "specification" | "free_constructors" | "declaration" | "notepad" | "experiment"
-        | "schematic_goal" | "adhoc_overloading" | "no_adhoc_overloading" | "recdef"
-        | "oracle" | "quickcheck_generator" | "find_unused_assms" | "solve_direct" | "try"
-        | "try0" | "nunchaku" | "smt_status" | "code_thms" | "code_deps" | "unused_thms"
-        | "thy_deps" | "class_deps" | "locale_deps" | "welcome" | "help" | "include" | "includes"
-        | "type_alias" | "default_sort" | "nonterminal" | "parse_translation"
-        | "print_translation" | "abbrev" | "alias" | "realizers" | "extract" | "instance_proof"
-        | "old_rep_datatype" | "rep_datatype" | "defs" | "axioms" | "constdefs" | "values"
-        | "export_generated_files" | "compile_generated_files" | "external_file" => Unsupported,
+        "locale"
+        | "record"
+        | "class"
+        | "instantiation"
+        | "instance"
+        | "context"
+        | "lemmas"
+        | "theorems"
+        | "export_code"
+        | "ML"
+        | "ML_file"
+        | "ML_val"
+        | "ML_command"
+        | "ML_prf"
+        | "setup"
+        | "local_setup"
+        | "hide_const"
+        | "hide_type"
+        | "hide_fact"
+        | "hide_class"
+        | "notation"
+        | "no_notation"
+        | "type_notation"
+        | "no_type_notation"
+        | "syntax"
+        | "no_syntax"
+        | "translations"
+        | "no_translations"
+        | "axiomatization"
+        | "consts"
+        | "nitpick"
+        | "nitpick_params"
+        | "sledgehammer"
+        | "sledgehammer_params"
+        | "term"
+        | "thm"
+        | "typ"
+        | "prop"
+        | "find_theorems"
+        | "find_consts"
+        | "typedecl"
+        | "typedef"
+        | "codatatype"
+        | "primcorec"
+        | "primcorecursive"
+        | "corec"
+        | "corecursive"
+        | "inductive_set"
+        | "coinductive"
+        | "coinductive_set"
+        | "inductive_cases"
+        | "inductive_simps"
+        | "fun_cases"
+        | "partial_function"
+        | "nominal_datatype"
+        | "named_theorems"
+        | "method"
+        | "attribute_setup"
+        | "method_setup"
+        | "simproc_setup"
+        | "bundle"
+        | "unbundle"
+        | "interpretation"
+        | "global_interpretation"
+        | "sublocale"
+        | "interpret"
+        | "subclass"
+        | "code_datatype"
+        | "code_printing"
+        | "lift_definition"
+        | "setup_lifting"
+        | "quotient_type"
+        | "quotient_definition"
+        | "overloading"
+        | "specification"
+        | "free_constructors"
+        | "declaration"
+        | "notepad"
+        | "experiment"
+        | "schematic_goal"
+        | "adhoc_overloading"
+        | "no_adhoc_overloading"
+        | "recdef"
+        | "oracle"
+        | "quickcheck_generator"
+        | "find_unused_assms"
+        | "solve_direct"
+        | "try"
+        | "try0"
+        | "nunchaku"
+        | "smt_status"
+        | "code_thms"
+        | "code_deps"
+        | "unused_thms"
+        | "thy_deps"
+        | "class_deps"
+        | "locale_deps"
+        | "welcome"
+        | "help"
+        | "include"
+        | "includes"
+        | "type_alias"
+        | "default_sort"
+        | "nonterminal"
+        | "parse_translation"
+        | "print_translation"
+        | "abbrev"
+        | "alias"
+        | "realizers"
+        | "extract"
+        | "instance_proof"
+        | "old_rep_datatype"
+        | "rep_datatype"
+        | "defs"
+        | "axioms"
+        | "constdefs"
+        | "values"
+        | "export_generated_files"
+        | "compile_generated_files"
+        | "external_file" => Unsupported,
         w if w.starts_with("print_") => Unsupported,
         _ => return None,
     })
@@ -389,9 +486,12 @@ impl<'a> Driver<'a> {
                     reported_after_end = true;
                     let t = chunk[0];
                     self.diagnostics.push(
-                        Diagnostic::error(t.span, format!("unexpected {} after the end of the theory", errors::quote_source(self.word(&t))))
-                            .with_label("the theory has already ended")
-                            .with_secondary(self.ended.unwrap_or_default(), "the theory ends here"),
+                        Diagnostic::error(
+                            t.span,
+                            format!("unexpected {} after the end of the theory", errors::quote_source(self.word(&t))),
+                        )
+                        .with_label("the theory has already ended")
+                        .with_secondary(self.ended.unwrap_or_default(), "the theory ends here"),
                     );
                 }
             } else {
@@ -416,7 +516,12 @@ impl<'a> Driver<'a> {
         let start = self.header_span.map_or(0, |s| s.start as usize);
         let name = self.name.unwrap_or(Ident { name: String::new(), span: Span::new(start, start) });
         Parsed {
-            theory: Theory { name, imports: self.imports, commands: self.commands, span: Span::new(start, end.max(start)) },
+            theory: Theory {
+                name,
+                imports: self.imports,
+                commands: self.commands,
+                span: Span::new(start, end.max(start)),
+            },
             diagnostics: self.diagnostics,
         }
     }
@@ -467,8 +572,11 @@ impl<'a> Driver<'a> {
                 self.ended = Some(first.span);
                 if let Some(extra) = chunk.get(1) {
                     self.diagnostics.push(
-                        Diagnostic::error(extra.span, format!("unexpected {} after `end`", errors::quote_source(self.word(extra))))
-                            .with_label("expected nothing after the end of the theory"),
+                        Diagnostic::error(
+                            extra.span,
+                            format!("unexpected {} after `end`", errors::quote_source(self.word(extra))),
+                        )
+                        .with_label("expected nothing after the end of the theory"),
                     );
                 }
             }

@@ -382,10 +382,7 @@ fn if_let_case() {
     assert_eq!(t("case xs of [] ⇒ 0 | y # ys ⇒ 1"), "(case xs [([] 0) ((# y ys) 1)])");
     assert_eq!(t("case p of (a, b) ⇒ a | _ ⇒ b"), "(case p [((tuple a b) a) (_ b)])");
     // A nested case absorbs the following arms.
-    assert_eq!(
-        t("case x of A ⇒ case y of B ⇒ 1 | C ⇒ 2 | D ⇒ 3"),
-        "(case x [(A (case y [(B 1) (C 2) (D 3)]))])"
-    );
+    assert_eq!(t("case x of A ⇒ case y of B ⇒ 1 | C ⇒ 2 | D ⇒ 3"), "(case x [(A (case y [(B 1) (C 2) (D 3)]))])");
     assert_eq!(t("case x of A ⇒ (case y of B ⇒ 1) | C ⇒ 2"), "(case x [(A (case y [(B 1)])) (C 2)])");
     // `if` and binders in a non-last arm end at the `|`.
     assert_eq!(
@@ -734,7 +731,9 @@ fn one(body: &str) -> CommandKind {
 }
 
 fn eq_sexps(eqs: &[Equation]) -> Vec<String> {
-    eqs.iter().map(|e| format!("{}{}", e.name.as_ref().map_or(String::new(), |n| format!("{}: ", n.name)), sexp(&e.term))).collect()
+    eqs.iter()
+        .map(|e| format!("{}{}", e.name.as_ref().map_or(String::new(), |n| format!("{}: ", n.name)), sexp(&e.term)))
+        .collect()
 }
 
 #[test]
@@ -859,7 +858,10 @@ fn definitions() {
         }
         other => panic!("{other:?}"),
     }
-    assert!(matches!(one("abbreviation (input) sq where \"sq x ≡ x * x\""), CommandKind::Definition { decl: Some(_), .. }));
+    assert!(matches!(
+        one("abbreviation (input) sq where \"sq x ≡ x * x\""),
+        CommandKind::Definition { decl: Some(_), .. }
+    ));
 }
 
 #[test]
@@ -894,7 +896,10 @@ fn lemmas() {
     let l = lemma_of(one("lemma [simp]: \"A\""));
     assert!(l.name.is_none());
     let l = lemma_of(one("lemma foo:\n  fixes x :: \"nat\" and y\n  assumes a1: \"x > 0\" and \"y > 0\" \"x < y\"\n  shows \"x < y + 1\" and c: \"y > 0\""));
-    assert_eq!(l.fixes.iter().map(|f| (f.name.name.as_str(), f.ty.is_some())).collect::<Vec<_>>(), vec![("x", true), ("y", false)]);
+    assert_eq!(
+        l.fixes.iter().map(|f| (f.name.name.as_str(), f.ty.is_some())).collect::<Vec<_>>(),
+        vec![("x", true), ("y", false)]
+    );
     assert_eq!(eq_sexps(&l.assumes), vec!["a1: (> x 0)", "(> y 0)", "(< x y)"]);
     assert_eq!(l.shows.iter().map(sexp).collect::<Vec<_>>(), vec!["(< x (+ y 1))", "(> y 0)"]);
     let l = lemma_of(one("lemma assumes \"A\" shows \"B\""));
@@ -909,11 +914,12 @@ fn lemmas() {
 }
 
 fn opts(os: &[QcOption]) -> Vec<String> {
-    os.iter().map(|o| match &o.value {
-        Some(v) => format!("{}={}", o.name.name, v.name),
-        None => o.name.name.clone(),
-    })
-    .collect()
+    os.iter()
+        .map(|o| match &o.value {
+            Some(v) => format!("{}={}", o.name.name, v.name),
+            None => o.name.name.clone(),
+        })
+        .collect()
 }
 
 #[test]
@@ -933,18 +939,21 @@ fn quickcheck_declare_value() {
             other => format!("{other:?}"),
         })
         .collect();
-    assert_eq!(shapes, vec![
-        "lemma",
-        "qc[\"random\", \"size=5\", \"timeout=2.5\", \"expect=counterexample\", \"default_type=int\"]",
-        "qc[]",
-        "qc[]",
-        "proof",
-        "qcp[\"exhaustive\"]",
-        "declare[\"quickcheck_size=10\", \"quickcheck_timeout=3\"]",
-        "declare[]",
-        "value (rev [1 (:: 2 nat)])",
-        "value x",
-    ]);
+    assert_eq!(
+        shapes,
+        vec![
+            "lemma",
+            "qc[\"random\", \"size=5\", \"timeout=2.5\", \"expect=counterexample\", \"default_type=int\"]",
+            "qc[]",
+            "qc[]",
+            "proof",
+            "qcp[\"exhaustive\"]",
+            "declare[\"quickcheck_size=10\", \"quickcheck_timeout=3\"]",
+            "declare[]",
+            "value (rev [1 (:: 2 nat)])",
+            "value x",
+        ]
+    );
 }
 
 #[test]
@@ -1014,12 +1023,15 @@ lemma ok2: \"x = x\"
 value \"[1, 2,, 3]\"
 end
 ";
-    assert_eq!(diags(text), vec![
-        (4, "expected `)` or `,`, found the end of the term".to_string()),
-        (8, "expected a term, found the end of the term".to_string()),
-        (12, "expected one of a name, a string or `[`, found `lemma`".to_string()),
-        (13, "expected a term, found `,`".to_string()),
-    ]);
+    assert_eq!(
+        diags(text),
+        vec![
+            (4, "expected `)` or `,`, found the end of the term".to_string()),
+            (8, "expected a term, found the end of the term".to_string()),
+            (12, "expected one of a name, a string or `[`, found `lemma`".to_string()),
+            (13, "expected a term, found `,`".to_string()),
+        ]
+    );
     let th = parse_theory(text).theory;
     let shapes: Vec<String> = th
         .commands
@@ -1046,13 +1058,28 @@ fn unclosed_quote_before_a_command_line() {
 
 #[test]
 fn header_and_end_problems() {
-    assert_eq!(diags("theory T imports Main begin\nlemma \"x\"\n"), vec![(3, "expected `end` at the end of the theory".to_string())]);
-    assert_eq!(diags("theory T imports Main begin\nend\nlemma \"x\"\n"), vec![(3, "unexpected `lemma` after the end of the theory".to_string())]);
+    assert_eq!(
+        diags("theory T imports Main begin\nlemma \"x\"\n"),
+        vec![(3, "expected `end` at the end of the theory".to_string())]
+    );
+    assert_eq!(
+        diags("theory T imports Main begin\nend\nlemma \"x\"\n"),
+        vec![(3, "unexpected `lemma` after the end of the theory".to_string())]
+    );
     assert_eq!(diags("theory T imports Main begin\nend foo\n"), vec![(2, "unexpected `foo` after `end`".to_string())]);
     assert_eq!(diags("lemma \"x\"\nend\n"), vec![(1, "expected `theory`, found `lemma`".to_string())]);
-    assert_eq!(diags("foo bar\ntheory T imports Main begin\nend\n")[0], (1, "expected `theory`, found `foo`".to_string()));
-    assert_eq!(diags("theory imports Main begin\nend\n"), vec![(1, "expected a name or a string, found `imports`".to_string())]);
-    assert_eq!(diags("theory T imports Main\nlemma \"x\"\nend\n"), vec![(2, "expected one of a name, a string or `begin`, found `lemma`".to_string())]);
+    assert_eq!(
+        diags("foo bar\ntheory T imports Main begin\nend\n")[0],
+        (1, "expected `theory`, found `foo`".to_string())
+    );
+    assert_eq!(
+        diags("theory imports Main begin\nend\n"),
+        vec![(1, "expected a name or a string, found `imports`".to_string())]
+    );
+    assert_eq!(
+        diags("theory T imports Main\nlemma \"x\"\nend\n"),
+        vec![(2, "expected one of a name, a string or `begin`, found `lemma`".to_string())]
+    );
     // Empty and blank files.
     assert_eq!(diags(""), vec![(1, "expected `theory`, found the end of the file".to_string())]);
     assert_eq!(diags("(* only a comment *)"), vec![(1, "expected `theory`, found the end of the file".to_string())]);
@@ -1063,10 +1090,19 @@ fn header_and_end_problems() {
 #[test]
 fn outer_error_messages() {
     let w = |b: &str| diags(&wrap(b));
-    assert_eq!(w("lemma foo:\nlemma \"x\""), vec![(3, "expected one of a name, a string, `fixes`, `assumes` or `shows`, found `lemma`".to_string())]);
+    assert_eq!(
+        w("lemma foo:\nlemma \"x\""),
+        vec![(3, "expected one of a name, a string, `fixes`, `assumes` or `shows`, found `lemma`".to_string())]
+    );
     assert_eq!(w("datatype = A"), vec![(2, "expected one of a name, a type variable or `(`, found `=`".to_string())]);
-    assert_eq!(w("fun f :: \"nat\" \"f x = x\""), vec![(2, "expected one of `(`, `where` or `and`, found `\"f x = x\"`".to_string())]);
-    assert_eq!(w("quickcheck[random size = 3]"), vec![(2, "expected one of `=`, `]` or `,`, found `size`".to_string())]);
+    assert_eq!(
+        w("fun f :: \"nat\" \"f x = x\""),
+        vec![(2, "expected one of `(`, `where` or `and`, found `\"f x = x\"`".to_string())]
+    );
+    assert_eq!(
+        w("quickcheck[random size = 3]"),
+        vec![(2, "expected one of `=`, `]` or `,`, found `size`".to_string())]
+    );
     assert_eq!(w("lemma \"(x\""), vec![(2, "expected `)` or `,`, found the end of the term".to_string())]);
     assert_eq!(w("lemma \"f x) = y\""), vec![(2, "unexpected `)`".to_string())]);
     assert_eq!(w("lemma \"x ∶ A\""), vec![(2, "unexpected character `∶`".to_string())]);

@@ -66,7 +66,8 @@ impl<'s> Checker<'s> {
 
     fn check_fresh_type(&self, name: &ast::Ident) -> R<()> {
         if self.env.types.contains_key(name.name.as_str()) {
-            return Err(Diagnostic::error(name.span, format!("type `{}` is already defined", name.name)).with_label("choose another name"));
+            return Err(Diagnostic::error(name.span, format!("type `{}` is already defined", name.name))
+                .with_label("choose another name"));
         }
         Ok(())
     }
@@ -83,10 +84,18 @@ impl<'s> Checker<'s> {
         let mut vars = Vec::new();
         e.free_vars(&ty, &mut vars);
         if let Some(p) = used.iter().find(|p| !params.iter().any(|q| q.name == ***p)) {
-            return Err(Diagnostic::error(rhs.span, format!("type variable `{p}` is not a parameter of `{}`", name.name)).with_label("unbound type variable"));
+            return Err(Diagnostic::error(
+                rhs.span,
+                format!("type variable `{p}` is not a parameter of `{}`", name.name),
+            )
+            .with_label("unbound type variable"));
         }
         if !vars.is_empty() {
-            return Err(Diagnostic::error(rhs.span, format!("a type variable here is not a parameter of `{}`", name.name)).with_label("unbound type variable"));
+            return Err(Diagnostic::error(
+                rhs.span,
+                format!("a type variable here is not a parameter of `{}`", name.name),
+            )
+            .with_label("unbound type variable"));
         }
         let params = params.iter().map(|p| Rc::from(p.name.as_str())).collect();
         self.env.types.insert(Rc::from(name.name.as_str()), TypeRef::Synonym(params, ty));
@@ -118,15 +127,26 @@ impl<'s> Checker<'s> {
                     let mut vars = Vec::new();
                     e.free_vars(&ty, &mut vars);
                     if let Some(p) = used.iter().find(|p| !d.params.iter().any(|q| q.name.name == ***p)) {
-                        return Err(Diagnostic::error(a.ty.span, format!("type variable `{p}` is not a parameter of `{}`", d.name.name)).with_label("add it to the datatype's parameters"));
+                        return Err(Diagnostic::error(
+                            a.ty.span,
+                            format!("type variable `{p}` is not a parameter of `{}`", d.name.name),
+                        )
+                        .with_label("add it to the datatype's parameters"));
                     }
                     if !vars.is_empty() {
-                        return Err(Diagnostic::error(a.ty.span, format!("a type variable here is not a parameter of `{}`", d.name.name)).with_label("add it to the datatype's parameters"));
+                        return Err(Diagnostic::error(
+                            a.ty.span,
+                            format!("a type variable here is not a parameter of `{}`", d.name.name),
+                        )
+                        .with_label("add it to the datatype's parameters"));
                     }
                     fields.push(ty);
                 }
                 if ctors.iter().any(|x: &CtorDecl| *x.name == *c.name.name) {
-                    return Err(Diagnostic::error(c.name.span, format!("constructor `{}` is defined twice", c.name.name)));
+                    return Err(Diagnostic::error(
+                        c.name.span,
+                        format!("constructor `{}` is defined twice", c.name.name),
+                    ));
                 }
                 ctors.push(CtorDecl { name: Rc::from(c.name.name.as_str()), fields });
             }
@@ -136,8 +156,14 @@ impl<'s> Checker<'s> {
         for (d, ctors) in decls.iter().zip(&full) {
             let grounded = ctors.iter().any(|c| c.fields.iter().all(|f| !mentions(f, &names)));
             if !grounded && decls.len() == 1 {
-                return Err(Diagnostic::error(d.name.span, format!("datatype `{}` has no constructor without a recursive argument, so it has no values", d.name.name))
-                    .with_label("add a non-recursive constructor"));
+                return Err(Diagnostic::error(
+                    d.name.span,
+                    format!(
+                        "datatype `{}` has no constructor without a recursive argument, so it has no values",
+                        d.name.name
+                    ),
+                )
+                .with_label("add a non-recursive constructor"));
             }
         }
         for (id, ctors) in ids.into_iter().zip(full) {
@@ -188,14 +214,21 @@ impl<'s> Checker<'s> {
             if let ast::TermKind::BinOp(op, op_span, l, r) = &head.kind {
                 if let Some(n) = infix_constant(*op) {
                     if args.is_empty() {
-                        infix_name = ast::Term { kind: ast::TermKind::Name(ast::Ident { name: n.to_string(), span: *op_span }), span: *op_span };
+                        infix_name = ast::Term {
+                            kind: ast::TermKind::Name(ast::Ident { name: n.to_string(), span: *op_span }),
+                            span: *op_span,
+                        };
                         head = &infix_name;
                         args = vec![&**l, &**r];
                     }
                 }
             }
             let ast::TermKind::Name(name) = &head.kind else {
-                return Err(Diagnostic::error(lhs.span, "the left-hand side of a defining equation must be the constant applied to patterns").with_label("not of the form `f p1 ... pn`"));
+                return Err(Diagnostic::error(
+                    lhs.span,
+                    "the left-hand side of a defining equation must be the constant applied to patterns",
+                )
+                .with_label("not of the form `f p1 ... pn`"));
             };
             let idx = match e.group.iter().position(|(n, _)| **n == *name.name) {
                 Some(i) => i,
@@ -211,8 +244,11 @@ impl<'s> Checker<'s> {
                 }
                 None => {
                     let names: Vec<String> = e.group.iter().map(|(n, _)| format!("`{n}`")).collect();
-                    return Err(Diagnostic::error(name.span, format!("this equation defines `{}`, but the command defines {}", name.name, names.join(", ")))
-                        .with_label("not a constant of this command"));
+                    return Err(Diagnostic::error(
+                        name.span,
+                        format!("this equation defines `{}`, but the command defines {}", name.name, names.join(", ")),
+                    )
+                    .with_label("not a constant of this command"));
                 }
             };
             let (cname, cty) = e.group[idx].clone();
@@ -226,7 +262,9 @@ impl<'s> Checker<'s> {
                     Type::Var(_) if !declared[idx] => {
                         let a = e.inf.fresh(Sort::new());
                         let b = e.inf.fresh(Sort::new());
-                        e.inf.unify(&t_now, &Type::fun(a.clone(), b.clone())).map_err(|_| Diagnostic::error(lhs.span, "type mismatch"))?;
+                        e.inf
+                            .unify(&t_now, &Type::fun(a.clone(), b.clone()))
+                            .map_err(|_| Diagnostic::error(lhs.span, "type mismatch"))?;
                         (a, b)
                     }
                     _ => {
@@ -245,9 +283,15 @@ impl<'s> Checker<'s> {
             match arities[idx] {
                 None => arities[idx] = Some((args.len(), lhs.span)),
                 Some((n, first)) if n != args.len() => {
-                    return Err(Diagnostic::error(lhs.span, format!("equation gives `{cname}` {} arguments, but an earlier equation gives it {n}", args.len()))
-                        .with_label("all equations of a function take the same number of arguments")
-                        .with_secondary(first, "the earlier equation"));
+                    return Err(Diagnostic::error(
+                        lhs.span,
+                        format!(
+                            "equation gives `{cname}` {} arguments, but an earlier equation gives it {n}",
+                            args.len()
+                        ),
+                    )
+                    .with_label("all equations of a function take the same number of arguments")
+                    .with_secondary(first, "the earlier equation"));
                 }
                 _ => {}
             }
@@ -262,7 +306,9 @@ impl<'s> Checker<'s> {
         for (i, (name, _)) in e.group.iter().enumerate() {
             if eqs[i].is_empty() {
                 let span = consts.get(i).map_or(cmd_span, |c| c.name.span);
-                return Err(Diagnostic::error(span, format!("no equation defines `{name}`")).with_label("declared here"));
+                return Err(
+                    Diagnostic::error(span, format!("no equation defines `{name}`")).with_label("declared here")
+                );
             }
         }
         // Generalize: the variables left in each constant's type become its parameters,
@@ -308,7 +354,11 @@ impl<'s> Checker<'s> {
                 fix_group_refs(rhs, base, &schemes);
             }
             let arity = arities[i].map_or(0, |(n, _)| n);
-            defs.push(ConstDef { name: name.clone(), scheme: schemes[i].clone(), kind: ConstKind::Equations { locals: locals.clone(), equations, arity } });
+            defs.push(ConstDef {
+                name: name.clone(),
+                scheme: schemes[i].clone(),
+                kind: ConstKind::Equations { locals: locals.clone(), equations, arity },
+            });
         }
         let spans: Vec<Span> = consts.iter().map(|c| c.name.span).collect();
         drop(e);
@@ -348,7 +398,11 @@ impl<'s> Checker<'s> {
                 _ => None,
             };
             let Some(idx) = idx else {
-                return Err(Diagnostic::error(head_ast.span, "the conclusion of an introduction rule must apply a predicate of this command").with_label("not a predicate being defined"));
+                return Err(Diagnostic::error(
+                    head_ast.span,
+                    "the conclusion of an introduction rule must apply a predicate of this command",
+                )
+                .with_label("not a predicate being defined"));
             };
             let full = e.term(head_ast)?;
             e.expect(&full.ty, &Type::bool(), full.span, ", but an introduction rule concludes a `bool`")?;
@@ -369,7 +423,16 @@ impl<'s> Checker<'s> {
                 let ty = e.finalize_type(ty, &gen);
                 let mut ps = Vec::new();
                 ty.params(&mut ps);
-                Scheme { params: ps.into_iter().map(|p| { let s = e.inf.param_sorts.get(&p).cloned().unwrap_or_default(); (p, s) }).collect(), ty }
+                Scheme {
+                    params: ps
+                        .into_iter()
+                        .map(|p| {
+                            let s = e.inf.param_sorts.get(&p).cloned().unwrap_or_default();
+                            (p, s)
+                        })
+                        .collect(),
+                    ty,
+                }
             })
             .collect();
         let base = self.env.consts.len() as u32;
@@ -465,7 +528,15 @@ impl<'s> Checker<'s> {
         e.finalize_term(&mut conclusion, &gen);
         let locals = e.finalize_locals(&gen);
         let frees = e.frees.iter().map(|(_, l)| *l).collect();
-        self.lemmas.push(Lemma { name: l.name.as_ref().map(|n| Rc::from(n.name.as_str())), params, locals, frees, premises, conclusion, span });
+        self.lemmas.push(Lemma {
+            name: l.name.as_ref().map(|n| Rc::from(n.name.as_str())),
+            params,
+            locals,
+            frees,
+            premises,
+            conclusion,
+            span,
+        });
         Ok(self.lemmas.len() - 1)
     }
 
@@ -480,7 +551,6 @@ impl<'s> Checker<'s> {
         Ok(self.values.len() - 1)
     }
 }
-
 
 fn self_bool(e: &mut Elab<'_>, t: &ast::Term) -> R<Term> {
     let t = e.term(t)?;
@@ -503,7 +573,8 @@ fn flatten_meta_imp<'a>(t: &'a ast::Term, out: &mut Vec<&'a ast::Term>) {
 fn split_equation(t: &ast::Term) -> R<(&ast::Term, &ast::Term)> {
     match &t.kind {
         ast::TermKind::BinOp(ast::BinOp::Eq | ast::BinOp::Defeq | ast::BinOp::Iff, _, l, r) => Ok((l, r)),
-        _ => Err(Diagnostic::error(t.span, "a defining equation must have the form `f p1 ... pn = t`").with_label("not an equation")),
+        _ => Err(Diagnostic::error(t.span, "a defining equation must have the form `f p1 ... pn = t`")
+            .with_label("not an equation")),
     }
 }
 
@@ -591,9 +662,12 @@ fn check_positive(t: &ast::Type, names: &[&str], positive: bool, ctor: &str) -> 
         }
         ast::TypeKind::App(n, args) => {
             if !positive && names.contains(&n.name.as_str()) {
-                return Err(Diagnostic::error(n.span, format!("datatype `{}` occurs non-positively (left of `⇒`) in its constructor `{ctor}`", n.name))
-                    .with_label("a datatype may not occur left of `⇒` in its own constructors")
-                    .with_note("such a datatype has no set-theoretic model, so Isabelle rejects it too"));
+                return Err(Diagnostic::error(
+                    n.span,
+                    format!("datatype `{}` occurs non-positively (left of `⇒`) in its constructor `{ctor}`", n.name),
+                )
+                .with_label("a datatype may not occur left of `⇒` in its own constructors")
+                .with_note("such a datatype has no set-theoretic model, so Isabelle rejects it too"));
             }
             args.iter().try_for_each(|a| check_positive(a, names, positive, ctor))
         }

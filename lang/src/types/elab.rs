@@ -188,7 +188,9 @@ impl<'e> Elab<'e> {
     fn prelude_term(&mut self, name: &str, span: Span) -> R<Term> {
         match self.prelude.get(name) {
             Some(r) => Ok(self.name_ref_term(*r, span)),
-            None => Err(Diagnostic::error(span, format!("this notation needs `{name}` from the prelude, which is missing"))),
+            None => {
+                Err(Diagnostic::error(span, format!("this notation needs `{name}` from the prelude, which is missing")))
+            }
         }
     }
 
@@ -204,12 +206,12 @@ impl<'e> Elab<'e> {
                         UnifyError::NoInstance(..) => self.sort_error(e, x.span, &self.quoted(x.span)),
                         _ => {
                             let (found, exp) = self.show2(&x.ty, &a);
-                            Diagnostic::error(
-                                x.span,
-                                format!("type mismatch: expected `{exp}`, found `{found}`"),
-                            )
-                            .with_label(format!("{} has type `{found}`", self.quoted(x.span)))
-                            .with_secondary(f.span, format!("{} expects an argument of type `{exp}`", self.quoted(f.span)))
+                            Diagnostic::error(x.span, format!("type mismatch: expected `{exp}`, found `{found}`"))
+                                .with_label(format!("{} has type `{found}`", self.quoted(x.span)))
+                                .with_secondary(
+                                    f.span,
+                                    format!("{} expects an argument of type `{exp}`", self.quoted(f.span)),
+                                )
                         }
                     });
                 }
@@ -223,9 +225,12 @@ impl<'e> Elab<'e> {
             }
             other => {
                 let t = TypePrinter::default().print(&self.inf.resolve(&other));
-                return Err(Diagnostic::error(x.span, format!("too many arguments: {} has type `{t}`, which is not a function", self.quoted(f.span)))
-                    .with_label("this argument is one too many")
-                    .with_secondary(f.span, format!("this has type `{t}`")));
+                return Err(Diagnostic::error(
+                    x.span,
+                    format!("too many arguments: {} has type `{t}`, which is not a function", self.quoted(f.span)),
+                )
+                .with_label("this argument is one too many")
+                .with_secondary(f.span, format!("this has type `{t}`")));
             }
         };
         Ok(self.mk(TermKind::App(Box::new(f), Box::new(x)), res, span))
@@ -245,7 +250,8 @@ impl<'e> Elab<'e> {
                 let mut sort = Sort::new();
                 for c in &tv.sort {
                     if !classes::is_class(&c.name) {
-                        return Err(Diagnostic::error(c.span, format!("unknown class `{}`", c.name)).with_label("not a class hol knows"));
+                        return Err(Diagnostic::error(c.span, format!("unknown class `{}`", c.name))
+                            .with_label("not a class hol knows"));
                     }
                     sort.push(Rc::from(c.name.as_str()));
                 }
@@ -277,7 +283,13 @@ impl<'e> Elab<'e> {
                 let arity_error = |expected: usize| {
                     Diagnostic::error(
                         name.span,
-                        format!("type `{}` takes {expected} argument{}, but {} {} given", name.name, if expected == 1 { "" } else { "s" }, args.len(), if args.len() == 1 { "was" } else { "were" }),
+                        format!(
+                            "type `{}` takes {expected} argument{}, but {} {} given",
+                            name.name,
+                            if expected == 1 { "" } else { "s" },
+                            args.len(),
+                            if args.len() == 1 { "was" } else { "were" }
+                        ),
                     )
                     .with_label("wrong number of type arguments")
                 };
@@ -304,7 +316,8 @@ impl<'e> Elab<'e> {
                     }
                     None => {
                         let names: Vec<&str> = self.env.types.keys().map(|k| &**k).collect();
-                        let mut d = Diagnostic::error(name.span, format!("unknown type `{}`", name.name)).with_label("no type of this name");
+                        let mut d = Diagnostic::error(name.span, format!("unknown type `{}`", name.name))
+                            .with_label("no type of this name");
                         if let Some(s) = suggest(&name.name, names.into_iter()) {
                             d = d.with_help(format!("a type with a similar name exists: `{s}`"));
                         }
@@ -343,8 +356,13 @@ impl<'e> Elab<'e> {
             let ty = self.locals[l as usize].ty.clone();
             return Ok(self.mk(TermKind::Local(l), ty, span));
         }
-        let mut d = Diagnostic::error(span, format!("undefined constant `{name}`")).with_label("not defined before this point");
-        let candidates = self.env.all_names().chain(self.group.iter().map(|(n, _)| &**n)).chain(self.scopes.iter().map(|(n, _)| &**n));
+        let mut d =
+            Diagnostic::error(span, format!("undefined constant `{name}`")).with_label("not defined before this point");
+        let candidates = self
+            .env
+            .all_names()
+            .chain(self.group.iter().map(|(n, _)| &**n))
+            .chain(self.scopes.iter().map(|(n, _)| &**n));
         if let Some(s) = suggest(name, candidates) {
             d = d.with_help(format!("a constant with a similar name exists: `{s}`"));
         } else if self.closed_term {
@@ -363,7 +381,9 @@ impl<'e> Elab<'e> {
                 let ty = self.inf.fresh(vec![Rc::from(num_class(&n))]);
                 Ok(self.mk(TermKind::Num(n), ty, span))
             }
-            K::Wildcard => Err(Diagnostic::error(span, "`_` may only stand in a pattern").with_label("not a pattern position")),
+            K::Wildcard => {
+                Err(Diagnostic::error(span, "`_` may only stand in a pattern").with_label("not a pattern position"))
+            }
             K::App(f, x) => {
                 let f = self.term(f)?;
                 let x = self.term(x)?;
@@ -435,7 +455,8 @@ impl<'e> Elab<'e> {
             K::Range { from, to, exclusive } => {
                 let a = self.term(from)?;
                 let b = self.term(to)?;
-                let f = if *exclusive { self.prelude_term("upt", span)? } else { self.builtin(Builtin::RangeIncl, span) };
+                let f =
+                    if *exclusive { self.prelude_term("upt", span)? } else { self.builtin(Builtin::RangeIncl, span) };
                 let mut r = self.app2(f, a, b)?;
                 r.span = span;
                 Ok(r)
@@ -491,7 +512,8 @@ impl<'e> Elab<'e> {
                 let l = self.new_local(Rc::from(id.name.as_str()), ty);
                 Ok((l, None, vec![(Rc::from(id.name.as_str()), l)]))
             }
-            ast::TermKind::Typed(inner, ty) if matches!(&inner.kind, ast::TermKind::Name(id) if !self.is_pattern_constant(&id.name)) => {
+            ast::TermKind::Typed(inner, ty) if matches!(&inner.kind, ast::TermKind::Name(id) if !self.is_pattern_constant(&id.name)) =>
+            {
                 let ast::TermKind::Name(id) = &inner.kind else { unreachable!() };
                 let ty = self.convert_type(ty, TyVars::Flexible)?;
                 let l = self.new_local(Rc::from(id.name.as_str()), ty);
@@ -508,7 +530,10 @@ impl<'e> Elab<'e> {
     }
 
     fn is_pattern_constant(&self, name: &str) -> bool {
-        matches!(self.env.names.get(name), Some(NameRef::Ctor(..)) | Some(NameRef::Builtin(Builtin::True | Builtin::False)))
+        matches!(
+            self.env.names.get(name),
+            Some(NameRef::Ctor(..)) | Some(NameRef::Builtin(Builtin::True | Builtin::False))
+        )
     }
 
     fn wrap_case(&mut self, l: LocalId, pat: Option<Pat>, body: Term) -> Term {
@@ -542,7 +567,14 @@ impl<'e> Elab<'e> {
         Ok(body)
     }
 
-    fn quant(&mut self, q: ast::Quantifier, binders: &[ast::Binder], bound: Option<&ast::QuantBound>, body: &ast::Term, span: Span) -> R<Term> {
+    fn quant(
+        &mut self,
+        q: ast::Quantifier,
+        binders: &[ast::Binder],
+        bound: Option<&ast::QuantBound>,
+        body: &ast::Term,
+        span: Span,
+    ) -> R<Term> {
         let q = match q {
             ast::Quantifier::All => Quant::All,
             ast::Quantifier::Ex => Quant::Ex,
@@ -567,7 +599,11 @@ impl<'e> Elab<'e> {
                     let n_t = self.term(n)?;
                     self.expect(&n_t.ty, &ty, n_t.span, ", but it bounds the quantified variable")?;
                     self.inf.require(&ty, &Rc::from("ord")).map_err(|e| self.sort_error(e, n_t.span, "a bound"))?;
-                    Some(if matches!(bound, Some(ast::QuantBound::Less(_))) { Bound::Less(Box::new(n_t)) } else { Bound::LessEq(Box::new(n_t)) })
+                    Some(if matches!(bound, Some(ast::QuantBound::Less(_))) {
+                        Bound::Less(Box::new(n_t))
+                    } else {
+                        Bound::LessEq(Box::new(n_t))
+                    })
                 }
             };
             let name: Rc<str> = Rc::from(b.name.name.as_str());
@@ -629,7 +665,8 @@ impl<'e> Elab<'e> {
                 self.scopes.extend(bound);
                 // `[x ← xs. P x]` and `[f x. x ← xs]`: filter and map, not concat.
                 let guards_only = rest.iter().all(|q| matches!(q, ast::Qualifier::Guard(_)));
-                let head_is_var = pat.is_none() && matches!(&head.kind, ast::TermKind::Name(id) if self.lookup_local(&id.name) == Some(l));
+                let head_is_var = pat.is_none()
+                    && matches!(&head.kind, ast::TermKind::Name(id) if self.lookup_local(&id.name) == Some(l));
                 let result = if guards_only && head_is_var && !rest.is_empty() {
                     let mut cond: Option<Term> = None;
                     for q in rest {
@@ -728,7 +765,8 @@ impl<'e> Elab<'e> {
         let builtin = |b: Builtin| Ok::<_, Diagnostic>(Head::Builtin(b));
         let head = match op {
             B::Defeq => {
-                return Err(Diagnostic::error(op_span, "`≡` may only stand at the top of a definition").with_label("not in a definition"))
+                return Err(Diagnostic::error(op_span, "`≡` may only stand at the top of a definition")
+                    .with_label("not in a definition"))
             }
             B::MetaImp | B::Imp => builtin(Builtin::Imp)?,
             B::Iff => builtin(Builtin::Eq)?,
@@ -763,7 +801,27 @@ impl<'e> Elab<'e> {
         let lt = self.term(l)?;
         let rt = self.term(r)?;
         // Same-typed operands: report a mismatch between the two sides, naming both types.
-        let same_typed = matches!(op, B::Eq | B::Neq | B::Iff | B::Lt | B::Gt | B::Le | B::Ge | B::Plus | B::Minus | B::Times | B::Div | B::Mod | B::Union | B::Inter | B::SubsetEq | B::Subset | B::Dvd | B::Append);
+        let same_typed = matches!(
+            op,
+            B::Eq
+                | B::Neq
+                | B::Iff
+                | B::Lt
+                | B::Gt
+                | B::Le
+                | B::Ge
+                | B::Plus
+                | B::Minus
+                | B::Times
+                | B::Div
+                | B::Mod
+                | B::Union
+                | B::Inter
+                | B::SubsetEq
+                | B::Subset
+                | B::Dvd
+                | B::Append
+        );
         if same_typed {
             if let Err(e) = self.inf.unify(&lt.ty, &rt.ty) {
                 if let UnifyError::NoInstance(..) = e {
@@ -771,9 +829,12 @@ impl<'e> Elab<'e> {
                 }
                 let (a, b) = self.show2(&lt.ty, &rt.ty);
                 let sym = self.snippet(op_span).unwrap_or("operator").to_string();
-                return Err(Diagnostic::error(rt.span, format!("type mismatch: the two sides of `{sym}` have types `{a}` and `{b}`"))
-                    .with_label(format!("{} has type `{b}`", self.quoted(rt.span)))
-                    .with_secondary(lt.span, format!("{} has type `{a}`", self.quoted(lt.span))));
+                return Err(Diagnostic::error(
+                    rt.span,
+                    format!("type mismatch: the two sides of `{sym}` have types `{a}` and `{b}`"),
+                )
+                .with_label(format!("{} has type `{b}`", self.quoted(rt.span)))
+                .with_secondary(lt.span, format!("{} has type `{a}`", self.quoted(lt.span))));
             }
         }
         if op == B::Iff {
@@ -807,7 +868,9 @@ impl<'e> Elab<'e> {
             }
             K::Num(digits) => {
                 let n: BigInt = digits.parse().map_err(|_| Diagnostic::error(span, "malformed numeral"))?;
-                self.inf.require(expected, &Rc::from(num_class(&n))).map_err(|e| self.sort_error(e, span, "a numeral"))?;
+                self.inf
+                    .require(expected, &Rc::from(num_class(&n)))
+                    .map_err(|e| self.sort_error(e, span, "a numeral"))?;
                 Ok(mk(PatKind::Num(n), expected.clone()))
             }
             K::UnOp(ast::UnOp::Neg, _, x) if matches!(x.kind, K::Num(_)) => {
@@ -834,7 +897,10 @@ impl<'e> Elab<'e> {
                     return self.ctor_pat("Nil", &[], expected, span, bound);
                 }
                 let (first, rest) = xs.split_first().expect("nonempty");
-                let tail = ast::Term { kind: K::List(rest.to_vec()), span: rest.first().map_or(span, |r| r.span.to(rest[rest.len() - 1].span)) };
+                let tail = ast::Term {
+                    kind: K::List(rest.to_vec()),
+                    span: rest.first().map_or(span, |r| r.span.to(rest[rest.len() - 1].span)),
+                };
                 self.ctor_pat("Cons", &[first, &tail], expected, span, bound)
             }
             K::BinOp(ast::BinOp::Cons, _, x, xs) => self.ctor_pat("Cons", &[x, xs], expected, span, bound),
@@ -867,29 +933,55 @@ impl<'e> Elab<'e> {
                     _ if args.is_empty() => {
                         let name: Rc<str> = Rc::from(id.name.as_str());
                         if bound.iter().any(|(n, _)| *n == name) {
-                            return Err(Diagnostic::error(span, format!("variable `{name}` occurs twice in this pattern")).with_label("second occurrence"));
+                            return Err(Diagnostic::error(
+                                span,
+                                format!("variable `{name}` occurs twice in this pattern"),
+                            )
+                            .with_label("second occurrence"));
                         }
                         let l = self.new_local(name.clone(), expected.clone());
                         bound.push((name, l));
                         Ok(mk(PatKind::Var(l), expected.clone()))
                     }
-                    _ => Err(Diagnostic::error(head.span, format!("`{}` is not a constructor, so it cannot be applied in a pattern", id.name))
-                        .with_label("patterns are built from constructors, variables, numerals and `_`")),
+                    _ => Err(Diagnostic::error(
+                        head.span,
+                        format!("`{}` is not a constructor, so it cannot be applied in a pattern", id.name),
+                    )
+                    .with_label("patterns are built from constructors, variables, numerals and `_`")),
                 }
             }
             _ => Err(not_a_pattern(span)),
         }
     }
 
-    fn ctor_pat(&mut self, ctor: &str, args: &[&ast::Term], expected: &Type, span: Span, bound: &mut Vec<(Rc<str>, LocalId)>) -> R<Pat> {
+    fn ctor_pat(
+        &mut self,
+        ctor: &str,
+        args: &[&ast::Term],
+        expected: &Type,
+        span: Span,
+        bound: &mut Vec<(Rc<str>, LocalId)>,
+    ) -> R<Pat> {
         match self.prelude.get(ctor) {
             Some(NameRef::Ctor(d, tag)) => self.ctor_pat_ref(*d, *tag, ctor, args, expected, span, bound),
-            _ => Err(Diagnostic::error(span, format!("this pattern needs the constructor `{ctor}` from the prelude, which is missing"))),
+            _ => Err(Diagnostic::error(
+                span,
+                format!("this pattern needs the constructor `{ctor}` from the prelude, which is missing"),
+            )),
         }
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn ctor_pat_ref(&mut self, d: DataIdx, tag: u32, name: &str, args: &[&ast::Term], expected: &Type, span: Span, bound: &mut Vec<(Rc<str>, LocalId)>) -> R<Pat> {
+    fn ctor_pat_ref(
+        &mut self,
+        d: DataIdx,
+        tag: u32,
+        name: &str,
+        args: &[&ast::Term],
+        expected: &Type,
+        span: Span,
+        bound: &mut Vec<(Rc<str>, LocalId)>,
+    ) -> R<Pat> {
         let scheme = self.env.ctor_scheme(d, tag);
         let (ty, _) = self.instantiate(&scheme);
         let mut fields = Vec::new();
@@ -904,8 +996,15 @@ impl<'e> Elab<'e> {
         }
         let n = self.env.data(d).ctors[tag as usize].fields.len();
         if args.len() != n {
-            return Err(Diagnostic::error(span, format!("constructor `{name}` takes {n} argument{} but the pattern gives it {}", if n == 1 { "" } else { "s" }, args.len()))
-                .with_label("wrong number of arguments"));
+            return Err(Diagnostic::error(
+                span,
+                format!(
+                    "constructor `{name}` takes {n} argument{} but the pattern gives it {}",
+                    if n == 1 { "" } else { "s" },
+                    args.len()
+                ),
+            )
+            .with_label("wrong number of arguments"));
         }
         self.expect(&t, expected, span, ", but the pattern must have another type")?;
         let mut subs = Vec::new();
@@ -1025,7 +1124,8 @@ enum Head {
 }
 
 fn not_a_pattern(span: Span) -> Diagnostic {
-    Diagnostic::error(span, "this is not a pattern").with_label("patterns are built from constructors, variables, numerals and `_`")
+    Diagnostic::error(span, "this is not a pattern")
+        .with_label("patterns are built from constructors, variables, numerals and `_`")
 }
 
 /// The closest name within edit distance 2 (and less than half the name), if any.

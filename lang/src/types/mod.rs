@@ -88,7 +88,15 @@ fn prelude() -> Result<(Env, Names), Vec<Diagnostic>> {
         cell.get_or_init(|| {
             let text = crate::prelude::MAIN_THY;
             let parsed = crate::syntax::parse_theory(text);
-            let mut c = Checker { env: Env::default(), prelude: None, src: text, diagnostics: parsed.diagnostics, lemmas: vec![], values: vec![], defined_here: HashMap::new() };
+            let mut c = Checker {
+                env: Env::default(),
+                prelude: None,
+                src: text,
+                diagnostics: parsed.diagnostics,
+                lemmas: vec![],
+                values: vec![],
+                defined_here: HashMap::new(),
+            };
             for cmd in &parsed.theory.commands {
                 if let Err(d) = c.command(cmd) {
                     c.diagnostics.push(d);
@@ -128,14 +136,25 @@ pub(crate) fn check_theory(text: &str) -> CheckedTheory {
                     let line = crate::prelude::MAIN_THY[..d.primary.span.start as usize].lines().count().max(1);
                     format!("{} (Main.thy line {line})", d.message)
                 });
-                diagnostics.push(Diagnostic::error(Span::new(0, 0), "internal error: the prelude Main.thy has errors").with_note(first.unwrap_or_default()));
+                diagnostics.push(
+                    Diagnostic::error(Span::new(0, 0), "internal error: the prelude Main.thy has errors")
+                        .with_note(first.unwrap_or_default()),
+                );
                 (Env::default(), None)
             }
         }
     } else {
         (Env::default(), None)
     };
-    let mut c = Checker { env, prelude: prelude_names, src: text, diagnostics: vec![], lemmas: vec![], values: vec![], defined_here: HashMap::new() };
+    let mut c = Checker {
+        env,
+        prelude: prelude_names,
+        src: text,
+        diagnostics: vec![],
+        lemmas: vec![],
+        values: vec![],
+        defined_here: HashMap::new(),
+    };
     let mut items: Vec<Item> = Vec::new();
     // The item of the lemma that quickcheck commands attach to: Some(None) after a lemma
     // that had an error (its quickchecks are skipped silently).
@@ -147,7 +166,15 @@ pub(crate) fn check_theory(text: &str) -> CheckedTheory {
                 let statement = l.shows.iter().map(|t| t.span).reduce(Span::to).unwrap_or(cmd.span);
                 match c.lemma(l, cmd.span) {
                     Ok(index) => {
-                        items.push(Item { span: cmd.span, kind: ItemKind::Lemma { name: l.name.as_ref().map(|n| n.name.clone()), statement, quickchecks: vec![], index } });
+                        items.push(Item {
+                            span: cmd.span,
+                            kind: ItemKind::Lemma {
+                                name: l.name.as_ref().map(|n| n.name.clone()),
+                                statement,
+                                quickchecks: vec![],
+                                index,
+                            },
+                        });
                         last_lemma = Some(Some(items.len() - 1));
                         Ok(())
                     }
@@ -165,7 +192,8 @@ pub(crate) fn check_theory(text: &str) -> CheckedTheory {
                     Ok(())
                 }
                 Some(None) => Ok(()),
-                None => Err(Diagnostic::error(cmd.span, "`quickcheck` needs a lemma to test").with_label("no lemma before this command")),
+                None => Err(Diagnostic::error(cmd.span, "`quickcheck` needs a lemma to test")
+                    .with_label("no lemma before this command")),
             },
             K::Proof | K::Text => Ok(()),
             K::QuickcheckParams(opts) | K::Declare(opts) => {
@@ -176,7 +204,8 @@ pub(crate) fn check_theory(text: &str) -> CheckedTheory {
             }
             K::Value(t) => {
                 last_lemma = None;
-                c.value(t).map(|index| items.push(Item { span: cmd.span, kind: ItemKind::Value { term: t.span, index } }))
+                c.value(t)
+                    .map(|index| items.push(Item { span: cmd.span, kind: ItemKind::Value { term: t.span, index } }))
             }
             _ => {
                 last_lemma = None;
@@ -194,6 +223,13 @@ pub(crate) fn check_theory(text: &str) -> CheckedTheory {
         name: parsed.theory.name.name.clone(),
         diagnostics,
         items,
-        state: TheoryState { env: Rc::new(c.env), prelude, lemmas: c.lemmas, values: c.values, lowerer: None, value_funs: HashMap::new() },
+        state: TheoryState {
+            env: Rc::new(c.env),
+            prelude,
+            lemmas: c.lemmas,
+            values: c.values,
+            lowerer: None,
+            value_funs: HashMap::new(),
+        },
     }
 }

@@ -11,8 +11,20 @@ use proptest::prelude::*;
 /// Integers near the edges of the fast path, small ones, and big ones.
 fn any_bigint() -> impl Strategy<Value = BigInt> {
     prop_oneof![
-        prop::sample::select(vec![0i64, 1, -1, 2, -2, i64::MAX, i64::MIN, i64::MAX - 1, i64::MIN + 1, 1 << 32, -(1 << 32)])
-            .prop_map(BigInt::from),
+        prop::sample::select(vec![
+            0i64,
+            1,
+            -1,
+            2,
+            -2,
+            i64::MAX,
+            i64::MIN,
+            i64::MAX - 1,
+            i64::MIN + 1,
+            1 << 32,
+            -(1 << 32)
+        ])
+        .prop_map(BigInt::from),
         (-1000i64..1000).prop_map(BigInt::from),
         any::<i64>().prop_map(BigInt::from),
         any::<i128>().prop_map(BigInt::from),

@@ -55,10 +55,7 @@ fn tricky() -> Program {
         ret: Ty::Data(DataId(1)),
         body: Expr::Ctor(
             CtorRef { data: DataId(1), tag: 1 },
-            vec![
-                Expr::Call(FunId(2), vec![v(1)]),
-                Expr::Ctor(CtorRef { data: DataId(1), tag: 0 }, vec![]),
-            ],
+            vec![Expr::Call(FunId(2), vec![v(1)]), Expr::Ctor(CtorRef { data: DataId(1), tag: 0 }, vec![])],
         ),
         num_vars: 2,
     };
@@ -98,7 +95,11 @@ fn tricky() -> Program {
             },
         ],
     };
-    Program { datas: vec![list("list"), list("list"), weird], funs: vec![f0, f1, f2, f3], inductives: vec![pred("p"), pred("p")] }
+    Program {
+        datas: vec![list("list"), list("list"), weird],
+        funs: vec![f0, f1, f2, f3],
+        inductives: vec![pred("p"), pred("p")],
+    }
 }
 
 #[test]

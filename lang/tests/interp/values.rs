@@ -3,9 +3,7 @@
 
 use lang::core::ir::{FunId, Program, Ty};
 use lang::core::parse::{parse_expr, parse_program, parse_ty};
-use lang::interp::{
-    call, cardinality, enumerate, print_type, print_value, EvalError, Interp, Limits, SetValue, Value,
-};
+use lang::interp::{call, cardinality, enumerate, print_type, print_value, EvalError, Interp, Limits, SetValue, Value};
 use std::time::{Duration, Instant};
 
 const PROGRAM: &str = r#"
@@ -189,21 +187,16 @@ fn enumeration_of_finite_types() {
     assert_eq!(show("option[a3]"), "None; Some a1; Some a2; Some a3");
     assert_eq!(show("set[a2]"), "{}; {a1}; {a1, a2}; {a2}");
     assert_eq!(show("prod[a3, bool]"), "(a1, False); (a1, True); (a2, False); (a2, True); (a3, False); (a3, True)");
-    assert_eq!(
-        show("(a2 => bool)"),
-        "(λ_. False); (λ_. False)(a1 := True); (λ_. False)(a2 := True); (λ_. True)"
-    );
+    assert_eq!(show("(a2 => bool)"), "(λ_. False); (λ_. False)(a1 := True); (λ_. False)(a2 := True); (λ_. True)");
 }
 
 #[test]
 fn quantifier_over_enumerated_functions() {
     // ∀f :: a2 ⇒ a2. f ∘ f ∘ f = f  (true of all four functions)
     let p = program();
-    let e = parse_expr(
-        &p,
-        "all v0: (a2 => a2). all v1: a2. eq[a2](apply(v0, apply(v0, apply(v0, v1))), apply(v0, v1))",
-    )
-    .unwrap();
+    let e =
+        parse_expr(&p, "all v0: (a2 => a2). all v1: a2. eq[a2](apply(v0, apply(v0, apply(v0, v1))), apply(v0, v1))")
+            .unwrap();
     assert_eq!(Interp::new(&p).eval(&e, 2, &Limits::default()), Ok(Value::Bool(true)));
 }
 
