@@ -182,35 +182,7 @@ struct Parser<'s, 'a> {
     scope: &'a Scope,
 }
 
-const PRIMS: &[&str] = &[
-    "add_nat",
-    "add_int",
-    "sub_nat",
-    "sub_int",
-    "mul_nat",
-    "mul_int",
-    "div_nat",
-    "div_int",
-    "mod_nat",
-    "mod_int",
-    "neg",
-    "suc",
-    "int_of_nat",
-    "nat_of_int",
-    "not",
-    "eq",
-    "lt",
-    "le",
-    "set_empty",
-    "set_univ",
-    "set_insert",
-    "set_member",
-    "set_union",
-    "set_inter",
-    "set_diff",
-    "set_compl",
-    "set_to_list",
-];
+use super::print::PRIM_NAMES as PRIMS;
 
 impl<'s, 'a> Parser<'s, 'a> {
     fn new(src: &'s str, scope: &'a Scope) -> Parser<'s, 'a> {

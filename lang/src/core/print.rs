@@ -38,32 +38,8 @@ use std::collections::HashMap;
 use std::fmt::Write;
 
 /// Words that cannot stand unquoted as a datatype name.
-pub(crate) const RESERVED: &[&str] = &[
-    "True",
-    "False",
-    "apply",
-    "fn",
-    "let",
-    "in",
-    "if",
-    "then",
-    "else",
-    "case",
-    "all",
-    "ex",
-    "ex1",
-    "pred",
-    "undefined",
-    "vars",
-    "forall",
-    "data",
-    "fun",
-    "inductive",
-    "bool",
-    "nat",
-    "int",
-    "set",
-    "Suc",
+/// Names of primitives in the text form (`add_nat(..)`, `set_insert[ty](..)`).
+pub(crate) const PRIM_NAMES: &[&str] = &[
     "add_nat",
     "add_int",
     "sub_nat",
@@ -90,7 +66,41 @@ pub(crate) const RESERVED: &[&str] = &[
     "set_inter",
     "set_diff",
     "set_compl",
+    "set_to_list",
 ];
+
+/// Words of the text form that a name must not be printed as (it is quoted instead).
+const KEYWORDS: &[&str] = &[
+    "True",
+    "False",
+    "apply",
+    "fn",
+    "let",
+    "in",
+    "if",
+    "then",
+    "else",
+    "case",
+    "all",
+    "ex",
+    "ex1",
+    "pred",
+    "undefined",
+    "vars",
+    "forall",
+    "data",
+    "fun",
+    "inductive",
+    "bool",
+    "nat",
+    "int",
+    "set",
+    "Suc",
+];
+
+fn is_reserved(s: &str) -> bool {
+    KEYWORDS.contains(&s) || PRIM_NAMES.contains(&s)
+}
 
 pub(crate) fn is_ident_start(c: char) -> bool {
     c.is_ascii_alphabetic() || c == '_'
@@ -158,7 +168,7 @@ pub(crate) fn quote(s: &str) -> String {
 }
 
 fn name_or_quoted(s: &str, raw: bool) -> String {
-    let ok = if raw { is_raw_name(s) } else { is_ident(s) && !RESERVED.contains(&s) && !is_var_name(s) };
+    let ok = if raw { is_raw_name(s) } else { is_ident(s) && !is_reserved(s) && !is_var_name(s) };
     if ok {
         s.to_string()
     } else {
