@@ -43,6 +43,10 @@ impl Diagnostic {
         }
     }
 
+    pub fn warning(span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic { severity: Severity::Warning, ..Diagnostic::error(span, message) }
+    }
+
     pub fn with_label(mut self, message: impl Into<String>) -> Diagnostic {
         self.primary.message = message.into();
         self

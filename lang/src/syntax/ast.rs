@@ -58,6 +58,9 @@ pub enum CommandKind {
     Proof,
     /// `text ‹...›`, `section ‹...›` and the like: read and ignored.
     Text,
+    /// A command that asks Isabelle for information or other tools (`nitpick`, `thm`,
+    /// `term`, `sledgehammer`, ...) and does not change the theory: reported as ignored.
+    Ignored(Ident),
     /// A command keyword outside the subset (`locale`, `record`, `class`, ...), kept so the
     /// checker can report it; its tokens up to the next command are skipped.
     Unsupported(Ident),

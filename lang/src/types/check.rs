@@ -25,9 +25,24 @@ pub struct Checker<'s> {
     /// Constants defined by this file so far, with where: a second definition of one is an
     /// error (a definition may shadow the prelude's, as a theory may shadow an import's).
     pub defined_here: HashMap<Rc<str>, Span>,
+    /// Warnings found so far (errors travel as `Err`).
+    pub warnings: Vec<Diagnostic>,
 }
 
 impl<'s> Checker<'s> {
+    pub fn new(env: Env, prelude: Option<Rc<HashMap<Rc<str>, NameRef>>>, src: &'s str) -> Checker<'s> {
+        Checker {
+            env,
+            prelude,
+            src,
+            diagnostics: Vec::new(),
+            lemmas: Vec::new(),
+            values: Vec::new(),
+            defined_here: HashMap::new(),
+            warnings: Vec::new(),
+        }
+    }
+
     fn elab(&self, mode: Mode) -> Elab<'_> {
         let prelude = self.prelude.as_deref().unwrap_or(&self.env.names);
         Elab::new(&self.env, prelude, self.src, mode)
@@ -48,6 +63,13 @@ impl<'s> Checker<'s> {
                 self.fun_group(&consts, std::slice::from_ref(equation), cmd.span)
             }
             C::Inductive { consts, intros } => self.inductive(consts, intros),
+            C::Ignored(kw) => {
+                self.warnings.push(
+                    Diagnostic::warning(kw.span, format!("`{}` is ignored", kw.name))
+                        .with_label("this command does not change the theory, and hol does not run it"),
+                );
+                Ok(())
+            }
             C::Unsupported(kw) => Err(Diagnostic::error(kw.span, format!("`{}` is not supported", kw.name))
                 .with_label("hol reads a subset of Isabelle's theory language")
                 .with_note("the rest of the file is still checked")),

@@ -332,6 +332,12 @@ impl<'e> Elab<'e> {
 
     fn name(&mut self, id: &ast::Ident, span: Span) -> R<Term> {
         let name = id.name.as_str();
+        // A qualified name (`List.rev`, `Lists.app`) means its base name: theories are not
+        // namespaces here.
+        let name = match name.rsplit_once('.') {
+            Some((qual, base)) if !qual.is_empty() && !base.is_empty() && !self.env.names.contains_key(name) => base,
+            _ => name,
+        };
         if let Some(l) = self.lookup_local(name) {
             let ty = self.locals[l as usize].ty.clone();
             return Ok(self.mk(TermKind::Local(l), ty, span));

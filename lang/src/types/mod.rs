@@ -88,15 +88,8 @@ fn prelude() -> Result<(Env, Names), Vec<Diagnostic>> {
         cell.get_or_init(|| {
             let text = crate::prelude::MAIN_THY;
             let parsed = crate::syntax::parse_theory(text);
-            let mut c = Checker {
-                env: Env::default(),
-                prelude: None,
-                src: text,
-                diagnostics: parsed.diagnostics,
-                lemmas: vec![],
-                values: vec![],
-                defined_here: HashMap::new(),
-            };
+            let mut c = Checker::new(Env::default(), None, text);
+            c.diagnostics = parsed.diagnostics;
             for cmd in &parsed.theory.commands {
                 if let Err(d) = c.command(cmd) {
                     c.diagnostics.push(d);
@@ -146,15 +139,7 @@ pub(crate) fn check_theory(text: &str) -> CheckedTheory {
     } else {
         (Env::default(), None)
     };
-    let mut c = Checker {
-        env,
-        prelude: prelude_names,
-        src: text,
-        diagnostics: vec![],
-        lemmas: vec![],
-        values: vec![],
-        defined_here: HashMap::new(),
-    };
+    let mut c = Checker::new(env, prelude_names, text);
     let mut items: Vec<Item> = Vec::new();
     // The item of the lemma that quickcheck commands attach to: Some(None) after a lemma
     // that had an error (its quickchecks are skipped silently).
@@ -196,6 +181,8 @@ pub(crate) fn check_theory(text: &str) -> CheckedTheory {
                     .with_label("no lemma before this command")),
             },
             K::Proof | K::Text => Ok(()),
+            // `nitpick`, `thm`, ... may stand between a lemma and its `quickcheck`.
+            K::Ignored(_) => c.command(cmd),
             K::QuickcheckParams(opts) | K::Declare(opts) => {
                 if !opts.is_empty() {
                     items.push(Item { span: cmd.span, kind: ItemKind::Params { options: raw_options(opts) } });
@@ -217,6 +204,7 @@ pub(crate) fn check_theory(text: &str) -> CheckedTheory {
         }
     }
     diagnostics.append(&mut c.diagnostics);
+    diagnostics.append(&mut c.warnings);
     diagnostics.sort_by_key(|d| d.primary.span.start);
     let prelude = c.prelude.clone().unwrap_or_else(|| Rc::new(c.env.names.clone()));
     CheckedTheory {
