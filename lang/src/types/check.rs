@@ -526,6 +526,14 @@ impl<'s> Checker<'s> {
         for (_, l) in &e.frees {
             e.free_vars(&e.locals[*l as usize].ty.clone(), &mut vars);
         }
+        // Then every other type variable of the statement (`∀x y. x = y` is about any type,
+        // not about `unit`).
+        for l in &e.locals {
+            e.free_vars(&l.ty, &mut vars);
+        }
+        for t in premises.iter().chain(std::iter::once(&conclusion)) {
+            t.visit(&mut |s: &Term| e.free_vars(&s.ty, &mut vars));
+        }
         let mut gen: HashMap<u32, Rc<str>> = HashMap::new();
         let mut used: Vec<Rc<str>> = Vec::new();
         for (name, t) in &e.tyvars {
@@ -566,10 +574,46 @@ impl<'s> Checker<'s> {
         let mut e = self.elab(Mode::Closed);
         e.closed_term = true;
         let mut term = e.term(t)?;
+        // A type variable left where values are enumerated (a quantifier's variable, a set
+        // comprehension, `UNIV`, equality of functions) would silently become `unit`: refuse.
+        let mut undetermined = None;
+        term.visit(&mut |s: &Term| {
+            if undetermined.is_some() {
+                return;
+            }
+            let (ty, what) = match &s.kind {
+                TermKind::Quant(_, l, _, _) | TermKind::SetCompr(l, _, _) => {
+                    (e.locals[*l as usize].ty.clone(), format!("`{}`", e.locals[*l as usize].name))
+                }
+                TermKind::Builtin(super::builtins::Builtin::Univ) => (s.ty.clone(), "`UNIV`".to_string()),
+                TermKind::Builtin(super::builtins::Builtin::Eq) => {
+                    let arg = match e.inf.resolve(&s.ty) {
+                        Type::Con(_, args) => args.first().cloned(),
+                        _ => None,
+                    };
+                    match arg {
+                        Some(a @ Type::Con(..)) if a.is_con(super::ty::FUN) => (a, "the functions compared here".to_string()),
+                        _ => return,
+                    }
+                }
+                _ => return,
+            };
+            let mut vars = Vec::new();
+            e.free_vars(&ty, &mut vars);
+            if !vars.is_empty() {
+                undetermined = Some((s.span, e.show(&ty), what));
+            }
+        });
+        if let Some((span, ty, what)) = undetermined {
+            return Err(Diagnostic::error(span, format!("the type of {what} is not determined: it is `{ty}`"))
+                .with_label("values of this type would have to be enumerated")
+                .with_help("add a type annotation, e.g. `∀x::bool. ...` or `(UNIV :: bool set)`"));
+        }
+        let shown_type = e.show(&term.ty);
         let gen = HashMap::new();
         e.finalize_term(&mut term, &gen);
         let locals = e.finalize_locals(&gen);
-        self.values.push(ValueTerm { locals, term, span: t.span });
+        self.values.push(ValueTerm { locals, term, span: t.span, shown_type });
         Ok(self.values.len() - 1)
     }
 }

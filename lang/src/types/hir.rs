@@ -147,4 +147,43 @@ pub struct ValueTerm {
     pub locals: Vec<Local>,
     pub term: Term,
     pub span: Span,
+    /// The term's type as inferred, before unconstrained type variables were fixed for
+    /// evaluation (`'a list` for `[]`).
+    pub shown_type: String,
+}
+
+impl Term {
+    /// Calls `f` on this term and every subterm, outermost first.
+    pub fn visit(&self, f: &mut impl FnMut(&Term)) {
+        f(self);
+        match &self.kind {
+            TermKind::Local(_) | TermKind::Const(..) | TermKind::Ctor(..) | TermKind::Builtin(_) | TermKind::Num(_) => {}
+            TermKind::App(a, b) | TermKind::Let(_, a, b) => {
+                a.visit(f);
+                b.visit(f);
+            }
+            TermKind::Lambda(_, b) => b.visit(f),
+            TermKind::If(c, a, b) => {
+                c.visit(f);
+                a.visit(f);
+                b.visit(f);
+            }
+            TermKind::Case(s, arms) => {
+                s.visit(f);
+                arms.iter().for_each(|(_, r)| r.visit(f));
+            }
+            TermKind::Quant(_, _, bound, body) => {
+                if let Some(Bound::In(a) | Bound::Less(a) | Bound::LessEq(a)) = bound {
+                    a.visit(f);
+                }
+                body.visit(f);
+            }
+            TermKind::SetCompr(_, dom, body) => {
+                if let Some(d) = dom {
+                    d.visit(f);
+                }
+                body.visit(f);
+            }
+        }
+    }
 }

@@ -63,8 +63,7 @@ impl TheoryState {
         match interp::call(program, fid, vec![], limits) {
             Ok(v) => {
                 let printed = interp::print_value(program, &v, &ty);
-                let ty = self.values[index].term.ty.clone();
-                ValueOutcome::Value { printed, ty: ty::TypePrinter::default().print(&ty) }
+                ValueOutcome::Value { printed, ty: self.values[index].shown_type.clone() }
             }
             Err(e) => ValueOutcome::Failed(e),
         }
