@@ -174,26 +174,114 @@ impl<'s> Checker<'s> {
             }
             full.push(ctors);
         }
-        // Every datatype needs a constructor that does not mention the group (or it is empty).
-        for (d, ctors) in decls.iter().zip(&full) {
-            let grounded = ctors.iter().any(|c| c.fields.iter().all(|f| !mentions(f, &names)));
-            if !grounded && decls.len() == 1 {
-                return Err(Diagnostic::error(
-                    d.name.span,
-                    format!(
-                        "datatype `{}` has no constructor without a recursive argument, so it has no values",
-                        d.name.name
-                    ),
-                )
-                .with_label("add a non-recursive constructor"));
+        // Every datatype must have values: the least fixpoint of "some constructor has only
+        // inhabited arguments", looking through nested types (`rose list` has `[]`).
+        let mut known: Vec<&str> = Vec::new();
+        loop {
+            let before = known.len();
+            for (d, ctors) in decls.iter().zip(&full) {
+                let name = d.name.name.as_str();
+                if !known.contains(&name)
+                    && ctors.iter().any(|c| c.fields.iter().all(|f| self.inhabited(f, &names, &known, 0)))
+                {
+                    known.push(name);
+                }
+            }
+            if known.len() == before {
+                break;
             }
         }
-        for (id, ctors) in ids.into_iter().zip(full) {
+        if let Some(d) = decls.iter().find(|d| !known.contains(&d.name.name.as_str())) {
+            return Err(Diagnostic::error(
+                d.name.span,
+                format!("datatype `{}` has no values: every constructor needs a value of a type being defined", d.name.name),
+            )
+            .with_label("add a constructor whose arguments do not need this datatype"));
+        }
+        for (id, ctors) in ids.iter().zip(full) {
             let decl = Rc::make_mut(&mut self.env.datas[id.0 as usize]);
             decl.ctors = ctors;
             for (tag, c) in decl.ctors.iter().enumerate() {
-                self.env.names.insert(c.name.clone(), NameRef::Ctor(id, tag as u32));
+                self.env.names.insert(c.name.clone(), NameRef::Ctor(*id, tag as u32));
             }
+        }
+        for (d, id) in decls.iter().zip(ids) {
+            self.selectors(d, id)?;
+        }
+        Ok(())
+    }
+
+    /// Whether a constructor argument of type `t` can have a value, given the group's
+    /// datatypes known to be inhabited so far.
+    fn inhabited(&self, t: &Type, group: &[&str], known: &[&str], depth: u32) -> bool {
+        match t {
+            Type::Var(_) | Type::Param(_) => true,
+            Type::Con(c, args) => match &**c {
+                super::ty::FUN => self.inhabited(&args[1], group, known, depth),
+                c if group.contains(&c) => known.contains(&c),
+                c => match self.env.data_by_name(c) {
+                    // A datatype defined earlier: one of its constructors with the arguments
+                    // substituted (depth-bounded: earlier datatypes are inhabited on their own).
+                    Some(d) if depth < 8 => {
+                        let decl = self.env.data(d);
+                        let map: HashMap<Rc<str>, Type> =
+                            decl.params.iter().cloned().zip(args.iter().cloned()).collect();
+                        decl.ctors.iter().any(|ctor| {
+                            ctor.fields.iter().all(|f| self.inhabited(&f.subst_params(&map), group, known, depth + 1))
+                        })
+                    }
+                    _ => true,
+                },
+            },
+        }
+    }
+
+    /// Defines the selector functions named in a datatype (`Node (left: "'a tree") ...`):
+    /// `left (Node l x r) = l`, underspecified on the other constructors.
+    fn selectors(&mut self, d: &ast::DatatypeDecl, id: DataIdx) -> R<()> {
+        let decl = self.env.data(id).clone();
+        let mut sels: Vec<(ast::Ident, Vec<(u32, usize)>)> = Vec::new();
+        for (tag, c) in d.ctors.iter().enumerate() {
+            for (i, a) in c.args.iter().enumerate() {
+                let Some(sel) = &a.selector else { continue };
+                match sels.iter_mut().find(|(s, _)| s.name == sel.name) {
+                    Some((_, uses)) => uses.push((tag as u32, i)),
+                    None => sels.push((sel.clone(), vec![(tag as u32, i)])),
+                }
+            }
+        }
+        let data_ty = Type::Con(decl.name.clone(), decl.params.iter().map(|p| Type::Param(p.clone())).collect());
+        for (sel, uses) in sels {
+            self.check_fresh_const(&sel)?;
+            let field_ty = decl.ctors[uses[0].0 as usize].fields[uses[0].1].clone();
+            let mut locals = Vec::new();
+            let mut equations = Vec::new();
+            for (tag, i) in uses {
+                let fields = &decl.ctors[tag as usize].fields;
+                if fields[i] != field_ty {
+                    return Err(Diagnostic::error(sel.span, format!("selector `{}` has arguments of different types", sel.name))
+                        .with_label("used for arguments of different types"));
+                }
+                let base = locals.len() as LocalId;
+                let subs = fields
+                    .iter()
+                    .enumerate()
+                    .map(|(k, f)| {
+                        locals.push(Local { name: Rc::from(format!("x{k}")), ty: f.clone() });
+                        Pat { kind: PatKind::Var(base + k as LocalId), ty: f.clone(), span: sel.span }
+                    })
+                    .collect();
+                let pat = Pat { kind: PatKind::Ctor(id, tag, subs), ty: data_ty.clone(), span: sel.span };
+                let rhs = Term { kind: TermKind::Local(base + i as LocalId), ty: field_ty.clone(), span: sel.span };
+                equations.push((vec![pat], rhs));
+            }
+            let scheme = Scheme {
+                params: decl.params.iter().map(|p| (p.clone(), Sort::new())).collect(),
+                ty: Type::fun(data_ty.clone(), field_ty),
+            };
+            let name: Rc<str> = Rc::from(sel.name.as_str());
+            self.defined_here.insert(name.clone(), sel.span);
+            self.env.add_const(ConstDef { name, scheme, kind: ConstKind::Equations { locals, equations, arity: 1 } });
         }
         Ok(())
     }
@@ -710,12 +798,6 @@ fn fix_group_refs(t: &mut Term, base: u32, schemes: &[Scheme]) {
     }
 }
 
-fn mentions(t: &Type, names: &[&str]) -> bool {
-    match t {
-        Type::Con(c, args) => names.contains(&&**c) || args.iter().any(|a| mentions(a, names)),
-        _ => false,
-    }
-}
 
 /// The datatypes being defined may occur only positively (never left of `⇒`) in their own
 /// constructors' arguments.
