@@ -9,6 +9,7 @@ pub mod classes;
 pub mod elab;
 pub mod env;
 pub mod hir;
+pub mod options;
 pub mod ty;
 pub mod unify;
 
@@ -145,6 +146,28 @@ pub(crate) fn check_theory(text: &str) -> CheckedTheory {
     let mut last_lemma: Option<Option<usize>> = None;
     for cmd in &parsed.theory.commands {
         use ast::CommandKind as K;
+        // Options are checked first: a command with a bad option is reported and dropped.
+        let options = match &cmd.kind {
+            K::Quickcheck(opts) | K::QuickcheckParams(opts) => Some((opts, false)),
+            K::Declare(opts) => Some((opts, true)),
+            _ => None,
+        };
+        if let Some((opts, in_declare)) = options {
+            let mut bad = None;
+            for o in opts.iter() {
+                match options::check_option(o, in_declare, &c.env) {
+                    Ok(None) => {}
+                    Ok(Some(w)) => c.warnings.push(w),
+                    Err(d) => {
+                        bad.get_or_insert(d);
+                    }
+                }
+            }
+            if let Some(d) = bad {
+                c.diagnostics.push(d);
+                continue;
+            }
+        }
         let result = match &cmd.kind {
             K::Lemma(l) => {
                 let statement = l.shows.iter().map(|t| t.span).reduce(Span::to).unwrap_or(cmd.span);
@@ -183,8 +206,18 @@ pub(crate) fn check_theory(text: &str) -> CheckedTheory {
             // `nitpick`, `thm`, ... may stand between a lemma and its `quickcheck`.
             K::Ignored(_) => c.command(cmd),
             K::QuickcheckParams(opts) | K::Declare(opts) => {
-                if !opts.is_empty() {
-                    items.push(Item { span: cmd.span, kind: ItemKind::Params { options: raw_options(opts) } });
+                // `declare [[quickcheck_size = 3]]` is `size = 3`; other attributes were warned about.
+                let options: Vec<RawOption> = raw_options(opts)
+                    .into_iter()
+                    .filter_map(|mut o| {
+                        if matches!(cmd.kind, K::Declare(_)) {
+                            o.name = o.name.strip_prefix("quickcheck_")?.to_string();
+                        }
+                        Some(o)
+                    })
+                    .collect();
+                if !options.is_empty() {
+                    items.push(Item { span: cmd.span, kind: ItemKind::Params { options } });
                 }
                 Ok(())
             }
