@@ -148,6 +148,8 @@ pub enum Undef {
     Match(String),
     /// The constant `undefined`.
     Undefined,
+    /// No arm of a `case` expression in the named function (or `value`/lemma) matched.
+    Case(String),
 }
 
 /// Primitive operations, always applied to all their arguments (`Expr::Prim`).

@@ -23,6 +23,8 @@ pub(crate) struct Cx<'a> {
     pub next: u32,
     /// Name of the function being lowered, for `Undef::Match`.
     pub fname: Rc<str>,
+    /// Set while compiling the arms of a `case` expression (not a function's equations).
+    pub in_case: bool,
 }
 
 impl Cx<'_> {
@@ -245,7 +247,7 @@ impl Lowerer {
         let ConstKind::Equations { locals, equations, arity } = &def.kind else { return };
         let subst = self.scheme_subst(&def.scheme, &tys);
         let params = self.program.funs[fid.0 as usize].params.clone();
-        let mut cx = Cx { subst, locals, vars: HashMap::new(), next: *arity as u32, fname: def.name.clone() };
+        let mut cx = Cx { subst, locals, vars: HashMap::new(), next: *arity as u32, fname: def.name.clone(), in_case: false };
         let rows = equations.iter().map(|(pats, rhs)| matching::Row::new(pats.clone(), rhs)).collect();
         let body = matching::compile(self, &mut cx, params.clone(), rows);
         let f = &mut self.program.funs[fid.0 as usize];
@@ -260,7 +262,7 @@ impl Lowerer {
         let mut out = Vec::new();
         for c in clauses {
             let mut cx =
-                Cx { subst: subst.clone(), locals: &c.locals, vars: HashMap::new(), next: 0, fname: def.name.clone() };
+                Cx { subst: subst.clone(), locals: &c.locals, vars: HashMap::new(), next: 0, fname: def.name.clone(), in_case: false };
             for l in 0..c.locals.len() as u32 {
                 cx.var(l);
             }
@@ -284,7 +286,7 @@ impl Lowerer {
         subst: HashMap<Rc<str>, Ty>,
         term: &Term,
     ) -> FunId {
-        let mut cx = Cx { subst, locals, vars: HashMap::new(), next: 0, fname: Rc::from(name) };
+        let mut cx = Cx { subst, locals, vars: HashMap::new(), next: 0, fname: Rc::from(name), in_case: false };
         let mut ps = Vec::new();
         for l in params {
             let v = cx.bind(*l);
@@ -341,14 +343,18 @@ impl Lowerer {
             TermKind::Case(s, arms) => {
                 let sty = self.ty(&s.ty, &cx.subst);
                 let rows = arms.iter().map(|(p, rhs)| matching::Row::new(vec![p.clone()], rhs)).collect();
-                if let TermKind::Local(l) = s.kind {
+                let outer = std::mem::replace(&mut cx.in_case, true);
+                let e = if let TermKind::Local(l) = s.kind {
                     let v = cx.var(l);
-                    return matching::compile(self, cx, vec![(v, sty)], rows);
-                }
-                let se = self.expr(cx, s);
-                let v = cx.fresh();
-                let body = matching::compile(self, cx, vec![(v, sty.clone())], rows);
-                Expr::Let(v, sty, Box::new(se), Box::new(body))
+                    matching::compile(self, cx, vec![(v, sty)], rows)
+                } else {
+                    let se = self.expr(cx, s);
+                    let v = cx.fresh();
+                    let body = matching::compile(self, cx, vec![(v, sty.clone())], rows);
+                    Expr::Let(v, sty, Box::new(se), Box::new(body))
+                };
+                cx.in_case = outer;
+                e
             }
             TermKind::Quant(q, l, bound, body) => {
                 let ty = self.local_ty(cx, *l);

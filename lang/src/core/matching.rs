@@ -53,9 +53,13 @@ fn with_column<'t>(row: &Row<'t>, i: usize, subs: Vec<Pat>) -> Row<'t> {
     Row { pats, binds: row.binds.clone(), body: row.body }
 }
 
+fn no_match(cx: &Cx) -> Expr {
+    Expr::Undefined(if cx.in_case { Undef::Case(cx.fname.to_string()) } else { Undef::Match(cx.fname.to_string()) })
+}
+
 pub(crate) fn compile(lw: &mut Lowerer, cx: &mut Cx, cols: Vec<(VarId, Ty)>, rows: Vec<Row>) -> Expr {
     let Some(first) = rows.first() else {
-        return Expr::Undefined(Undef::Match(cx.fname.to_string()));
+        return no_match(cx);
     };
     let Some(i) = first.pats.iter().position(refutable) else {
         for (p, (v, _)) in first.pats.iter().zip(&cols) {
@@ -72,7 +76,7 @@ pub(crate) fn compile(lw: &mut Lowerer, cx: &mut Cx, cols: Vec<(VarId, Ty)>, row
     match &first.pats[i].kind {
         PatKind::Ctor(..) => {
             let Ty::Data(data) = ty else {
-                return Expr::Undefined(Undef::Match(cx.fname.to_string()));
+                return no_match(cx);
             };
             let ctors = lw.program.data(data).ctors.clone();
             let mut alts = Vec::new();

@@ -640,7 +640,12 @@ impl<'s, 'a> Parser<'s, 'a> {
                 Ok(Expr::Pred(id, self.args()?))
             }
             "undefined" => {
-                if self.peek() == Some('"') {
+                self.skip_ws();
+                if self.src[self.pos..].starts_with("case ") {
+                    self.pos += "case".len();
+                    self.skip_ws();
+                    Ok(Expr::Undefined(Undef::Case(self.string()?)))
+                } else if self.peek() == Some('"') {
                     Ok(Expr::Undefined(Undef::Match(self.string()?)))
                 } else {
                     Ok(Expr::Undefined(Undef::Undefined))

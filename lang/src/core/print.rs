@@ -569,6 +569,10 @@ impl<'a> Printer<'a> {
                 self.out.push_str("undefined ");
                 self.out.push_str(&quote(name));
             }
+            Expr::Undefined(Undef::Case(name)) => {
+                self.out.push_str("undefined case ");
+                self.out.push_str(&quote(name));
+            }
         }
     }
 

@@ -90,6 +90,7 @@ impl std::fmt::Display for EvalError {
         match self {
             EvalError::Undefined(Undef::Match(name)) => write!(f, "undefined: no equation of `{name}` matches"),
             EvalError::Undefined(Undef::Undefined) => write!(f, "undefined: `undefined` was evaluated"),
+            EvalError::Undefined(Undef::Case(_)) => write!(f, "undefined: no arm of a `case` expression matches"),
             EvalError::OutOfFuel => write!(f, "evaluation did not finish: out of fuel"),
             EvalError::Timeout => write!(f, "evaluation did not finish: timeout"),
             EvalError::TooDeep => write!(f, "evaluation did not finish: recursion too deep"),

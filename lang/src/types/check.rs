@@ -7,6 +7,7 @@ use super::elab::{Elab, Mode, TyVars, GROUP_BASE, R};
 use super::env::{Env, NameRef, TypeRef};
 use super::hir::*;
 use super::ty::{Sort, Type, TypePrinter};
+use super::unify::UnifyError;
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
 use crate::syntax::ast;
@@ -374,7 +375,14 @@ impl<'s> Checker<'s> {
                         let b = e.inf.fresh(Sort::new());
                         e.inf
                             .unify(&t_now, &Type::fun(a.clone(), b.clone()))
-                            .map_err(|_| Diagnostic::error(lhs.span, "type mismatch"))?;
+                            .map_err(|err| match err {
+                                UnifyError::NoInstance(..) => e.sort_error(err, head.span, &format!("`{cname}`")),
+                                _ => {
+                                    let ty = e.show(&t_now);
+                                    Diagnostic::error(lhs.span, format!("`{cname}` is used as a value of type `{ty}`, but this equation applies it to arguments"))
+                                        .with_label("applied to arguments here")
+                                }
+                            })?;
                         (a, b)
                     }
                     _ => {

@@ -113,7 +113,15 @@ impl<'e> Elab<'e> {
         TypePrinter::default().print(&self.inf.resolve(a))
     }
 
-    fn sort_error(&self, e: UnifyError, span: Span, what: &str) -> Diagnostic {
+    /// `found` would have to equal `expected`, which contains it: an infinite type.
+    pub fn occurs_error(&self, found: &Type, expected: &Type, span: Span) -> Diagnostic {
+        let (f, e) = self.show2(found, expected);
+        Diagnostic::error(span, format!("type mismatch: {} would need an infinite type", self.quoted(span)))
+            .with_label(format!("`{f}` would have to equal `{e}`, which contains it"))
+            .with_note("a function applied to itself, or a list containing itself, has no type in HOL")
+    }
+
+    pub fn sort_error(&self, e: UnifyError, span: Span, what: &str) -> Diagnostic {
         match e {
             UnifyError::NoInstance(t, class) => {
                 let t = TypePrinter::default().print(&t);
@@ -130,7 +138,8 @@ impl<'e> Elab<'e> {
     pub fn expect(&mut self, found: &Type, expected: &Type, span: Span, context: &str) -> R<()> {
         match self.inf.unify(found, expected) {
             Ok(()) => Ok(()),
-            Err(UnifyError::Mismatch) | Err(UnifyError::Occurs) => {
+            Err(UnifyError::Occurs) => Err(self.occurs_error(found, expected, span)),
+            Err(UnifyError::Mismatch) => {
                 let (f, e) = self.show2(found, expected);
                 Err(Diagnostic::error(span, format!("type mismatch: expected `{e}`, found `{f}`"))
                     .with_label(format!("{} has type `{f}`{context}", self.quoted(span))))
@@ -204,6 +213,7 @@ impl<'e> Elab<'e> {
                 if let Err(e) = self.inf.unify(&x.ty, &a) {
                     return Err(match e {
                         UnifyError::NoInstance(..) => self.sort_error(e, x.span, &self.quoted(x.span)),
+                        UnifyError::Occurs => self.occurs_error(&x.ty, &a, x.span),
                         _ => {
                             let (found, exp) = self.show2(&x.ty, &a);
                             Diagnostic::error(x.span, format!("type mismatch: expected `{exp}`, found `{found}`"))
