@@ -97,29 +97,14 @@ impl<'s> Checker<'s> {
 
     fn synonym(&mut self, params: &[ast::Ident], name: &ast::Ident, rhs: &ast::Type) -> R<()> {
         self.check_fresh_type(name)?;
+        check_distinct(params.iter())?;
         let mut e = self.elab(Mode::Closed);
         for p in params {
             e.inf.param_sorts.insert(Rc::from(p.name.as_str()), Sort::new());
         }
         let ty = e.convert_type(rhs, TyVars::Flexible)?;
-        let mut used = Vec::new();
-        ty.params(&mut used);
-        let mut vars = Vec::new();
-        e.free_vars(&ty, &mut vars);
-        if let Some(p) = used.iter().find(|p| !params.iter().any(|q| q.name == ***p)) {
-            return Err(Diagnostic::error(
-                rhs.span,
-                format!("type variable `{p}` is not a parameter of `{}`", name.name),
-            )
-            .with_label("unbound type variable"));
-        }
-        if !vars.is_empty() {
-            return Err(Diagnostic::error(
-                rhs.span,
-                format!("a type variable here is not a parameter of `{}`", name.name),
-            )
-            .with_label("unbound type variable"));
-        }
+        let names: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
+        check_type_params(&e, &ty, &names, rhs.span, &name.name)?;
         let params = params.iter().map(|p| Rc::from(p.name.as_str())).collect();
         self.env.types.insert(Rc::from(name.name.as_str()), TypeRef::Synonym(params, ty));
         Ok(())
@@ -130,6 +115,7 @@ impl<'s> Checker<'s> {
         let mut ids = Vec::new();
         for d in decls {
             self.check_fresh_type(&d.name)?;
+            check_distinct(d.params.iter().map(|p| &p.name))?;
             let params: Vec<Rc<str>> = d.params.iter().map(|p| Rc::from(p.name.name.as_str())).collect();
             ids.push(self.env.add_data(DataDecl { name: Rc::from(d.name.name.as_str()), params, ctors: vec![] }));
         }
@@ -145,24 +131,8 @@ impl<'s> Checker<'s> {
                 for a in &c.args {
                     check_positive(&a.ty, &names, true, &c.name.name)?;
                     let ty = e.convert_type(&a.ty, TyVars::Flexible)?;
-                    let mut used = Vec::new();
-                    ty.params(&mut used);
-                    let mut vars = Vec::new();
-                    e.free_vars(&ty, &mut vars);
-                    if let Some(p) = used.iter().find(|p| !d.params.iter().any(|q| q.name.name == ***p)) {
-                        return Err(Diagnostic::error(
-                            a.ty.span,
-                            format!("type variable `{p}` is not a parameter of `{}`", d.name.name),
-                        )
-                        .with_label("add it to the datatype's parameters"));
-                    }
-                    if !vars.is_empty() {
-                        return Err(Diagnostic::error(
-                            a.ty.span,
-                            format!("a type variable here is not a parameter of `{}`", d.name.name),
-                        )
-                        .with_label("add it to the datatype's parameters"));
-                    }
+                    let names: Vec<&str> = d.params.iter().map(|p| p.name.name.as_str()).collect();
+                    check_type_params(&e, &ty, &names, a.ty.span, &d.name.name)?;
                     fields.push(ty);
                 }
                 if ctors.iter().any(|x: &CtorDecl| *x.name == *c.name.name) {
@@ -389,7 +359,7 @@ impl<'s> Checker<'s> {
                         let ty = TypePrinter::default().print(&e.inf.resolve(&cty));
                         return Err(Diagnostic::error(
                             lhs.span,
-                            format!("equation gives `{cname}` {} arguments where its type allows {i}", args.len()),
+                            format!("equation gives `{cname}` {} where its type allows {i}", plural(args.len(), "argument")),
                         )
                         .with_label(format!("`{cname}` has type `{ty}`"))
                         .with_secondary(a.span, "one argument too many"));
@@ -404,8 +374,8 @@ impl<'s> Checker<'s> {
                     return Err(Diagnostic::error(
                         lhs.span,
                         format!(
-                            "equation gives `{cname}` {} arguments, but an earlier equation gives it {n}",
-                            args.len()
+                            "equation gives `{cname}` {}, but an earlier equation gives it {n}",
+                            plural(args.len(), "argument")
                         ),
                     )
                     .with_label("all equations of a function take the same number of arguments")
@@ -737,6 +707,49 @@ fn split_equation(t: &ast::Term) -> R<(&ast::Term, &ast::Term)> {
         ast::TermKind::BinOp(ast::BinOp::Eq | ast::BinOp::Defeq | ast::BinOp::Iff, _, l, r) => Ok((l, r)),
         _ => Err(Diagnostic::error(t.span, "a defining equation must have the form `f p1 ... pn = t`")
             .with_label("not an equation")),
+    }
+}
+
+/// The type variables of `ty` must be among `params` (the parameters of `owner`).
+fn check_type_params(e: &Elab<'_>, ty: &Type, params: &[&str], span: Span, owner: &str) -> R<()> {
+    let mut used = Vec::new();
+    ty.params(&mut used);
+    let mut vars = Vec::new();
+    e.free_vars(ty, &mut vars);
+    // Inference variables stand for type variables written in the type but not declared.
+    let named_vars = e.tyvars.iter().filter(|(_, t)| matches!(t, Type::Var(v) if vars.contains(v))).map(|(n, _)| n);
+    let unbound = used.iter().filter(|p| !params.contains(&&***p)).chain(named_vars).next();
+    match unbound {
+        Some(p) => Err(Diagnostic::error(span, format!("type variable `{p}` is not a parameter of `{owner}`"))
+            .with_label(format!("`{p}` is not declared"))
+            .with_help(format!("declare it: `('a, ...) {owner}` lists the parameters"))),
+        None if !vars.is_empty() => {
+            Err(Diagnostic::error(span, format!("a type variable here is not a parameter of `{owner}`"))
+                .with_label("not declared"))
+        }
+        None => Ok(()),
+    }
+}
+
+/// Type parameters of one command must be distinct.
+fn check_distinct<'a>(params: impl Iterator<Item = &'a ast::Ident>) -> R<()> {
+    let mut seen: Vec<&ast::Ident> = Vec::new();
+    for p in params {
+        if let Some(first) = seen.iter().find(|q| q.name == p.name) {
+            return Err(Diagnostic::error(p.span, format!("type parameter `{}` is listed twice", p.name))
+                .with_label("second occurrence")
+                .with_secondary(first.span, "first occurrence"));
+        }
+        seen.push(p);
+    }
+    Ok(())
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
     }
 }
 

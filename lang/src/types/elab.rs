@@ -892,7 +892,7 @@ impl<'e> Elab<'e> {
             K::UnOp(ast::UnOp::Neg, _, x) if matches!(x.kind, K::Num(_)) => {
                 let K::Num(digits) = &x.kind else { unreachable!() };
                 let n: BigInt = digits.parse().map_err(|_| Diagnostic::error(span, "malformed numeral"))?;
-                self.expect(&Type::int(), expected, span, ", but a negative numeral is an `int`")?;
+                self.expect(&Type::int(), expected, span, "")?;
                 Ok(mk(PatKind::Num(-n), expected.clone()))
             }
             K::Tuple(xs) if xs.is_empty() => self.ctor_pat("Unity", &[], expected, span, bound),
@@ -942,7 +942,7 @@ impl<'e> Elab<'e> {
                         Ok(mk(PatKind::Bool(false), Type::bool()))
                     }
                     Some(NameRef::Builtin(Builtin::Suc)) if args.len() == 1 => {
-                        self.expect(&Type::nat(), expected, span, ", but `Suc` patterns are `nat`")?;
+                        self.expect(&Type::nat(), expected, span, "")?;
                         let inner = self.pat(args[0], &Type::nat(), bound)?;
                         Ok(mk(PatKind::Suc(Box::new(inner)), Type::nat()))
                     }
@@ -1146,7 +1146,13 @@ fn not_a_pattern(span: Span) -> Diagnostic {
 
 /// The closest name within edit distance 2 (and less than half the name), if any.
 pub fn suggest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<String> {
-    let limit = 2.min(name.chars().count() / 2).max(1);
+    // One edit in a short name, two in a long one; none for names of one or two letters
+    // (any other short name would be "close").
+    let limit = match name.chars().count() {
+        0..=2 => return None,
+        3..=5 => 1,
+        _ => 2,
+    };
     candidates
         .filter(|c| *c != name)
         .map(|c| (edit_distance(name, c), c))
