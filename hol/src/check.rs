@@ -209,6 +209,15 @@ fn io_reason(e: &io::Error) -> String {
 fn analyse(file: &SourceFile, options: &Options, emit: &mut dyn FnMut(Event)) {
     let mut theory = lang::check_theory(&file.text);
     let mut diagnostics = std::mem::take(&mut theory.diagnostics);
+    // Isabelle finds a theory by its file name, so the two must agree.
+    let stem = Path::new(&file.path).file_stem().and_then(|s| s.to_str()).unwrap_or_default();
+    if !theory.name.is_empty() && theory.name != stem {
+        diagnostics.push(
+            Diagnostic::warning(theory.name_span, format!("theory `{}` is in the file `{}`", theory.name, Path::new(&file.path).display()))
+                .with_label("the theory's name")
+                .with_help(format!("Isabelle expects theory `{}` in a file named `{}.thy`", theory.name, theory.name)),
+        );
+    }
     diagnostics.sort_by_key(|d| d.primary.span.start);
     let mut diagnostics = diagnostics.into_iter().peekable();
     let items = theory.items.clone();

@@ -12,6 +12,8 @@ use crate::span::Span;
 pub struct CheckedTheory {
     /// The name in `theory Name`.
     pub name: String,
+    /// Where that name is written.
+    pub name_span: Span,
     /// Parse, type and definition errors, in file order.
     pub diagnostics: Vec<Diagnostic>,
     /// The file's `value`s, lemmas and option defaults, in file order.

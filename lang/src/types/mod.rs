@@ -111,6 +111,17 @@ pub fn prelude_diagnostics() -> Vec<Diagnostic> {
     prelude().err().unwrap_or_default()
 }
 
+/// Theories that Isabelle's `Main` contains (or that add nothing the subset could use), so
+/// importing them is importing the prelude.
+fn is_part_of_main(name: &str) -> bool {
+    const PARTS: &[&str] = &[
+        "Main", "Pure", "Complex_Main", "List", "Nat", "Int", "Set", "Fun", "Option", "Product_Type", "Sum_Type",
+        "Orderings", "Groups", "Rings", "Divides", "GCD", "Power", "Finite_Set", "Lattices", "Num", "Wellfounded",
+    ];
+    let base = name.strip_prefix("HOL.").unwrap_or(name);
+    PARTS.contains(&base) || name == "HOL"
+}
+
 fn raw_options(opts: &[ast::QcOption]) -> Vec<RawOption> {
     opts.iter()
         .map(|o| RawOption { name: o.name.name.clone(), value: o.value.as_ref().map(|v| v.name.clone()), span: o.span })
@@ -121,6 +132,16 @@ pub(crate) fn check_theory(text: &str) -> CheckedTheory {
     let parsed = crate::syntax::parse_theory(text);
     let mut diagnostics = parsed.diagnostics;
     let uses_main = parsed.theory.imports.is_empty() || parsed.theory.imports.iter().any(|i| i.name == "Main");
+    // Only the prelude exists: other imports (`HOL-Library.Multiset`) are read as nothing.
+    for i in &parsed.theory.imports {
+        if !is_part_of_main(&i.name) {
+            diagnostics.push(
+                Diagnostic::warning(i.span, format!("theory `{}` is not available: hol provides `Main` only", i.name))
+                    .with_label("this import is ignored")
+                    .with_note("constants and types defined there are unknown here"),
+            );
+        }
+    }
     let (env, prelude_names) = if uses_main {
         match prelude() {
             Ok((env, names)) => (env, Some(names)),
@@ -241,6 +262,7 @@ pub(crate) fn check_theory(text: &str) -> CheckedTheory {
     let prelude = c.prelude.clone().unwrap_or_else(|| Rc::new(c.env.names.clone()));
     CheckedTheory {
         name: parsed.theory.name.name.clone(),
+        name_span: parsed.theory.name.span,
         diagnostics,
         items,
         state: TheoryState {
