@@ -675,7 +675,19 @@ impl<'s> Checker<'s> {
                 .with_label("values of this type would have to be enumerated")
                 .with_help("add a type annotation, e.g. `∀x::bool. ...` or `(UNIV :: bool set)`"));
         }
-        let shown_type = e.show(&term.ty);
+        // Shown as inferred, except that a numeral's type shows what it evaluates at (`nat`).
+        let shown_type = {
+            let mut vars = Vec::new();
+            e.free_vars(&term.ty, &mut vars);
+            let mut used = Vec::new();
+            let mut shown = HashMap::new();
+            for v in vars.into_iter().filter(|v| e.inf.sort_of_var(*v).is_empty()) {
+                let n = fresh_param_name(&used);
+                used.push(n.clone());
+                shown.insert(v, n);
+            }
+            TypePrinter::default().print(&e.finalize_type(&term.ty, &shown))
+        };
         let gen = HashMap::new();
         e.finalize_term(&mut term, &gen);
         let locals = e.finalize_locals(&gen);
