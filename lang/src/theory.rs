@@ -88,6 +88,18 @@ impl CheckedTheory {
         &self.state.lemmas[index]
     }
 
+    /// Lowers every `value` item, so one program holds them all (a back end compiles it once),
+    /// and returns it with the function of each value, by value index.
+    pub fn lower_values(&mut self) -> (&Program, Vec<crate::core::ir::FunId>) {
+        self.state.lower_values()
+    }
+
+    /// The outcome of `value` item `index` from a value computed by another evaluator (the
+    /// JIT) over the program of `lower_values`.
+    pub fn value_outcome(&mut self, index: usize, value: &crate::interp::Value) -> ValueOutcome {
+        self.state.value_outcome(index, value)
+    }
+
     /// The core IR of everything the file's `value` commands and monomorphic lemmas use, in
     /// its text form.
     pub fn dump_ir(&mut self) -> String {

@@ -60,14 +60,22 @@ impl TheoryState {
     }
 
     pub fn eval_value(&mut self, index: usize, limits: &Limits) -> ValueOutcome {
-        let (program, fid, ty) = self.lower_value(index);
+        let (program, fid, _) = self.lower_value(index);
         match interp::call(program, fid, vec![], limits) {
-            Ok(v) => {
-                let printed = interp::print_value(program, &v, &ty);
-                ValueOutcome::Value { printed, ty: self.values[index].shown_type.clone() }
-            }
+            Ok(v) => self.value_outcome(index, &v),
             Err(e) => ValueOutcome::Failed(e),
         }
+    }
+
+    pub fn lower_values(&mut self) -> (&Program, Vec<FunId>) {
+        let funs = (0..self.values.len()).map(|i| self.lower_value(i).1).collect();
+        (&self.lowerer().program, funs)
+    }
+
+    pub fn value_outcome(&mut self, index: usize, value: &interp::Value) -> ValueOutcome {
+        let (program, _, ty) = self.lower_value(index);
+        let printed = interp::print_value(program, value, &ty);
+        ValueOutcome::Value { printed, ty: self.values[index].shown_type.clone() }
     }
 
     pub fn dump_ir(&mut self) -> String {
