@@ -1,0 +1,130 @@
+//! Conversion between interpreter `Value`s and JIT words (see the crate docs for the layout).
+//! Both directions are iterative, so long lists convert on any stack.
+
+use crate::runtime::{alloc, ClosureFn};
+use crate::{Jit, JitOutcome, Word};
+use lang::core::ir::{Program, Ty};
+use lang::interp::{Closure, Int, Value};
+
+enum In<'a> {
+    Visit(&'a Value, &'a Ty),
+    /// Pops the last `n` words and stores them in a cell with this header.
+    Cell(u64, usize),
+    /// Pops the last `n` words: arguments of a partial application of the closure below them.
+    Pap(usize, usize),
+}
+
+pub(crate) fn word_of(jit: &mut Jit, v: &Value, ty: &Ty) -> Result<Word, JitOutcome> {
+    let prog: *const Program = &*jit.prog;
+    let prog = unsafe { &*prog };
+    let ctx: *mut crate::runtime::Ctx = &mut *jit.ctx;
+    let mut out: Vec<Word> = Vec::new();
+    let mut work = vec![In::Visit(v, ty)];
+    let oom = || JitOutcome::OutOfMemory;
+    while let Some(t) = work.pop() {
+        match t {
+            In::Visit(v, ty) => match (v, ty) {
+                (Value::Bool(b), _) => out.push(*b as u64),
+                (Value::Int(Int::Small(i)), _) => out.push(*i as u64),
+                (Value::Int(Int::Big(_)), _) => return Err(JitOutcome::Overflow),
+                (Value::Ctor(tag, fields), Ty::Data(d)) => {
+                    if fields.is_empty() {
+                        out.push(((*tag as u64) << 1) | 1);
+                    } else {
+                        let ftys = &prog.data(*d).ctors[*tag as usize].fields;
+                        work.push(In::Cell(*tag as u64 | ((fields.len() as u64) << 32), fields.len()));
+                        for (f, t) in fields.iter().zip(ftys).rev() {
+                            work.push(In::Visit(f, t));
+                        }
+                    }
+                }
+                (Value::Fun(c), _) => match &**c {
+                    Closure::Partial { fun, args } => {
+                        let fd = prog.fun(*fun);
+                        let arity = fd.params.len();
+                        let p = unsafe { alloc(ctx, 3) }.ok_or_else(oom)?;
+                        unsafe {
+                            *p = jit.entries[fun.0 as usize] as ClosureFn as usize as u64;
+                            *p.add(1) = arity as u64;
+                            *p.add(2) = 0;
+                        }
+                        out.push(p as u64);
+                        if !args.is_empty() {
+                            work.push(In::Pap(arity, args.len()));
+                            for (a, (_, t)) in args.iter().zip(&fd.params).rev() {
+                                work.push(In::Visit(a, t));
+                            }
+                        }
+                    }
+                    _ => return Err(JitOutcome::NotSupported),
+                },
+                _ => return Err(JitOutcome::NotSupported),
+            },
+            In::Cell(hdr, n) => {
+                let p = unsafe { alloc(ctx, 1 + n as u64) }.ok_or_else(oom)?;
+                let fields = out.split_off(out.len() - n);
+                unsafe {
+                    *p = hdr;
+                    for (i, f) in fields.iter().enumerate() {
+                        *p.add(1 + i) = *f;
+                    }
+                }
+                out.push(p as u64);
+            }
+            In::Pap(arity, n) => {
+                let args = out.split_off(out.len() - n);
+                let inner = out.pop().expect("closure below its arguments");
+                let p = unsafe { alloc(ctx, 5 + n as u64) }.ok_or_else(oom)?;
+                unsafe {
+                    *p = crate::runtime::rt_pap_entry as *const () as u64;
+                    *p.add(1) = (arity - n) as u64;
+                    *p.add(2) = 2 + n as u64;
+                    *p.add(3) = inner;
+                    *p.add(4) = n as u64;
+                    for (i, a) in args.iter().enumerate() {
+                        *p.add(5 + i) = *a;
+                    }
+                }
+                out.push(p as u64);
+            }
+        }
+    }
+    Ok(out.pop().expect("one value"))
+}
+
+enum Out<'a> {
+    Visit(Word, &'a Ty),
+    Build(u32, usize),
+}
+
+pub(crate) fn value_of(prog: &Program, w: Word, ty: &Ty) -> Result<Value, JitOutcome> {
+    let mut out: Vec<Value> = Vec::new();
+    let mut work = vec![Out::Visit(w, ty)];
+    while let Some(t) = work.pop() {
+        match t {
+            Out::Visit(w, ty) => match ty {
+                Ty::Bool => out.push(Value::Bool(w != 0)),
+                Ty::Nat | Ty::Int => out.push(Value::int(w as i64)),
+                Ty::Data(d) => {
+                    if w & 1 == 1 {
+                        out.push(Value::nullary((w >> 1) as u32));
+                    } else {
+                        let tag = unsafe { *(w as *const u32) };
+                        let ftys = &prog.data(*d).ctors[tag as usize].fields;
+                        work.push(Out::Build(tag, ftys.len()));
+                        for (i, t) in ftys.iter().enumerate().rev() {
+                            let f = unsafe { *(w as *const u64).add(1 + i) };
+                            work.push(Out::Visit(f, t));
+                        }
+                    }
+                }
+                Ty::Fun(..) | Ty::Set(_) => return Err(JitOutcome::NotSupported),
+            },
+            Out::Build(tag, n) => {
+                let fields = out.split_off(out.len() - n);
+                out.push(Value::ctor(tag, fields));
+            }
+        }
+    }
+    Ok(out.pop().expect("one value"))
+}
