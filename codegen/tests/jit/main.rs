@@ -3,3 +3,5 @@
 
 mod common;
 mod fixtures;
+mod gen;
+mod prelude;
