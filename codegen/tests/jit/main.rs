@@ -4,4 +4,5 @@
 mod common;
 mod fixtures;
 mod gen;
+mod guards;
 mod prelude;
