@@ -6,3 +6,4 @@ mod fixtures;
 mod gen;
 mod guards;
 mod prelude;
+mod terms;
