@@ -62,6 +62,10 @@ impl JitOutcome {
     }
 }
 
+/// A fill level of a `Jit`'s arena (`Jit::mark`).
+#[derive(Clone, Copy, Debug)]
+pub struct ArenaMark(u64);
+
 /// Stack size of the thread a case moves to when the calling thread's stack runs low.
 pub const BIG_STACK: usize = 1 << 30;
 
@@ -149,6 +153,17 @@ impl Jit {
         let start = self.arena.as_mut_ptr() as u64;
         self.ctx.heap = start;
         self.ctx.heap_end = start + 8 * self.arena.len() as u64;
+    }
+
+    /// The arena's current fill level: `release` to it frees everything allocated after,
+    /// so inputs built once can be kept across many runs.
+    pub fn mark(&self) -> ArenaMark {
+        ArenaMark(self.ctx.heap)
+    }
+
+    /// Frees everything allocated since `m` was taken (words from after it become invalid).
+    pub fn release(&mut self, m: ArenaMark) {
+        self.ctx.heap = m.0;
     }
 
     /// Builds `v` (of type `ty`) in the arena. Numbers past 64 bits give `Overflow`,
