@@ -209,29 +209,61 @@ pub(crate) unsafe extern "C" fn rt_cmp(ctx: *mut Ctx, a: u64, b: u64, ty: i64) -
 }
 
 pub(crate) unsafe fn cmp_words(prog: &Program, a: u64, b: u64, ty: &Ty) -> Ordering {
-    let mut stack: Vec<(u64, u64, &Ty)> = vec![(a, b, ty)];
-    while let Some((a, b, ty)) = stack.pop() {
-        let o = match ty {
-            Ty::Bool | Ty::Nat | Ty::Int => (a as i64).cmp(&(b as i64)),
+    // Depth-first, fields in order. Scalar fields before the first composite one are compared
+    // on the spot and the first composite field is continued with directly, so a list
+    // compares without touching `stack` (it allocates only for other shapes).
+    let mut stack: Vec<(u64, u64, &Ty)> = Vec::new();
+    let mut cur = Some((a, b, ty));
+    loop {
+        let (a, b, ty) = match cur.take() {
+            Some(x) => x,
+            None => match stack.pop() {
+                Some(x) => x,
+                None => return Ordering::Equal,
+            },
+        };
+        match ty {
+            Ty::Bool | Ty::Nat | Ty::Int => {
+                let o = (a as i64).cmp(&(b as i64));
+                if o != Ordering::Equal {
+                    return o;
+                }
+            }
             Ty::Data(d) => {
                 let (ta, tb) = (tag_of(a), tag_of(b));
-                if ta == tb && a & 1 == 0 && a != b {
+                if ta != tb {
+                    return ta.cmp(&tb);
+                }
+                if a & 1 == 0 && a != b {
                     let fields = &prog.data(*d).ctors[ta as usize].fields;
-                    for (i, fty) in fields.iter().enumerate().rev() {
-                        let fa = *(a as *const u64).add(1 + i);
-                        let fb = *(b as *const u64).add(1 + i);
-                        stack.push((fa, fb, fty));
+                    let mut next = None;
+                    for (i, fty) in fields.iter().enumerate() {
+                        if next.is_none() {
+                            let fa = *(a as *const u64).add(1 + i);
+                            let fb = *(b as *const u64).add(1 + i);
+                            if matches!(fty, Ty::Bool | Ty::Nat | Ty::Int) {
+                                let o = (fa as i64).cmp(&(fb as i64));
+                                if o != Ordering::Equal {
+                                    return o;
+                                }
+                            } else {
+                                next = Some(i);
+                            }
+                        }
+                    }
+                    if let Some(k) = next {
+                        for i in (k + 1..fields.len()).rev() {
+                            let fa = *(a as *const u64).add(1 + i);
+                            let fb = *(b as *const u64).add(1 + i);
+                            stack.push((fa, fb, &fields[i]));
+                        }
+                        cur = Some((*(a as *const u64).add(1 + k), *(b as *const u64).add(1 + k), &fields[k]));
                     }
                 }
-                ta.cmp(&tb)
             }
-            Ty::Fun(..) | Ty::Set(_) => Ordering::Equal,
-        };
-        if o != Ordering::Equal {
-            return o;
+            Ty::Fun(..) | Ty::Set(_) => {}
         }
     }
-    Ordering::Equal
 }
 
 /// The lowest address compiled code may push the stack to on this thread: the thread's stack

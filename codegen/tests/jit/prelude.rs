@@ -79,6 +79,12 @@ definition lst :: "nat ⇒ nat list" where "lst x = [x, x + 1]"
 definition ilst :: "int ⇒ int list" where "ilst x = [x, -x]"
 definition lessn :: "nat ⇒ nat ⇒ bool" where "lessn x y = (x < y)"
 definition lessi :: "int ⇒ int ⇒ bool" where "lessi x y = (y < x)"
+definition cmp_pl :: "(nat × int list) list ⇒ (nat × int list) list ⇒ bool × bool × bool" where
+  "cmp_pl a b = (a < b, a ≤ b, a = b)"
+definition cmp_ol :: "(nat option × bool) list list ⇒ (nat option × bool) list list ⇒ bool × bool × bool" where
+  "cmp_ol a b = (a < b, a ≤ b, a = b)"
+definition cmp_s :: "(nat + int list) option ⇒ (nat + int list) option ⇒ bool × bool × bool" where
+  "cmp_s a b = (a < b, a ≤ b, a = b)"
 "#;
 
 const HELPER_VALUES: &[&str] = &[
@@ -94,6 +100,9 @@ const HELPER_VALUES: &[&str] = &[
     "ilst :: int ⇒ int list",
     "lessn :: nat ⇒ nat ⇒ bool",
     "lessi :: int ⇒ int ⇒ bool",
+    "cmp_pl",
+    "cmp_ol",
+    "cmp_s",
 ];
 
 /// The program with every function of `defs` instantiated at nat and at int.
