@@ -12,6 +12,8 @@ enum In<'a> {
     Cell(u64, usize),
     /// Pops the last `n` words: arguments of a partial application of the closure below them.
     Pap(usize, usize),
+    /// Pops a default and `n` key/value pairs: a finite map with keys of `cmp_tys[k]`.
+    Map(u64, usize),
 }
 
 pub(crate) fn word_of(jit: &mut Jit, v: &Value, ty: &Ty) -> Result<Word, JitOutcome> {
@@ -56,6 +58,25 @@ pub(crate) fn word_of(jit: &mut Jit, v: &Value, ty: &Ty) -> Result<Word, JitOutc
                             }
                         }
                     }
+                    Closure::Map { default, entries } => {
+                        let Ty::Fun(a, b) = ty else { return Err(JitOutcome::NotSupported) };
+                        if !crate::translate::structural(prog, a) {
+                            return Err(JitOutcome::NotSupported);
+                        }
+                        let k = match jit.cmp_tys.iter().position(|t| *t == **a) {
+                            Some(k) => k,
+                            None => {
+                                jit.cmp_tys.push((**a).clone());
+                                jit.cmp_tys.len() - 1
+                            }
+                        };
+                        work.push(In::Map(k as u64, entries.len()));
+                        for (key, val) in entries.iter().rev() {
+                            work.push(In::Visit(val, b));
+                            work.push(In::Visit(key, a));
+                        }
+                        work.push(In::Visit(default, b));
+                    }
                     _ => return Err(JitOutcome::NotSupported),
                 },
                 _ => return Err(JitOutcome::NotSupported),
@@ -67,6 +88,21 @@ pub(crate) fn word_of(jit: &mut Jit, v: &Value, ty: &Ty) -> Result<Word, JitOutc
                     *p = hdr;
                     for (i, f) in fields.iter().enumerate() {
                         *p.add(1 + i) = *f;
+                    }
+                }
+                out.push(p as u64);
+            }
+            In::Map(k, n) => {
+                let words = out.split_off(out.len() - (1 + 2 * n));
+                let p = unsafe { alloc(ctx, 5 + words.len() as u64) }.ok_or_else(oom)?;
+                unsafe {
+                    *p = crate::runtime::rt_map_entry as *const () as u64;
+                    *p.add(1) = 1;
+                    *p.add(2) = 2 + words.len() as u64;
+                    *p.add(3) = k;
+                    *p.add(4) = n as u64;
+                    for (i, w) in words.iter().enumerate() {
+                        *p.add(5 + i) = *w;
                     }
                 }
                 out.push(p as u64);

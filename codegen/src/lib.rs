@@ -166,8 +166,10 @@ impl Jit {
         self.ctx.heap = m.0;
     }
 
-    /// Builds `v` (of type `ty`) in the arena. Numbers past 64 bits give `Overflow`,
-    /// functions other than partial applications of top-level functions `NotSupported`.
+    /// Builds `v` (of type `ty`) in the arena. Numbers past 64 bits give `Overflow`; of the
+    /// function values, partial applications of top-level functions and finite maps
+    /// (`Value::fun_map`, keys without functions or sets inside) are built, others give
+    /// `NotSupported`.
     pub fn word_of(&mut self, v: &Value, ty: &Ty) -> Result<Word, JitOutcome> {
         let w = layout::word_of(self, v, ty);
         self.take_status().and(w)

@@ -136,6 +136,25 @@ pub(crate) unsafe extern "C" fn rt_pap_entry(ctx: *mut Ctx, cell: u64, args: *co
     rt_apply(ctx, inner, buf.as_ptr(), buf.len() as u64)
 }
 
+/// Entry of a finite-map closure `[map_entry, 1, 2 + 1 + 2n, key_ty, n, default, k1, v1, ...]`
+/// (the interpreter's `Closure::Map`): the value of the entry whose key equals the argument,
+/// else the default.
+pub(crate) unsafe extern "C" fn rt_map_entry(ctx: *mut Ctx, cell: u64, args: *const u64) -> u64 {
+    let c = &*ctx;
+    let prog = &*c.prog;
+    let tys: &Vec<Ty> = &*c.cmp_tys;
+    let cell = cell as *const u64;
+    let ty = &tys[*cell.add(3) as usize];
+    let n = *cell.add(4) as usize;
+    let x = *args;
+    for i in 0..n {
+        if cmp_words(prog, x, *cell.add(6 + 2 * i), ty) == Ordering::Equal {
+            return *cell.add(7 + 2 * i);
+        }
+    }
+    *cell.add(5)
+}
+
 /// `div`/`mod` with Isabelle's conventions. `op`: 0 nat div, 1 nat mod, 2 int div, 3 int mod.
 pub(crate) unsafe extern "C" fn rt_divmod(ctx: *mut Ctx, a: i64, b: i64, op: i64) -> i64 {
     match op {

@@ -219,7 +219,7 @@ impl<'p> Gen<'p> {
 }
 
 /// Whether equality and order at `t` are structural on words (no functions or sets inside).
-fn structural(prog: &Program, t: &Ty) -> bool {
+pub(crate) fn structural(prog: &Program, t: &Ty) -> bool {
     let mut seen = BTreeSet::new();
     let mut work = vec![t];
     while let Some(t) = work.pop() {

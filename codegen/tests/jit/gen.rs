@@ -79,6 +79,15 @@ pub fn value(p: &Program, ty: &Ty, size: u32, r: &mut Rng) -> Option<Value> {
             }
             Value::ctor(tag as u32, fields)
         }
+        Ty::Fun(a, b) if r.chance(2) && !matches!(**a, Ty::Fun(..) | Ty::Set(_)) => {
+            // A finite map with a default, the form quickcheck generates functions in.
+            let default = value(p, b, size / 2, r)?;
+            let mut entries = Vec::new();
+            for _ in 0..r.below(4) {
+                entries.push((value(p, a, size / 2, r)?, value(p, b, size / 2, r)?));
+            }
+            Value::fun_map(default, entries)
+        }
         Ty::Fun(..) => {
             let fs = fun_sources(p, ty);
             if fs.is_empty() {
