@@ -557,10 +557,27 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
                     self.b.ins().stack_store(I64, *v, slot, (8 * i) as i32);
                 }
                 let addr = self.b.ins().stack_addr(I64, slot, 0);
+                // Exact arity: call the closure's code directly; otherwise `rt_apply` builds
+                // the partial application or applies the result to the remaining arguments.
+                let (fast, slow, merge) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+                self.b.append_block_param(merge, I64);
+                let arity = self.b.ins().load(I64, mf(), fv, 8);
+                let exact = self.b.ins().icmp_imm_s(IntCC::Equal, arity, vals.len() as i64);
+                self.b.ins().brif(exact, fast, &[], slow, &[]);
+                self.b.switch_to_block(fast);
+                let code = self.b.ins().load(I64, mf(), fv, 0);
+                let sig = self.b.import_signature(self.g.closure_sig());
+                let call = self.b.ins().call_indirect(sig, code, &[self.ctx, fv, addr]);
+                let r = self.b.inst_results(call)[0];
+                self.b.ins().jump(merge, &[r.into()]);
+                self.b.switch_to_block(slow);
                 let n = self.b.ins().iconst(I64, vals.len() as i64);
                 let fr = self.fref(self.g.rt.apply);
                 let call = self.b.ins().call(fr, &[self.ctx, fv, addr, n]);
                 let r = self.b.inst_results(call)[0];
+                self.b.ins().jump(merge, &[r.into()]);
+                self.b.switch_to_block(merge);
+                let r = self.b.block_params(merge)[0];
                 self.check_status();
                 r
             }
