@@ -15,8 +15,11 @@
 //! Compiled natively: numbers, booleans, datatypes, calls (tail calls as `return_call`),
 //! `Case`/`NatCase`/`If`/`Let`, closures (`Lambda`, `FunRef`, `Apply` with partial and
 //! over-application), equality and order on numbers, booleans and datatypes without
-//! functions or sets inside. Handed over (`JitOutcome::NotSupported`): sets, quantifiers,
-//! set comprehensions, inductive predicates, equality and order involving functions or sets.
+//! functions or sets inside (structural compare in `rt_cmp`), quantifiers without a domain
+//! over `bool` and over datatypes of nullary constructors only (`a3`), as loops. Function
+//! values given as input may be partial applications or finite maps (`Value::fun_map`).
+//! Handed over (`JitOutcome::NotSupported`): sets, other quantifiers, set comprehensions,
+//! inductive predicates, equality and order involving functions or sets.
 //!
 //! Guards: fuel at every function and closure entry (the deadline is checked every
 //! `FUEL_CHUNK` units), a depth counter, a stack-pointer check against the current thread's

@@ -622,8 +622,78 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
                 self.store_ctx(OFF_DETAIL, d);
                 self.fail_with(ST_UNDEFINED)
             }
+            Expr::Quant { q, var, ty, domain: None, body } if self.enum_size(ty).is_some() => {
+                self.quant(*q, *var, ty, body)
+            }
             Expr::Quant { .. } | Expr::SetCompr { .. } | Expr::Pred(..) => self.fail_with(ST_NOT_SUPPORTED),
         }
+    }
+
+    /// Number of values of `ty` when the JIT enumerates it natively: `bool` and datatypes of
+    /// nullary constructors only (value `i` is `i`, resp. the immediate of tag `i`).
+    fn enum_size(&self, ty: &Ty) -> Option<u32> {
+        match ty {
+            Ty::Bool => Some(2),
+            Ty::Data(d) if self.g.prog.data(*d).ctors.iter().all(|c| c.fields.is_empty()) => {
+                Some(self.g.prog.data(*d).ctors.len() as u32)
+            }
+            _ => None,
+        }
+    }
+
+    /// A quantifier over an enumerable type, as a loop over its values in ascending order
+    /// that stops where the interpreter stops (first false for ∀, first true for ∃, second
+    /// true for ∃!).
+    fn quant(&mut self, q: lang::core::ir::Quant, var: VarId, ty: &Ty, body: &Expr) -> Value {
+        use lang::core::ir::Quant;
+        let n = self.enum_size(ty).unwrap_or(0) as i64;
+        let is_bool = *ty == Ty::Bool;
+        let (head, step, exit) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+        self.b.append_block_param(head, I64);
+        self.b.append_block_param(head, I64);
+        self.b.append_block_param(exit, I64);
+        let zero = self.b.ins().iconst(I64, 0);
+        self.b.ins().jump(head, &[zero.into(), zero.into()]);
+        self.b.switch_to_block(head);
+        let (i, found) = (self.b.block_params(head)[0], self.b.block_params(head)[1]);
+        let done = self.b.ins().icmp_imm_s(IntCC::Equal, i, n);
+        let at_end = match q {
+            Quant::All => self.b.ins().iconst(I64, 1),
+            Quant::Ex => self.b.ins().iconst(I64, 0),
+            Quant::Ex1 => {
+                let one = self.b.ins().icmp_imm_s(IntCC::Equal, found, 1);
+                self.b.ins().uextend(I64, one)
+            }
+        };
+        self.b.ins().brif(done, exit, &[at_end.into()], step, &[]);
+        self.b.switch_to_block(step);
+        let x = if is_bool {
+            i
+        } else {
+            let sh = self.b.ins().ishl_imm_u(i, 1);
+            self.b.ins().bor_imm_u(sh, 1)
+        };
+        self.bind(var, x);
+        let bv = self.expr(body);
+        let next = self.b.ins().iadd_imm_s(i, 1);
+        match q {
+            Quant::All => {
+                let f = self.b.ins().iconst(I64, 0);
+                self.b.ins().brif(bv, head, &[next.into(), found.into()], exit, &[f.into()]);
+            }
+            Quant::Ex => {
+                let t = self.b.ins().iconst(I64, 1);
+                self.b.ins().brif(bv, exit, &[t.into()], head, &[next.into(), found.into()]);
+            }
+            Quant::Ex1 => {
+                let found2 = self.b.ins().iadd(found, bv);
+                let two = self.b.ins().icmp_imm_s(IntCC::SignedGreaterThan, found2, 1);
+                let f = self.b.ins().iconst(I64, 0);
+                self.b.ins().brif(two, exit, &[f.into()], head, &[next.into(), found2.into()]);
+            }
+        }
+        self.b.switch_to_block(exit);
+        self.b.block_params(exit)[0]
     }
 
     /// A closure cell `[code, arity, ncaptured, captured...]`.

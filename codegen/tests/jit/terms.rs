@@ -5,7 +5,7 @@
 
 use crate::common::{check_closed, with_main, Tally};
 use crate::gen::Rng;
-use lang::core::ir::{Alt, CtorRef, DataId, Expr, FunId, Lit, NumTy, Prim, Program, Ty, VarId};
+use lang::core::ir::{Alt, CtorRef, DataId, Expr, FunId, Lit, NumTy, Prim, Program, Quant, Ty, VarId};
 use lang::core::print::print_expr;
 use lang::interp::Limits;
 use num_bigint::{BigInt, BigUint};
@@ -174,7 +174,15 @@ impl G<'_> {
         let lt = self.lt();
         let two = |g: &mut Self, u: &Ty| vec![g.expr(u, d, env), g.expr(u, d, env)];
         match t {
-            Ty::Bool => match self.r.below(5) {
+            Ty::Bool => match self.r.below(6) {
+                4 => {
+                    let v = self.fresh();
+                    let mut env2 = env.to_vec();
+                    env2.push((v, Ty::Bool));
+                    let q = [Quant::All, Quant::Ex, Quant::Ex1][self.r.below(3) as usize];
+                    let body = self.expr(&Ty::Bool, d, &env2);
+                    Expr::Quant { q, var: v, ty: Ty::Bool, domain: None, body: Box::new(body) }
+                }
                 0 => Expr::Prim(Prim::Not, vec![self.expr(&Ty::Bool, d, env)]),
                 1 => {
                     let u = [Ty::Nat, Ty::Int, lt.clone(), Ty::Bool][self.r.below(4) as usize].clone();
