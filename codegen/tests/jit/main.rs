@@ -5,5 +5,6 @@ mod common;
 mod fixtures;
 mod gen;
 mod guards;
+mod layout;
 mod prelude;
 mod terms;
