@@ -4,7 +4,7 @@
 use crate::runtime::{alloc, ClosureFn};
 use crate::{Jit, JitOutcome, Word};
 use lang::core::ir::{Program, Ty};
-use lang::interp::{Closure, Int, Value};
+use lang::interp::{Closure, Int, SetValue, Value};
 
 enum In<'a> {
     Visit(&'a Value, &'a Ty),
@@ -12,6 +12,8 @@ enum In<'a> {
     Cell(u64, usize),
     /// Pops the last `n` words: arguments of a partial application of the closure below them.
     Pap(usize, usize),
+    /// Pops `n` elements into a set cell (complement flag first).
+    Set(bool, usize),
     /// Pops a default and `n` key/value pairs: a finite map with keys of `cmp_tys[k]`.
     Map(u64, usize),
 }
@@ -38,6 +40,12 @@ pub(crate) fn word_of(jit: &mut Jit, v: &Value, ty: &Ty) -> Result<Word, JitOutc
                         for (f, t) in fields.iter().zip(ftys).rev() {
                             work.push(In::Visit(f, t));
                         }
+                    }
+                }
+                (Value::Set(s), Ty::Set(e)) => {
+                    work.push(In::Set(s.is_complement(), s.elems().len()));
+                    for x in s.elems().iter().rev() {
+                        work.push(In::Visit(x, e));
                     }
                 }
                 (Value::Fun(c), _) => match &**c {
@@ -92,6 +100,18 @@ pub(crate) fn word_of(jit: &mut Jit, v: &Value, ty: &Ty) -> Result<Word, JitOutc
                 }
                 out.push(p as u64);
             }
+            In::Set(compl, n) => {
+                let elems = out.split_off(out.len() - n);
+                let p = unsafe { alloc(ctx, 2 + n as u64) }.ok_or_else(oom)?;
+                unsafe {
+                    *p = compl as u64;
+                    *p.add(1) = n as u64;
+                    for (i, e) in elems.iter().enumerate() {
+                        *p.add(2 + i) = *e;
+                    }
+                }
+                out.push(p as u64);
+            }
             In::Map(k, n) => {
                 let words = out.split_off(out.len() - (1 + 2 * n));
                 let p = unsafe { alloc(ctx, 5 + words.len() as u64) }.ok_or_else(oom)?;
@@ -131,6 +151,7 @@ pub(crate) fn word_of(jit: &mut Jit, v: &Value, ty: &Ty) -> Result<Word, JitOutc
 enum Out<'a> {
     Visit(Word, &'a Ty),
     Build(u32, usize),
+    BuildSet(bool, usize),
 }
 
 pub(crate) fn value_of(prog: &Program, w: Word, ty: &Ty) -> Result<Value, JitOutcome> {
@@ -154,8 +175,20 @@ pub(crate) fn value_of(prog: &Program, w: Word, ty: &Ty) -> Result<Value, JitOut
                         }
                     }
                 }
-                Ty::Fun(..) | Ty::Set(_) => return Err(JitOutcome::NotSupported),
+                Ty::Set(e) => {
+                    let p = w as *const u64;
+                    let (compl, n) = unsafe { (*p == 1, *p.add(1) as usize) };
+                    work.push(Out::BuildSet(compl, n));
+                    for i in (0..n).rev() {
+                        work.push(Out::Visit(unsafe { *p.add(2 + i) }, e));
+                    }
+                }
+                Ty::Fun(..) => return Err(JitOutcome::NotSupported),
             },
+            Out::BuildSet(compl, n) => {
+                let elems = out.split_off(out.len() - n);
+                out.push(Value::set(if compl { SetValue::cofinite(elems) } else { SetValue::finite(elems) }));
+            }
             Out::Build(tag, n) => {
                 let fields = out.split_off(out.len() - n);
                 out.push(Value::ctor(tag, fields));

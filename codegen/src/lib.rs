@@ -10,16 +10,21 @@
 //! `JitOutcome::Overflow`, and the caller hands the case to the interpreter; datatype values
 //! are `(tag << 1) | 1` for nullary constructors and otherwise 8-aligned pointers to arena
 //! cells `[tag: u32, arity: u32][field0]...`; closures are cells `[code, arity, ncaptured,
-//! captured...]`. The arena is a bump allocator reset by `Jit::reset`.
+//! captured...]`; sets are cells `[complement: 0/1, n, elements ascending...]`. The arena is a bump allocator reset by `Jit::reset`.
 //!
 //! Compiled natively: numbers, booleans, datatypes, calls (tail calls as `return_call`),
 //! `Case`/`NatCase`/`If`/`Let`, closures (`Lambda`, `FunRef`, `Apply` with partial and
 //! over-application), equality and order on numbers, booleans and datatypes without
 //! functions or sets inside (structural compare in `rt_cmp`), quantifiers without a domain
-//! over `bool` and over datatypes of nullary constructors only (`a3`), as loops. Function
-//! values given as input may be partial applications or finite maps (`Value::fun_map`).
-//! Handed over (`JitOutcome::NotSupported`): sets, other quantifiers, set comprehensions,
-//! inductive predicates, equality and order involving functions or sets.
+//! over `bool` and over datatypes of nullary constructors only (`a3`), as loops. Sets are
+//! cells `[complement, n, elements ascending...]` (the interpreter's canonical form) operated
+//! on by `rt_set`: empty, insert, member, union, inter, diff, `sorted_list_of_set`, `=`, `⊆`,
+//! `⊂`, and `UNIV`/`- A` over infinite element types. Function values given as input may be
+//! partial applications or finite maps (`Value::fun_map`). Handed over
+//! (`JitOutcome::NotSupported`): `UNIV`/`- A` over finite types, quantifiers with a domain or
+//! over other types, set comprehensions, inductive predicates, sets of elements containing
+//! functions or sets, equality and order on functions and on datatypes containing functions
+//! or sets.
 //!
 //! Guards: fuel at every function and closure entry (the deadline is checked every
 //! `FUEL_CHUNK` units), a depth counter, a stack-pointer check against the current thread's
@@ -112,6 +117,7 @@ impl Jit {
         jb.symbol("rt_apply", rt_apply as *const u8);
         jb.symbol("rt_divmod", rt_divmod as *const u8);
         jb.symbol("rt_cmp", rt_cmp as *const u8);
+        jb.symbol("rt_set", rt_set as *const u8);
         let module = JITModule::new(jb);
         let prog = Box::new(prog.clone());
         let mut g = translate::Gen::new(module, &prog)?;

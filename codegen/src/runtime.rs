@@ -330,3 +330,132 @@ fn fallback_stack_limit() -> u64 {
     let here = 0u64;
     (&here as *const u64 as u64).saturating_sub(1 << 20)
 }
+
+/// Set operations (`Prim::Set*`, and `=`, `<`, `≤` at set types) on set cells
+/// `[complement: 0/1, n, elements ascending...]`, the interpreter's canonical form: a finite
+/// set or the complement of one. Over finite element types no complement is ever built (the
+/// compiled code hands `UNIV` and `- A` over instead), so finite sets stay finite there.
+/// `ty` is the `cmp_tys` index of the element type (no functions or sets inside).
+pub(crate) unsafe extern "C" fn rt_set(ctx: *mut Ctx, op: i64, a: u64, b: u64, ty: i64) -> u64 {
+    let c = &*ctx;
+    let prog = &*c.prog;
+    let tys: &Vec<Ty> = &*c.cmp_tys;
+    let ty = &tys[ty as usize];
+    let cmp = |x: u64, y: u64| cmp_words(prog, x, y, ty);
+    let read = |s: u64| -> (bool, &[u64]) {
+        let p = s as *const u64;
+        (*p == 1, std::slice::from_raw_parts(p.add(2), *p.add(1) as usize))
+    };
+    let make = |compl: bool, elems: &[u64]| -> u64 {
+        let Some(p) = alloc(ctx, 2 + elems.len() as u64) else { return 0 };
+        *p = compl as u64;
+        *p.add(1) = elems.len() as u64;
+        for (i, e) in elems.iter().enumerate() {
+            *p.add(2 + i) = *e;
+        }
+        p as u64
+    };
+    let contains = |es: &[u64], x: u64| es.binary_search_by(|e| cmp(*e, x)).is_ok();
+    // Sorted-merge set algebra on element slices.
+    let union = |x: &[u64], y: &[u64]| -> Vec<u64> {
+        let mut out: Vec<u64> = Vec::with_capacity(x.len() + y.len());
+        let (mut i, mut j) = (0, 0);
+        while i < x.len() || j < y.len() {
+            if j == y.len() || (i < x.len() && cmp(x[i], y[j]) == Ordering::Less) {
+                out.push(x[i]);
+                i += 1;
+            } else if i == x.len() || cmp(x[i], y[j]) == Ordering::Greater {
+                out.push(y[j]);
+                j += 1;
+            } else {
+                out.push(x[i]);
+                i += 1;
+                j += 1;
+            }
+        }
+        out
+    };
+    let inter = |x: &[u64], y: &[u64]| -> Vec<u64> { x.iter().copied().filter(|e| contains(y, *e)).collect() };
+    let minus = |x: &[u64], y: &[u64]| -> Vec<u64> { x.iter().copied().filter(|e| !contains(y, *e)).collect() };
+    let subset = |(ca, xa): (bool, &[u64]), (cb, xb): (bool, &[u64])| -> bool {
+        match (ca, cb) {
+            (false, false) => xa.iter().all(|e| contains(xb, *e)),
+            (false, true) => xa.iter().all(|e| !contains(xb, *e)),
+            // The complement of a finite set over an infinite type is in no finite set.
+            (true, false) => false,
+            (true, true) => xb.iter().all(|e| contains(xa, *e)),
+        }
+    };
+    let same = |(ca, xa): (bool, &[u64]), (cb, xb): (bool, &[u64])| -> bool {
+        ca == cb && xa.len() == xb.len() && xa.iter().zip(xb).all(|(x, y)| cmp(*x, *y) == Ordering::Equal)
+    };
+    match op {
+        SET_EMPTY => make(false, &[]),
+        SET_UNIV => make(true, &[]),
+        SET_INSERT => {
+            let (cb, xb) = read(b);
+            let x = [a];
+            if cb {
+                make(true, &minus(xb, &x))
+            } else {
+                make(false, &union(xb, &x))
+            }
+        }
+        SET_MEMBER => {
+            let (cb, xb) = read(b);
+            (contains(xb, a) != cb) as u64
+        }
+        SET_UNION | SET_INTER | SET_DIFF => {
+            let ((ca, xa), (cb, xb)) = (read(a), read(b));
+            // A - B = A ∩ -B.
+            let (op, cb) = if op == SET_DIFF { (SET_INTER, !cb) } else { (op, cb) };
+            let (compl, elems) = match (op, ca, cb) {
+                (SET_UNION, false, false) => (false, union(xa, xb)),
+                (SET_UNION, true, true) => (true, inter(xa, xb)),
+                (SET_UNION, false, true) => (true, minus(xb, xa)),
+                (SET_UNION, true, false) => (true, minus(xa, xb)),
+                (_, false, false) => (false, inter(xa, xb)),
+                (_, true, true) => (true, union(xa, xb)),
+                (_, false, true) => (false, minus(xa, xb)),
+                (_, true, false) => (false, minus(xb, xa)),
+            };
+            make(compl, &elems)
+        }
+        SET_COMPL => {
+            let (ca, xa) = read(a);
+            make(!ca, xa)
+        }
+        SET_TO_LIST => {
+            let (ca, xa) = read(a);
+            if ca {
+                (*ctx).status = ST_NOT_SUPPORTED;
+                return 0;
+            }
+            let mut list = 1u64; // Nil: tag 0, immediate
+            for e in xa.iter().rev() {
+                let Some(p) = alloc(ctx, 3) else { return 0 };
+                *p = 1 | (2 << 32);
+                *p.add(1) = *e;
+                *p.add(2) = list;
+                list = p as u64;
+            }
+            list
+        }
+        SET_EQ => same(read(a), read(b)) as u64,
+        SET_LE => subset(read(a), read(b)) as u64,
+        _ => (subset(read(a), read(b)) && !same(read(a), read(b))) as u64,
+    }
+}
+
+pub(crate) const SET_EMPTY: i64 = 0;
+pub(crate) const SET_UNIV: i64 = 1;
+pub(crate) const SET_INSERT: i64 = 2;
+pub(crate) const SET_MEMBER: i64 = 3;
+pub(crate) const SET_UNION: i64 = 4;
+pub(crate) const SET_INTER: i64 = 5;
+pub(crate) const SET_DIFF: i64 = 6;
+pub(crate) const SET_COMPL: i64 = 7;
+pub(crate) const SET_TO_LIST: i64 = 8;
+pub(crate) const SET_EQ: i64 = 9;
+pub(crate) const SET_LE: i64 = 10;
+pub(crate) const SET_LT: i64 = 11;

@@ -42,6 +42,7 @@ struct Rt {
     apply: FuncId,
     divmod: FuncId,
     cmp: FuncId,
+    set: FuncId,
 }
 
 /// A `Lambda` waiting to be compiled into its own closure entry.
@@ -87,6 +88,7 @@ impl<'p> Gen<'p> {
             apply: imp(&mut module, "rt_apply", 4)?,
             divmod: imp(&mut module, "rt_divmod", 4)?,
             cmp: imp(&mut module, "rt_cmp", 4)?,
+            set: imp(&mut module, "rt_set", 5)?,
         };
         let mut funs = Vec::new();
         let mut wraps = Vec::new();
@@ -629,6 +631,25 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
         }
     }
 
+    /// Calls `rt_set` for a set operation on elements of type `elem` (handed over when the
+    /// elements contain functions or sets).
+    fn set_op(&mut self, op: i64, elem: &Ty, vals: &[Value]) -> Value {
+        if !structural(self.g.prog, elem) {
+            return self.fail_with(ST_NOT_SUPPORTED);
+        }
+        let i = self.g.cmp_index(elem);
+        let iv = self.b.ins().iconst(I64, i);
+        let opv = self.b.ins().iconst(I64, op);
+        let z = self.b.ins().iconst(I64, 0);
+        let a = vals.first().copied().unwrap_or(z);
+        let b = vals.get(1).copied().unwrap_or(z);
+        let fr = self.fref(self.g.rt.set);
+        let call = self.b.ins().call(fr, &[self.ctx, opv, a, b, iv]);
+        let r = self.b.inst_results(call)[0];
+        self.check_status();
+        r
+    }
+
     /// Number of values of `ty` when the JIT enumerates it natively: `bool` and datatypes of
     /// nullary constructors only (value `i` is `i`, resp. the immediate of tag `i`).
     fn enum_size(&self, ty: &Ty) -> Option<u32> {
@@ -778,6 +799,15 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
                     Ty::Data(d) if self.g.prog.data(*d).ctors.iter().all(|c| c.fields.is_empty()) => {
                         self.bool_of(direct, vals[0], vals[1])
                     }
+                    Ty::Set(e) => {
+                        let op = match p {
+                            Prim::Eq(_) => SET_EQ,
+                            Prim::Lt(_) => SET_LT,
+                            _ => SET_LE,
+                        };
+                        let e = (**e).clone();
+                        self.set_op(op, &e, &vals)
+                    }
                     _ if structural(self.g.prog, t) => {
                         let i = self.g.cmp_index(t);
                         let iv = self.b.ins().iconst(I64, i);
@@ -790,15 +820,28 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
                     _ => self.fail_with(ST_NOT_SUPPORTED),
                 }
             }
-            Prim::SetEmpty(_)
-            | Prim::SetUniv(_)
-            | Prim::SetInsert(_)
-            | Prim::SetMember(_)
-            | Prim::SetUnion(_)
-            | Prim::SetInter(_)
-            | Prim::SetDiff(_)
-            | Prim::SetCompl(_)
-            | Prim::SetToList(_) => self.fail_with(ST_NOT_SUPPORTED),
+            Prim::SetEmpty(t) => self.set_op(SET_EMPTY, t, &[]),
+            Prim::SetUniv(t) | Prim::SetCompl(t) if lang::interp::cardinality(self.g.prog, t).is_some() => {
+                // Over a finite type the interpreter keeps these finite by enumeration.
+                self.fail_with(ST_NOT_SUPPORTED)
+            }
+            Prim::SetUniv(t) => self.set_op(SET_UNIV, t, &[]),
+            Prim::SetCompl(t) => self.set_op(SET_COMPL, t, &vals),
+            Prim::SetInsert(t) => self.set_op(SET_INSERT, t, &vals),
+            Prim::SetMember(t) => self.set_op(SET_MEMBER, t, &vals),
+            Prim::SetUnion(t) => self.set_op(SET_UNION, t, &vals),
+            Prim::SetInter(t) => self.set_op(SET_INTER, t, &vals),
+            Prim::SetDiff(t) => self.set_op(SET_DIFF, t, &vals),
+            Prim::SetToList(lt) => {
+                let elem = match lt {
+                    Ty::Data(d) => self.g.prog.data(*d).ctors.get(1).and_then(|c| c.fields.first()).cloned(),
+                    _ => None,
+                };
+                match elem {
+                    Some(e) => self.set_op(SET_TO_LIST, &e, &vals),
+                    None => self.fail_with(ST_NOT_SUPPORTED),
+                }
+            }
         }
     }
 }

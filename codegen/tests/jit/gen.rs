@@ -3,7 +3,7 @@
 //! mostly and sometimes past 64 bits, so the JIT's hand-over path is exercised.
 
 use lang::core::ir::{FunId, Program, Ty};
-use lang::interp::{Closure, Fields, Int, Value};
+use lang::interp::{Closure, Fields, Int, SetValue, Value};
 use num_bigint::BigInt;
 use std::rc::Rc;
 
@@ -100,7 +100,18 @@ pub fn value(p: &Program, ty: &Ty, size: u32, r: &mut Rng) -> Option<Value> {
             }
             Value::Fun(Rc::new(Closure::Partial { fun: f, args: Fields::new(args) }))
         }
-        Ty::Set(_) => return None,
+        Ty::Set(e) => {
+            let mut elems = Vec::new();
+            for _ in 0..r.below(size as u64 / 2 + 2) {
+                elems.push(value(p, e, size / 2, r)?);
+            }
+            // Complements only over infinite element types (the canonical form).
+            if lang::interp::cardinality(p, e).is_none() && r.chance(4) {
+                Value::set(SetValue::cofinite(elems))
+            } else {
+                Value::set(SetValue::finite(elems))
+            }
+        }
     })
 }
 
