@@ -240,6 +240,14 @@ pub(crate) fn structural(prog: &Program, t: &Ty) -> bool {
     true
 }
 
+/// What a quantifier or comprehension loops over: `len` values, the elements of a finite set
+/// cell, or the values of an enumerable type.
+struct Src {
+    len: Value,
+    set: Option<Value>,
+    is_bool: bool,
+}
+
 /// Where the value of an expression goes: returned from the function, or passed to a merge
 /// block.
 #[derive(Clone, Copy)]
@@ -625,7 +633,20 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
                 self.fail_with(ST_UNDEFINED)
             }
             Expr::Quant { q, var, ty, domain: None, body } if self.enum_size(ty).is_some() => {
-                self.quant(*q, *var, ty, body)
+                let src = self.enum_src(ty);
+                self.quant(*q, *var, src, body)
+            }
+            Expr::Quant { q, var, domain: Some(d), body, .. } => {
+                let src = self.set_src(d);
+                self.quant(*q, *var, src, body)
+            }
+            Expr::SetCompr { var, ty, domain: None, body } if self.enum_size(ty).is_some() => {
+                let src = self.enum_src(ty);
+                self.compr(*var, src, body)
+            }
+            Expr::SetCompr { var, domain: Some(d), body, .. } => {
+                let src = self.set_src(d);
+                self.compr(*var, src, body)
             }
             Expr::Quant { .. } | Expr::SetCompr { .. } | Expr::Pred(..) => self.fail_with(ST_NOT_SUPPORTED),
         }
@@ -662,13 +683,42 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
         }
     }
 
-    /// A quantifier over an enumerable type, as a loop over its values in ascending order
-    /// that stops where the interpreter stops (first false for ∀, first true for ∃, second
-    /// true for ∃!).
-    fn quant(&mut self, q: lang::core::ir::Quant, var: VarId, ty: &Ty, body: &Expr) -> Value {
-        use lang::core::ir::Quant;
+    fn enum_src(&mut self, ty: &Ty) -> Src {
         let n = self.enum_size(ty).unwrap_or(0) as i64;
-        let is_bool = *ty == Ty::Bool;
+        let len = self.b.ins().iconst(I64, n);
+        Src { len, set: None, is_bool: *ty == Ty::Bool }
+    }
+
+    /// The elements of a finite set (a complement is handed over).
+    fn set_src(&mut self, d: &Expr) -> Src {
+        let cell = self.expr(d);
+        let compl = self.b.ins().load(I64, mf(), cell, 0);
+        self.fail_if(compl, ST_NOT_SUPPORTED);
+        let len = self.b.ins().load(I64, mf(), cell, 8);
+        Src { len, set: Some(cell), is_bool: false }
+    }
+
+    /// Element `i` of a loop source, bound to `var`.
+    fn src_elem(&mut self, src: &Src, i: Value, var: VarId) {
+        let x = match src.set {
+            Some(cell) => {
+                let off = self.b.ins().ishl_imm_u(i, 3);
+                let addr = self.b.ins().iadd(cell, off);
+                self.b.ins().load(I64, mf(), addr, 16)
+            }
+            None if src.is_bool => i,
+            None => {
+                let sh = self.b.ins().ishl_imm_u(i, 1);
+                self.b.ins().bor_imm_u(sh, 1)
+            }
+        };
+        self.bind(var, x);
+    }
+
+    /// A quantifier as a loop over its source's values in ascending order that stops where
+    /// the interpreter stops (first false for ∀, first true for ∃, second true for ∃!).
+    fn quant(&mut self, q: lang::core::ir::Quant, var: VarId, src: Src, body: &Expr) -> Value {
+        use lang::core::ir::Quant;
         let (head, step, exit) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
         self.b.append_block_param(head, I64);
         self.b.append_block_param(head, I64);
@@ -677,7 +727,7 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
         self.b.ins().jump(head, &[zero.into(), zero.into()]);
         self.b.switch_to_block(head);
         let (i, found) = (self.b.block_params(head)[0], self.b.block_params(head)[1]);
-        let done = self.b.ins().icmp_imm_s(IntCC::Equal, i, n);
+        let done = self.b.ins().icmp(IntCC::Equal, i, src.len);
         let at_end = match q {
             Quant::All => self.b.ins().iconst(I64, 1),
             Quant::Ex => self.b.ins().iconst(I64, 0),
@@ -688,13 +738,7 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
         };
         self.b.ins().brif(done, exit, &[at_end.into()], step, &[]);
         self.b.switch_to_block(step);
-        let x = if is_bool {
-            i
-        } else {
-            let sh = self.b.ins().ishl_imm_u(i, 1);
-            self.b.ins().bor_imm_u(sh, 1)
-        };
-        self.bind(var, x);
+        self.src_elem(&src, i, var);
         let bv = self.expr(body);
         let next = self.b.ins().iadd_imm_s(i, 1);
         match q {
@@ -715,6 +759,44 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
         }
         self.b.switch_to_block(exit);
         self.b.block_params(exit)[0]
+    }
+
+    /// `{x ∈ src. body}`: a set cell with room for every element, filled in ascending order
+    /// (so it is canonical), its count written at the end.
+    fn compr(&mut self, var: VarId, src: Src, body: &Expr) -> Value {
+        let p = self.load_ctx(OFF_HEAP);
+        let bytes = self.b.ins().ishl_imm_u(src.len, 3);
+        let np = self.b.ins().iadd(p, bytes);
+        let np = self.b.ins().iadd_imm_s(np, 16);
+        let end = self.load_ctx(OFF_HEAP_END);
+        let over = self.b.ins().icmp(IntCC::UnsignedGreaterThan, np, end);
+        self.fail_if(over, ST_OUT_OF_MEMORY);
+        self.store_ctx(OFF_HEAP, np);
+        let (head, step, exit) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+        self.b.append_block_param(head, I64);
+        self.b.append_block_param(head, I64);
+        self.b.append_block_param(exit, I64);
+        let zero = self.b.ins().iconst(I64, 0);
+        self.b.ins().jump(head, &[zero.into(), zero.into()]);
+        self.b.switch_to_block(head);
+        let (i, k) = (self.b.block_params(head)[0], self.b.block_params(head)[1]);
+        let done = self.b.ins().icmp(IntCC::Equal, i, src.len);
+        self.b.ins().brif(done, exit, &[k.into()], step, &[]);
+        self.b.switch_to_block(step);
+        self.src_elem(&src, i, var);
+        let x = self.b.use_var(self.vars[&var.0]);
+        let bv = self.expr(body);
+        let off = self.b.ins().ishl_imm_u(k, 3);
+        let addr = self.b.ins().iadd(p, off);
+        self.b.ins().store(mf(), x, addr, 16);
+        let k2 = self.b.ins().iadd(k, bv);
+        let next = self.b.ins().iadd_imm_s(i, 1);
+        self.b.ins().jump(head, &[next.into(), k2.into()]);
+        self.b.switch_to_block(exit);
+        let k = self.b.block_params(exit)[0];
+        self.b.ins().store(mf(), zero, p, 0);
+        self.b.ins().store(mf(), k, p, 8);
+        p
     }
 
     /// A closure cell `[code, arity, ncaptured, captured...]`.
