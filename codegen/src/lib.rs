@@ -10,21 +10,20 @@
 //! `JitOutcome::Overflow`, and the caller hands the case to the interpreter; datatype values
 //! are `(tag << 1) | 1` for nullary constructors and otherwise 8-aligned pointers to arena
 //! cells `[tag: u32, arity: u32][field0]...`; closures are cells `[code, arity, ncaptured,
-//! captured...]`; sets are cells `[complement: 0/1, n, elements ascending...]`. The arena is a bump allocator reset by `Jit::reset`.
+//! captured...]`; sets are cells `[complement: 0/1, n, elements ascending...]` (the
+//! interpreter's canonical form). The arena is a bump allocator reset by `Jit::reset`.
 //!
 //! Compiled natively: numbers, booleans, datatypes, calls (tail calls as `return_call`),
 //! `Case`/`NatCase`/`If`/`Let`, closures (`Lambda`, `FunRef`, `Apply` with partial and
 //! over-application), equality and order on numbers, booleans and datatypes without
 //! functions or sets inside (structural compare in `rt_cmp`), quantifiers and set
-//! comprehensions as loops, over a finite set (`∀x∈A`, `{x ∈ A. P}`) or over `bool` and
-//! datatypes of nullary constructors only (`a3`). Sets are
-//! cells `[complement, n, elements ascending...]` (the interpreter's canonical form) operated
-//! on by `rt_set`: empty, insert, member, union, inter, diff, `sorted_list_of_set`, `=`, `⊆`,
-//! `⊂`, and `UNIV`/`- A` over infinite element types. Function values given as input may be
-//! partial applications or finite maps (`Value::fun_map`). Handed over
-//! (`JitOutcome::NotSupported`): `UNIV`/`- A` over finite types, quantifiers and
-//! comprehensions over complements or over other finite types (`a3 option`), inductive
-//! predicates, sets of elements containing
+//! comprehensions as loops over a finite set (`∀x∈A`, `{x ∈ A. P}`) or over `bool` and
+//! datatypes of nullary constructors only (`a3`), and set operations in `rt_set` (empty,
+//! insert, member, union, inter, diff, `sorted_list_of_set`, `=`, `⊆`, `⊂`, and `UNIV` and
+//! `- A` over infinite element types). Function values given as input may be partial
+//! applications or finite maps (`Value::fun_map`). Handed over (`JitOutcome::NotSupported`):
+//! `UNIV`/`- A` over finite types, quantifiers and comprehensions over complements or over
+//! other finite types (`a3 option`), inductive predicates, sets of elements containing
 //! functions or sets, equality and order on functions and on datatypes containing functions
 //! or sets.
 //!
