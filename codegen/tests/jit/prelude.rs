@@ -136,7 +136,9 @@ fn program_for(prefix: &str, defs: &str, body_end: &str) -> Program {
 
 /// Checks every function of `p` on `per_fun` generated argument tuples, sizes ascending.
 fn check_program(label: &str, p: &Program, per_fun: u32, seed: u64, tally: &mut Tally) -> Vec<String> {
+    let t0 = std::time::Instant::now();
     let mut jit = Jit::compile(p).unwrap_or_else(|e| panic!("{label}: {e}"));
+    eprintln!("{label}: compiled {} functions in {:?}", p.funs.len(), t0.elapsed());
     let limits = Limits { fuel: 1_000_000, max_depth: 10_000, deadline: None };
     let mut failures = Vec::new();
     let mut rng = Rng::new(seed);
