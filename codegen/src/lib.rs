@@ -1,3 +1,292 @@
-//! `codegen`: will own the lowering of the core IR (closure-converted) to Cranelift IR, the JIT,
-//! the shared value layout between JIT code and Rust, and the guards (fuel, depth, memory) that
-//! turn runaway test cases into outcomes. Empty until the JIT issue; it knows nothing of syntax.
+//! `codegen`: the core IR JIT-compiled with Cranelift, agreeing with the reference interpreter
+//! (`lang::interp`) on every program, and never taking the process down.
+//!
+//! Pipeline: `Jit::compile` translates every function of a `Program` (`translate`), links it
+//! against the Rust helpers (`runtime`), and keeps the code; `Jit::run` calls a function on
+//! words, `Jit::call` on interpreter `Value`s (converted by `layout`).
+//!
+//! Value layout (64-bit words, typed statically by the IR, no tags at run time): `bool` is
+//! 0/1; `nat`/`int` a plain `i64` — any result that does not fit ends the run with
+//! `JitOutcome::Overflow`, and the caller hands the case to the interpreter; datatype values
+//! are `(tag << 1) | 1` for nullary constructors and otherwise 8-aligned pointers to arena
+//! cells `[tag: u32, arity: u32][field0]...`; closures are cells `[code, arity, ncaptured,
+//! captured...]`; sets are cells `[complement: 0/1, n, elements ascending...]` (the
+//! interpreter's canonical form). The arena is a bump allocator reset by `Jit::reset`.
+//!
+//! Compiled natively: numbers, booleans, datatypes, calls (tail calls as `return_call`),
+//! `Case`/`NatCase`/`If`/`Let`, closures (`Lambda`, `FunRef`, `Apply` with partial and
+//! over-application), equality and order on numbers, booleans and datatypes without
+//! functions or sets inside (structural compare in `rt_cmp`), quantifiers and set
+//! comprehensions as loops over a finite set (`∀x∈A`, `{x ∈ A. P}`) or over `bool` and
+//! datatypes of nullary constructors only (`a3`), and set operations in `rt_set` (empty,
+//! insert, member, union, inter, diff, `sorted_list_of_set`, `=`, `⊆`, `⊂`, and `UNIV` and
+//! `- A` over infinite element types). Function values given as input may be partial
+//! applications or finite maps (`Value::fun_map`). Handed over (`JitOutcome::NotSupported`):
+//! `UNIV`/`- A` over finite types, quantifiers and comprehensions over complements or over
+//! other finite types (`a3 option`), inductive predicates, sets of elements containing
+//! functions or sets, equality and order on functions and on datatypes containing functions
+//! or sets.
+//!
+//! Guards: fuel at every function and closure entry (the deadline is checked every
+//! `FUEL_CHUNK` units), a depth counter, a stack-pointer check against the current thread's
+//! stack (so deep recursion ends as `TooDeep` on any thread), and the arena bound
+//! (`OutOfMemory`).
+
+mod layout;
+mod runtime;
+mod translate;
+
+pub use translate::CodegenError;
+
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::default_libcall_names;
+use lang::core::ir::{FunId, Program, Ty, Undef};
+use lang::interp::{Limits, Value};
+use runtime::*;
+
+/// A JIT value: one 64-bit word, interpreted according to its IR type.
+pub type Word = u64;
+
+/// Why a run ended without a value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum JitOutcome {
+    /// An underspecified function was applied outside its domain, as the interpreter says.
+    Undefined(Undef),
+    OutOfFuel,
+    TooDeep,
+    Timeout,
+    /// The arena is exhausted.
+    OutOfMemory,
+    /// A number did not fit 64 bits: re-run in the interpreter.
+    Overflow,
+    /// Something the JIT does not compile (sets, quantifiers, ...): re-run in the interpreter.
+    NotSupported,
+}
+
+impl JitOutcome {
+    /// Whether the interpreter must decide this case (the JIT gave no answer).
+    pub fn hand_over(&self) -> bool {
+        matches!(self, JitOutcome::Overflow | JitOutcome::NotSupported)
+    }
+}
+
+/// A fill level of a `Jit`'s arena (`Jit::mark`).
+#[derive(Clone, Copy, Debug)]
+pub struct ArenaMark(u64);
+
+/// Stack size of the thread a case moves to when the calling thread's stack runs low.
+pub const BIG_STACK: usize = 1 << 30;
+
+/// Default arena size in words (32 MiB).
+pub const DEFAULT_ARENA_WORDS: usize = 4 << 20;
+
+/// A compiled program with its arena and run context. Not `Send`: use it on one thread.
+pub struct Jit {
+    module: Option<JITModule>,
+    prog: Box<Program>,
+    /// Closure entry of each function, `(ctx, cell, args) -> word`; also the entry from Rust.
+    entries: Vec<ClosureFn>,
+    undefs: Vec<Undef>,
+    /// Boxed: `Ctx::cmp_tys` points at the `Vec` itself, which must not move with `Jit`.
+    #[allow(clippy::box_collection)]
+    cmp_tys: Box<Vec<Ty>>,
+    arena: Vec<u64>,
+    ctx: Box<Ctx>,
+}
+
+impl Jit {
+    /// Compiles every function of `prog`, with the default arena.
+    pub fn compile(prog: &Program) -> Result<Jit, CodegenError> {
+        Jit::with_arena(prog, DEFAULT_ARENA_WORDS)
+    }
+
+    /// Compiles every function of `prog`, with an arena of `words` words.
+    pub fn with_arena(prog: &Program, words: usize) -> Result<Jit, CodegenError> {
+        let mut flags = settings::builder();
+        let set = |f: &mut settings::Builder, k: &str, v: &str| f.set(k, v).map_err(|e| CodegenError(e.to_string()));
+        set(&mut flags, "use_colocated_libcalls", "false")?;
+        set(&mut flags, "is_pic", "false")?;
+        set(&mut flags, "opt_level", "speed")?;
+        set(&mut flags, "preserve_frame_pointers", "true")?;
+        let isa = cranelift_native::builder()
+            .map_err(|e| CodegenError(e.to_string()))?
+            .finish(settings::Flags::new(flags))
+            .map_err(|e| CodegenError(e.to_string()))?;
+        let mut jb = JITBuilder::with_isa(isa, default_libcall_names());
+        jb.symbol("rt_tick", rt_tick as *const u8);
+        jb.symbol("rt_apply", rt_apply as *const u8);
+        jb.symbol("rt_divmod", rt_divmod as *const u8);
+        jb.symbol("rt_cmp", rt_cmp as *const u8);
+        jb.symbol("rt_set", rt_set as *const u8);
+        let module = JITModule::new(jb);
+        let prog = Box::new(prog.clone());
+        let mut g = translate::Gen::new(module, &prog)?;
+        g.compile_all()?;
+        g.module.finalize_definitions().map_err(|e| CodegenError(format!("{e:?}")))?;
+        let entries = g
+            .wraps
+            .iter()
+            .map(|w| unsafe { std::mem::transmute::<*const u8, ClosureFn>(g.module.get_finalized_function(*w)) })
+            .collect();
+        let undefs = std::mem::take(&mut g.undefs);
+        let cmp_tys = Box::new(std::mem::take(&mut g.cmp_tys));
+        let module = g.module;
+        let arena = vec![0u64; words.max(16)];
+        let ctx = Box::new(Ctx {
+            heap: 0,
+            heap_end: 0,
+            fuel_chunk: 0,
+            depth: 0,
+            max_depth: 0,
+            status: 0,
+            detail: 0,
+            stack_limit: 0,
+            fuel_left: 0,
+            deadline: None,
+            prog: std::ptr::null(),
+            cmp_tys: std::ptr::null(),
+        });
+        let mut jit = Jit { module: Some(module), prog, entries, undefs, cmp_tys, arena, ctx };
+        jit.ctx.prog = &*jit.prog;
+        jit.ctx.cmp_tys = &*jit.cmp_tys;
+        jit.reset();
+        Ok(jit)
+    }
+
+    pub fn program(&self) -> &Program {
+        &self.prog
+    }
+
+    /// Frees everything allocated in the arena: words from earlier runs become invalid.
+    pub fn reset(&mut self) {
+        let start = self.arena.as_mut_ptr() as u64;
+        self.ctx.heap = start;
+        self.ctx.heap_end = start + 8 * self.arena.len() as u64;
+    }
+
+    /// The arena's current fill level: `release` to it frees everything allocated after,
+    /// so inputs built once can be kept across many runs.
+    pub fn mark(&self) -> ArenaMark {
+        ArenaMark(self.ctx.heap)
+    }
+
+    /// Frees everything allocated since `m` was taken (words from after it become invalid).
+    pub fn release(&mut self, m: ArenaMark) {
+        self.ctx.heap = m.0;
+    }
+
+    /// Builds `v` (of type `ty`) in the arena. Numbers past 64 bits give `Overflow`; of the
+    /// function values, partial applications of top-level functions and finite maps
+    /// (`Value::fun_map`, keys without functions or sets inside) are built, others give
+    /// `NotSupported`.
+    pub fn word_of(&mut self, v: &Value, ty: &Ty) -> Result<Word, JitOutcome> {
+        let w = layout::word_of(self, v, ty);
+        self.take_status().and(w)
+    }
+
+    /// Reads a word of type `ty` back as an interpreter value (`NotSupported` for functions).
+    pub fn value_of(&self, w: Word, ty: &Ty) -> Result<Value, JitOutcome> {
+        layout::value_of(&self.prog, w, ty)
+    }
+
+    /// Calls `f` on words (built by `word_of` since the last `reset`). Runs on the calling
+    /// thread; when its stack runs low, the case is run again on a fresh thread with a
+    /// `BIG_STACK`-byte stack, where only the depth limit (or that stack) stops it.
+    pub fn run(&mut self, f: FunId, args: &[Word], limits: &Limits) -> Result<Word, JitOutcome> {
+        let n = self.prog.fun(f).params.len();
+        assert_eq!(args.len(), n, "{} takes {n} arguments", self.prog.fun(f).name);
+        let heap = self.ctx.heap;
+        let r = self.run_here(f, args, limits);
+        if self.ctx.status != ST_STACK {
+            return self.take_status().map(|_| r);
+        }
+        self.ctx.heap = heap;
+        let ctx = &mut *self.ctx as *mut Ctx as usize;
+        let entry = self.entries[f.0 as usize] as usize;
+        let args_addr = args.as_ptr() as usize;
+        let limits = limits.clone();
+        let r = on_big_stack(BIG_STACK, move || {
+            // SAFETY: `ctx` and `args` outlive this scoped thread; the calling thread waits.
+            let ctx = ctx as *mut Ctx;
+            let entry = unsafe { std::mem::transmute::<usize, ClosureFn>(entry) };
+            unsafe { Jit::start(&mut *ctx, &limits) };
+            unsafe { entry(ctx, 0, args_addr as *const u64) }
+        });
+        if self.ctx.status == ST_STACK {
+            self.ctx.status = ST_TOO_DEEP;
+        }
+        self.take_status().map(|_| r)
+    }
+
+    fn run_here(&mut self, f: FunId, args: &[Word], limits: &Limits) -> Word {
+        Jit::start(&mut self.ctx, limits);
+        let entry = self.entries[f.0 as usize];
+        unsafe { entry(&mut *self.ctx, 0, args.as_ptr()) }
+    }
+
+    /// Prepares the context for a run on the current thread.
+    fn start(c: &mut Ctx, limits: &Limits) {
+        let fuel = limits.fuel.max(1);
+        c.fuel_chunk = fuel.min(FUEL_CHUNK) as i64;
+        c.fuel_left = fuel - c.fuel_chunk as u64;
+        c.depth = 0;
+        c.max_depth = limits.max_depth as i64;
+        c.status = 0;
+        c.detail = 0;
+        c.stack_limit = stack_limit();
+        c.deadline = limits.deadline;
+    }
+
+    /// Resets the arena, converts `args`, runs `f`, and converts the result back.
+    pub fn call(&mut self, f: FunId, args: &[Value], limits: &Limits) -> Result<Value, JitOutcome> {
+        self.reset();
+        let fd = self.prog.fun(f);
+        let tys: Vec<Ty> = fd.params.iter().map(|(_, t)| t.clone()).collect();
+        let ret = fd.ret.clone();
+        let mut words = Vec::with_capacity(args.len());
+        for (a, t) in args.iter().zip(&tys) {
+            words.push(self.word_of(a, t)?);
+        }
+        let w = self.run(f, &words, limits)?;
+        self.value_of(w, &ret)
+    }
+
+    fn take_status(&mut self) -> Result<(), JitOutcome> {
+        let st = std::mem::replace(&mut self.ctx.status, 0);
+        Err(match st {
+            0 => return Ok(()),
+            ST_UNDEFINED => match self.undefs.get(self.ctx.detail as usize) {
+                Some(u) => JitOutcome::Undefined(u.clone()),
+                None => JitOutcome::NotSupported,
+            },
+            ST_OUT_OF_FUEL => JitOutcome::OutOfFuel,
+            ST_TOO_DEEP => JitOutcome::TooDeep,
+            ST_TIMEOUT => JitOutcome::Timeout,
+            ST_OUT_OF_MEMORY => JitOutcome::OutOfMemory,
+            ST_OVERFLOW => JitOutcome::Overflow,
+            _ => JitOutcome::NotSupported,
+        })
+    }
+}
+
+impl Drop for Jit {
+    fn drop(&mut self) {
+        if let Some(m) = self.module.take() {
+            // No code of this module runs any more: `Jit` owns the only entry points.
+            unsafe { m.free_memory() };
+        }
+    }
+}
+
+/// Runs `f` on a new thread with a stack of `bytes` bytes (for deep recursion in compiled
+/// code; on smaller stacks it ends as `TooDeep` earlier). Panics in `f` are propagated.
+pub fn on_big_stack<T: Send>(bytes: usize, f: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|s| {
+        let h = std::thread::Builder::new().stack_size(bytes).spawn_scoped(s, f).expect("spawn JIT thread");
+        match h.join() {
+            Ok(v) => v,
+            Err(p) => std::panic::resume_unwind(p),
+        }
+    })
+}

@@ -1,0 +1,199 @@
+//! Conversion between interpreter `Value`s and JIT words (see the crate docs for the layout).
+//! Both directions are iterative, so long lists convert on any stack.
+
+use crate::runtime::{alloc, ClosureFn};
+use crate::{Jit, JitOutcome, Word};
+use lang::core::ir::{Program, Ty};
+use lang::interp::{Closure, Int, SetValue, Value};
+
+enum In<'a> {
+    Visit(&'a Value, &'a Ty),
+    /// Pops the last `n` words and stores them in a cell with this header.
+    Cell(u64, usize),
+    /// Pops the last `n` words: arguments of a partial application of the closure below them.
+    Pap(usize, usize),
+    /// Pops `n` elements into a set cell (complement flag first).
+    Set(bool, usize),
+    /// Pops a default and `n` key/value pairs: a finite map with keys of `cmp_tys[k]`.
+    Map(u64, usize),
+}
+
+pub(crate) fn word_of(jit: &mut Jit, v: &Value, ty: &Ty) -> Result<Word, JitOutcome> {
+    let prog: *const Program = &*jit.prog;
+    let prog = unsafe { &*prog };
+    let ctx: *mut crate::runtime::Ctx = &mut *jit.ctx;
+    let mut out: Vec<Word> = Vec::new();
+    let mut work = vec![In::Visit(v, ty)];
+    let oom = || JitOutcome::OutOfMemory;
+    while let Some(t) = work.pop() {
+        match t {
+            In::Visit(v, ty) => match (v, ty) {
+                (Value::Bool(b), _) => out.push(*b as u64),
+                (Value::Int(Int::Small(i)), _) => out.push(*i as u64),
+                (Value::Int(Int::Big(_)), _) => return Err(JitOutcome::Overflow),
+                (Value::Ctor(tag, fields), Ty::Data(d)) => {
+                    if fields.is_empty() {
+                        out.push(((*tag as u64) << 1) | 1);
+                    } else {
+                        let ftys = &prog.data(*d).ctors[*tag as usize].fields;
+                        work.push(In::Cell(*tag as u64 | ((fields.len() as u64) << 32), fields.len()));
+                        for (f, t) in fields.iter().zip(ftys).rev() {
+                            work.push(In::Visit(f, t));
+                        }
+                    }
+                }
+                (Value::Set(s), Ty::Set(e)) => {
+                    work.push(In::Set(s.is_complement(), s.elems().len()));
+                    for x in s.elems().iter().rev() {
+                        work.push(In::Visit(x, e));
+                    }
+                }
+                (Value::Fun(c), _) => match &**c {
+                    Closure::Partial { fun, args } => {
+                        let fd = prog.fun(*fun);
+                        let arity = fd.params.len();
+                        let p = unsafe { alloc(ctx, 3) }.ok_or_else(oom)?;
+                        unsafe {
+                            *p = jit.entries[fun.0 as usize] as ClosureFn as usize as u64;
+                            *p.add(1) = arity as u64;
+                            *p.add(2) = 0;
+                        }
+                        out.push(p as u64);
+                        if !args.is_empty() {
+                            work.push(In::Pap(arity, args.len()));
+                            for (a, (_, t)) in args.iter().zip(&fd.params).rev() {
+                                work.push(In::Visit(a, t));
+                            }
+                        }
+                    }
+                    Closure::Map { default, entries } => {
+                        let Ty::Fun(a, b) = ty else { return Err(JitOutcome::NotSupported) };
+                        if !crate::translate::structural(prog, a) {
+                            return Err(JitOutcome::NotSupported);
+                        }
+                        let k = match jit.cmp_tys.iter().position(|t| *t == **a) {
+                            Some(k) => k,
+                            None => {
+                                jit.cmp_tys.push((**a).clone());
+                                jit.cmp_tys.len() - 1
+                            }
+                        };
+                        work.push(In::Map(k as u64, entries.len()));
+                        for (key, val) in entries.iter().rev() {
+                            work.push(In::Visit(val, b));
+                            work.push(In::Visit(key, a));
+                        }
+                        work.push(In::Visit(default, b));
+                    }
+                    _ => return Err(JitOutcome::NotSupported),
+                },
+                _ => return Err(JitOutcome::NotSupported),
+            },
+            In::Cell(hdr, n) => {
+                let p = unsafe { alloc(ctx, 1 + n as u64) }.ok_or_else(oom)?;
+                let fields = out.split_off(out.len() - n);
+                unsafe {
+                    *p = hdr;
+                    for (i, f) in fields.iter().enumerate() {
+                        *p.add(1 + i) = *f;
+                    }
+                }
+                out.push(p as u64);
+            }
+            In::Set(compl, n) => {
+                let elems = out.split_off(out.len() - n);
+                let p = unsafe { alloc(ctx, 2 + n as u64) }.ok_or_else(oom)?;
+                unsafe {
+                    *p = compl as u64;
+                    *p.add(1) = n as u64;
+                    for (i, e) in elems.iter().enumerate() {
+                        *p.add(2 + i) = *e;
+                    }
+                }
+                out.push(p as u64);
+            }
+            In::Map(k, n) => {
+                let words = out.split_off(out.len() - (1 + 2 * n));
+                let p = unsafe { alloc(ctx, 5 + words.len() as u64) }.ok_or_else(oom)?;
+                unsafe {
+                    *p = crate::runtime::rt_map_entry as *const () as u64;
+                    *p.add(1) = 1;
+                    *p.add(2) = 2 + words.len() as u64;
+                    *p.add(3) = k;
+                    *p.add(4) = n as u64;
+                    for (i, w) in words.iter().enumerate() {
+                        *p.add(5 + i) = *w;
+                    }
+                }
+                out.push(p as u64);
+            }
+            In::Pap(arity, n) => {
+                let args = out.split_off(out.len() - n);
+                let inner = out.pop().expect("closure below its arguments");
+                let p = unsafe { alloc(ctx, 5 + n as u64) }.ok_or_else(oom)?;
+                unsafe {
+                    *p = crate::runtime::rt_pap_entry as *const () as u64;
+                    *p.add(1) = (arity - n) as u64;
+                    *p.add(2) = 2 + n as u64;
+                    *p.add(3) = inner;
+                    *p.add(4) = n as u64;
+                    for (i, a) in args.iter().enumerate() {
+                        *p.add(5 + i) = *a;
+                    }
+                }
+                out.push(p as u64);
+            }
+        }
+    }
+    Ok(out.pop().expect("one value"))
+}
+
+enum Out<'a> {
+    Visit(Word, &'a Ty),
+    Build(u32, usize),
+    BuildSet(bool, usize),
+}
+
+pub(crate) fn value_of(prog: &Program, w: Word, ty: &Ty) -> Result<Value, JitOutcome> {
+    let mut out: Vec<Value> = Vec::new();
+    let mut work = vec![Out::Visit(w, ty)];
+    while let Some(t) = work.pop() {
+        match t {
+            Out::Visit(w, ty) => match ty {
+                Ty::Bool => out.push(Value::Bool(w != 0)),
+                Ty::Nat | Ty::Int => out.push(Value::int(w as i64)),
+                Ty::Data(d) => {
+                    if w & 1 == 1 {
+                        out.push(Value::nullary((w >> 1) as u32));
+                    } else {
+                        let tag = unsafe { *(w as *const u32) };
+                        let ftys = &prog.data(*d).ctors[tag as usize].fields;
+                        work.push(Out::Build(tag, ftys.len()));
+                        for (i, t) in ftys.iter().enumerate().rev() {
+                            let f = unsafe { *(w as *const u64).add(1 + i) };
+                            work.push(Out::Visit(f, t));
+                        }
+                    }
+                }
+                Ty::Set(e) => {
+                    let p = w as *const u64;
+                    let (compl, n) = unsafe { (*p == 1, *p.add(1) as usize) };
+                    work.push(Out::BuildSet(compl, n));
+                    for i in (0..n).rev() {
+                        work.push(Out::Visit(unsafe { *p.add(2 + i) }, e));
+                    }
+                }
+                Ty::Fun(..) => return Err(JitOutcome::NotSupported),
+            },
+            Out::BuildSet(compl, n) => {
+                let elems = out.split_off(out.len() - n);
+                out.push(Value::set(if compl { SetValue::cofinite(elems) } else { SetValue::finite(elems) }));
+            }
+            Out::Build(tag, n) => {
+                let fields = out.split_off(out.len() - n);
+                out.push(Value::ctor(tag, fields));
+            }
+        }
+    }
+    Ok(out.pop().expect("one value"))
+}

@@ -1,0 +1,992 @@
+//! Core IR → Cranelift IR: one `expr` arm per IR variant.
+//!
+//! Every top-level function becomes a `tail`-convention function `(ctx, args...) -> word`, so
+//! calls in tail position are `return_call`s and self-recursive loops run in constant stack.
+//! Each function also gets a closure entry `(ctx, cell, args_ptr) -> word` in the platform
+//! convention (used by `FunRef` closures, by `rt_apply`, and as the entry from Rust); each
+//! `Lambda` becomes such an entry of its own, reading its captured variables from the cell.
+//!
+//! Every entry spends fuel (calling `rt_tick` when a chunk runs out), counts depth, and
+//! checks the stack pointer. Failures set `ctx.status` and branch to the function's `fail`
+//! block, which returns a dummy; every call site checks the status afterwards.
+
+use crate::runtime::*;
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::types::I64;
+use cranelift_codegen::ir::{
+    AbiParam, Block, FuncRef, InstBuilder, MemFlagsData, Signature, StackSlotData, StackSlotKind, UserFuncName, Value,
+};
+use cranelift_codegen::isa::CallConv;
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch, Variable};
+use cranelift_jit::JITModule;
+use cranelift_module::{FuncId, Linkage, Module};
+use lang::core::ir::{Alt, Expr, Lit, NumTy, Prim, Program, Ty, Undef, VarId};
+use num_traits::ToPrimitive;
+use std::collections::{BTreeSet, HashMap};
+
+/// Why compilation failed (Cranelift rejected a function).
+#[derive(Debug)]
+pub struct CodegenError(pub String);
+
+impl std::fmt::Display for CodegenError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "codegen error: {}", self.0)
+    }
+}
+
+impl std::error::Error for CodegenError {}
+
+/// The imported runtime helpers.
+struct Rt {
+    tick: FuncId,
+    apply: FuncId,
+    divmod: FuncId,
+    cmp: FuncId,
+    set: FuncId,
+}
+
+/// A `Lambda` waiting to be compiled into its own closure entry.
+struct PendingLambda {
+    id: FuncId,
+    params: Vec<VarId>,
+    captures: Vec<u32>,
+    body: Expr,
+}
+
+/// State across the whole program.
+pub(crate) struct Gen<'p> {
+    pub module: JITModule,
+    prog: &'p Program,
+    funs: Vec<FuncId>,
+    pub wraps: Vec<FuncId>,
+    rt: Rt,
+    pending: Vec<PendingLambda>,
+    num_lambdas: usize,
+    pub undefs: Vec<Undef>,
+    pub cmp_tys: Vec<Ty>,
+}
+
+fn err(e: impl std::fmt::Debug) -> CodegenError {
+    CodegenError(format!("{e:?}"))
+}
+
+impl<'p> Gen<'p> {
+    pub fn new(mut module: JITModule, prog: &'p Program) -> Result<Gen<'p>, CodegenError> {
+        let cc = module.isa().default_call_conv();
+        let sig = |n: usize, conv: CallConv| {
+            let mut s = Signature::new(conv);
+            for _ in 0..n {
+                s.params.push(AbiParam::new(I64));
+            }
+            s.returns.push(AbiParam::new(I64));
+            s
+        };
+        let imp =
+            |m: &mut JITModule, name: &str, n| m.declare_function(name, Linkage::Import, &sig(n, cc)).map_err(err);
+        let rt = Rt {
+            tick: imp(&mut module, "rt_tick", 1)?,
+            apply: imp(&mut module, "rt_apply", 4)?,
+            divmod: imp(&mut module, "rt_divmod", 4)?,
+            cmp: imp(&mut module, "rt_cmp", 4)?,
+            set: imp(&mut module, "rt_set", 5)?,
+        };
+        let mut funs = Vec::new();
+        let mut wraps = Vec::new();
+        for (i, f) in prog.funs.iter().enumerate() {
+            let s = sig(1 + f.params.len(), CallConv::Tail);
+            funs.push(module.declare_function(&format!("f{i}"), Linkage::Local, &s).map_err(err)?);
+            wraps.push(module.declare_function(&format!("w{i}"), Linkage::Local, &sig(3, cc)).map_err(err)?);
+        }
+        Ok(Gen {
+            module,
+            prog,
+            funs,
+            wraps,
+            rt,
+            pending: Vec::new(),
+            num_lambdas: 0,
+            undefs: Vec::new(),
+            cmp_tys: Vec::new(),
+        })
+    }
+
+    fn closure_sig(&self) -> Signature {
+        let mut s = Signature::new(self.module.isa().default_call_conv());
+        for _ in 0..3 {
+            s.params.push(AbiParam::new(I64));
+        }
+        s.returns.push(AbiParam::new(I64));
+        s
+    }
+
+    pub fn compile_all(&mut self) -> Result<(), CodegenError> {
+        let mut fctx = FunctionBuilderContext::new();
+        let mut cx = self.module.make_context();
+        let fcfg = self.module.target_config();
+        for i in 0..self.prog.funs.len() {
+            let f = &self.prog.funs[i];
+            // The function itself.
+            cx.func.signature = self.module.declarations().get_function_decl(self.funs[i]).signature.clone();
+            cx.func.name = UserFuncName::user(0, self.funs[i].as_u32());
+            {
+                let mut b = FunctionBuilder::new(&mut cx.func, &mut fctx);
+                let entry = b.create_block();
+                b.append_block_params_for_function_params(entry);
+                b.switch_to_block(entry);
+                let params = b.block_params(entry).to_vec();
+                let mut t = Tr::new(self, b, params[0], true);
+                for ((v, _), val) in f.params.iter().zip(&params[1..]) {
+                    t.bind(*v, *val);
+                }
+                t.prologue();
+                t.finish(&f.body, K::Ret);
+                t.close();
+                t.b.seal_all_blocks();
+                t.b.finalize(fcfg);
+            }
+            self.module
+                .define_function(self.funs[i], &mut cx)
+                .map_err(|e| CodegenError(format!("{}: {e:?}", f.name)))?;
+            self.module.clear_context(&mut cx);
+
+            // Its closure entry: loads the arguments and calls it.
+            cx.func.signature = self.closure_sig();
+            cx.func.name = UserFuncName::user(0, self.wraps[i].as_u32());
+            {
+                let mut b = FunctionBuilder::new(&mut cx.func, &mut fctx);
+                let entry = b.create_block();
+                b.append_block_params_for_function_params(entry);
+                b.switch_to_block(entry);
+                let ps = b.block_params(entry).to_vec();
+                let mut args = vec![ps[0]];
+                for k in 0..f.params.len() {
+                    args.push(b.ins().load(I64, MemFlagsData::trusted(), ps[2], (8 * k) as i32));
+                }
+                let fr = self.module.declare_func_in_func(self.funs[i], b.func);
+                let call = b.ins().call(fr, &args);
+                let r = b.inst_results(call)[0];
+                b.ins().return_(&[r]);
+                b.seal_all_blocks();
+                b.finalize(fcfg);
+            }
+            self.module.define_function(self.wraps[i], &mut cx).map_err(err)?;
+            self.module.clear_context(&mut cx);
+
+            while let Some(l) = self.pending.pop() {
+                cx.func.signature = self.closure_sig();
+                cx.func.name = UserFuncName::user(1, l.id.as_u32());
+                {
+                    let mut b = FunctionBuilder::new(&mut cx.func, &mut fctx);
+                    let entry = b.create_block();
+                    b.append_block_params_for_function_params(entry);
+                    b.switch_to_block(entry);
+                    let ps = b.block_params(entry).to_vec();
+                    let mut t = Tr::new(self, b, ps[0], false);
+                    for (k, v) in l.captures.iter().enumerate() {
+                        let x = t.b.ins().load(I64, MemFlagsData::trusted(), ps[1], (24 + 8 * k) as i32);
+                        t.bind(VarId(*v), x);
+                    }
+                    for (k, v) in l.params.iter().enumerate() {
+                        let x = t.b.ins().load(I64, MemFlagsData::trusted(), ps[2], (8 * k) as i32);
+                        t.bind(*v, x);
+                    }
+                    t.prologue();
+                    t.finish(&l.body, K::Ret);
+                    t.close();
+                    t.b.seal_all_blocks();
+                    t.b.finalize(fcfg);
+                }
+                self.module.define_function(l.id, &mut cx).map_err(err)?;
+                self.module.clear_context(&mut cx);
+            }
+        }
+        Ok(())
+    }
+
+    fn undef_index(&mut self, u: &Undef) -> i64 {
+        if let Some(i) = self.undefs.iter().position(|x| x == u) {
+            return i as i64;
+        }
+        self.undefs.push(u.clone());
+        (self.undefs.len() - 1) as i64
+    }
+
+    fn cmp_index(&mut self, t: &Ty) -> i64 {
+        if let Some(i) = self.cmp_tys.iter().position(|x| x == t) {
+            return i as i64;
+        }
+        self.cmp_tys.push(t.clone());
+        (self.cmp_tys.len() - 1) as i64
+    }
+}
+
+/// Whether equality and order at `t` are structural on words (no functions or sets inside).
+pub(crate) fn structural(prog: &Program, t: &Ty) -> bool {
+    let mut seen = BTreeSet::new();
+    let mut work = vec![t];
+    while let Some(t) = work.pop() {
+        match t {
+            Ty::Bool | Ty::Nat | Ty::Int => {}
+            Ty::Fun(..) | Ty::Set(_) => return false,
+            Ty::Data(d) => {
+                if seen.insert(*d) {
+                    for c in &prog.data(*d).ctors {
+                        work.extend(c.fields.iter());
+                    }
+                }
+            }
+        }
+    }
+    true
+}
+
+/// What a quantifier or comprehension loops over: `len` values, the elements of a finite set
+/// cell, or the values of an enumerable type.
+struct Src {
+    len: Value,
+    set: Option<Value>,
+    is_bool: bool,
+}
+
+/// Where the value of an expression goes: returned from the function, or passed to a merge
+/// block.
+#[derive(Clone, Copy)]
+enum K {
+    Ret,
+    Merge(Block),
+}
+
+/// Translation of one function body.
+struct Tr<'g, 'p, 'b> {
+    g: &'g mut Gen<'p>,
+    b: FunctionBuilder<'b>,
+    ctx: Value,
+    vars: HashMap<u32, Variable>,
+    fail: Block,
+    /// `tail` convention: calls in tail position become `return_call`.
+    tail_calls: bool,
+    refs: HashMap<FuncId, FuncRef>,
+}
+
+fn mf() -> MemFlagsData {
+    MemFlagsData::trusted()
+}
+
+impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
+    fn new(g: &'g mut Gen<'p>, mut b: FunctionBuilder<'b>, ctx: Value, tail_calls: bool) -> Self {
+        let fail = b.create_block();
+        Tr { g, b, ctx, vars: HashMap::new(), fail, tail_calls, refs: HashMap::new() }
+    }
+
+    /// Emits the `fail` block (last, so the entry block stays first in the layout).
+    fn close(&mut self) {
+        self.b.switch_to_block(self.fail);
+        let z = self.b.ins().iconst(I64, 0);
+        self.b.ins().return_(&[z]);
+    }
+
+    fn fref(&mut self, id: FuncId) -> FuncRef {
+        if let Some(r) = self.refs.get(&id) {
+            return *r;
+        }
+        let r = self.g.module.declare_func_in_func(id, self.b.func);
+        self.refs.insert(id, r);
+        r
+    }
+
+    fn bind(&mut self, v: VarId, val: Value) {
+        let var = match self.vars.get(&v.0) {
+            Some(x) => *x,
+            None => {
+                let x = self.b.declare_var(I64);
+                self.vars.insert(v.0, x);
+                x
+            }
+        };
+        self.b.def_var(var, val);
+    }
+
+    fn load_ctx(&mut self, off: i32) -> Value {
+        self.b.ins().load(I64, mf(), self.ctx, off)
+    }
+
+    fn store_ctx(&mut self, off: i32, v: Value) {
+        self.b.ins().store(mf(), v, self.ctx, off);
+    }
+
+    /// Sets the status and leaves through `fail`; continues in a fresh unreachable block and
+    /// returns a dummy value for it.
+    fn fail_with(&mut self, status: i64) -> Value {
+        let s = self.b.ins().iconst(I64, status);
+        self.store_ctx(OFF_STATUS, s);
+        self.b.ins().jump(self.fail, &[]);
+        let dead = self.b.create_block();
+        self.b.switch_to_block(dead);
+        self.b.ins().iconst(I64, 0)
+    }
+
+    /// Branches to a block that sets `status` when `cond` holds.
+    fn fail_if(&mut self, cond: Value, status: i64) {
+        let bad = self.b.create_block();
+        let ok = self.b.create_block();
+        self.b.ins().brif(cond, bad, &[], ok, &[]);
+        self.b.switch_to_block(bad);
+        let s = self.b.ins().iconst(I64, status);
+        self.store_ctx(OFF_STATUS, s);
+        self.b.ins().jump(self.fail, &[]);
+        self.b.switch_to_block(ok);
+    }
+
+    /// After a call: leave if the callee set a status.
+    fn check_status(&mut self) {
+        let st = self.load_ctx(OFF_STATUS);
+        let ok = self.b.create_block();
+        self.b.ins().brif(st, self.fail, &[], ok, &[]);
+        self.b.switch_to_block(ok);
+    }
+
+    /// Fuel, depth and stack checks on entry.
+    fn prologue(&mut self) {
+        let fuel = self.load_ctx(OFF_FUEL);
+        let fuel = self.b.ins().iadd_imm_s(fuel, -1);
+        self.store_ctx(OFF_FUEL, fuel);
+        let empty = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, fuel, 0);
+        let tick = self.b.create_block();
+        let cont = self.b.create_block();
+        self.b.ins().brif(empty, tick, &[], cont, &[]);
+        self.b.switch_to_block(tick);
+        let f = self.fref(self.g.rt.tick);
+        let call = self.b.ins().call(f, &[self.ctx]);
+        let st = self.b.inst_results(call)[0];
+        self.b.ins().brif(st, self.fail, &[], cont, &[]);
+        self.b.switch_to_block(cont);
+        let d = self.load_ctx(OFF_DEPTH);
+        let d = self.b.ins().iadd_imm_s(d, 1);
+        self.store_ctx(OFF_DEPTH, d);
+        let max = self.load_ctx(OFF_MAX_DEPTH);
+        let deep = self.b.ins().icmp(IntCC::SignedGreaterThan, d, max);
+        self.fail_if(deep, ST_TOO_DEEP);
+        let sp = self.b.ins().get_stack_pointer(I64);
+        let lim = self.load_ctx(OFF_STACK_LIMIT);
+        let low = self.b.ins().icmp(IntCC::UnsignedLessThan, sp, lim);
+        self.fail_if(low, ST_STACK);
+    }
+
+    fn leave_depth(&mut self) {
+        let d = self.load_ctx(OFF_DEPTH);
+        let d = self.b.ins().iadd_imm_s(d, -1);
+        self.store_ctx(OFF_DEPTH, d);
+    }
+
+    fn ret(&mut self, v: Value) {
+        self.leave_depth();
+        self.b.ins().return_(&[v]);
+    }
+
+    fn deliver(&mut self, v: Value, k: K) {
+        match k {
+            K::Ret => self.ret(v),
+            K::Merge(m) => {
+                self.b.ins().jump(m, &[v.into()]);
+            }
+        }
+    }
+
+    /// Translates `e` and sends its value to `k`; control forms pass `k` into their branches.
+    fn finish(&mut self, e: &Expr, k: K) {
+        match e {
+            Expr::If(c, t, f) => {
+                let cv = self.expr(c);
+                let (tb, fb) = (self.b.create_block(), self.b.create_block());
+                self.b.ins().brif(cv, tb, &[], fb, &[]);
+                self.b.switch_to_block(tb);
+                self.finish(t, k);
+                self.b.switch_to_block(fb);
+                self.finish(f, k);
+            }
+            Expr::Let(v, _, rhs, body) => {
+                let x = self.expr(rhs);
+                self.bind(*v, x);
+                self.finish(body, k);
+            }
+            Expr::Case { scrut, data, alts, default } => {
+                let v = self.expr(scrut);
+                self.case(v, *data, alts, default.as_deref(), k);
+            }
+            Expr::NatCase { scrut, zero, pred, succ } => {
+                let v = self.expr(scrut);
+                let (zb, sb) = (self.b.create_block(), self.b.create_block());
+                self.b.ins().brif(v, sb, &[], zb, &[]);
+                self.b.switch_to_block(zb);
+                self.finish(zero, k);
+                self.b.switch_to_block(sb);
+                let p = self.b.ins().iadd_imm_s(v, -1);
+                self.bind(*pred, p);
+                self.finish(succ, k);
+            }
+            Expr::Call(f, args) if self.tail_calls && matches!(k, K::Ret) => {
+                let mut vals = vec![self.ctx];
+                for a in args {
+                    vals.push(self.expr(a));
+                }
+                self.leave_depth();
+                let fr = self.fref(self.g.funs[f.0 as usize]);
+                self.b.ins().return_call(fr, &vals);
+                let dead = self.b.create_block();
+                self.b.switch_to_block(dead);
+                let z = self.b.ins().iconst(I64, 0);
+                self.b.ins().return_(&[z]);
+            }
+            _ => {
+                let v = self.expr(e);
+                self.deliver(v, k);
+            }
+        }
+    }
+
+    fn case(&mut self, v: Value, data: lang::core::ir::DataId, alts: &[Alt], default: Option<&Expr>, k: K) {
+        let d = self.g.prog.data(data);
+        let any_nullary = d.ctors.iter().any(|c| c.fields.is_empty());
+        let any_cell = d.ctors.iter().any(|c| !c.fields.is_empty());
+        let tag = if !any_cell {
+            self.b.ins().ushr_imm_u(v, 1)
+        } else if !any_nullary {
+            self.b.ins().uload32(mf(), v, 0)
+        } else {
+            let (ib, cb, m) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+            self.b.append_block_param(m, I64);
+            let low = self.b.ins().band_imm_u(v, 1);
+            self.b.ins().brif(low, ib, &[], cb, &[]);
+            self.b.switch_to_block(ib);
+            let t = self.b.ins().ushr_imm_u(v, 1);
+            self.b.ins().jump(m, &[t.into()]);
+            self.b.switch_to_block(cb);
+            let t = self.b.ins().uload32(mf(), v, 0);
+            self.b.ins().jump(m, &[t.into()]);
+            self.b.switch_to_block(m);
+            self.b.block_params(m)[0]
+        };
+        let mut sw = Switch::new();
+        let blocks: Vec<Block> = alts.iter().map(|_| self.b.create_block()).collect();
+        for (a, blk) in alts.iter().zip(&blocks) {
+            sw.set_entry(a.tag as u128, *blk);
+        }
+        let otherwise = self.b.create_block();
+        sw.emit(&mut self.b, tag, otherwise);
+        for (a, blk) in alts.iter().zip(&blocks) {
+            self.b.switch_to_block(*blk);
+            for (i, x) in a.binders.iter().enumerate() {
+                let f = self.b.ins().load(I64, mf(), v, (8 * (i + 1)) as i32);
+                self.bind(*x, f);
+            }
+            self.finish(&a.body, k);
+        }
+        self.b.switch_to_block(otherwise);
+        match default {
+            Some(e) => self.finish(e, k),
+            None => {
+                let s = self.b.ins().iconst(I64, ST_NOT_SUPPORTED);
+                self.store_ctx(OFF_STATUS, s);
+                self.b.ins().jump(self.fail, &[]);
+            }
+        }
+    }
+
+    /// Bump allocation of `words` words from the arena.
+    fn alloc(&mut self, words: usize) -> Value {
+        let p = self.load_ctx(OFF_HEAP);
+        let np = self.b.ins().iadd_imm_s(p, (8 * words) as i64);
+        let end = self.load_ctx(OFF_HEAP_END);
+        let over = self.b.ins().icmp(IntCC::UnsignedGreaterThan, np, end);
+        self.fail_if(over, ST_OUT_OF_MEMORY);
+        self.store_ctx(OFF_HEAP, np);
+        p
+    }
+
+    fn bool_of(&mut self, cc: IntCC, a: Value, b: Value) -> Value {
+        let c = self.b.ins().icmp(cc, a, b);
+        self.b.ins().uextend(I64, c)
+    }
+
+    fn expr(&mut self, e: &Expr) -> Value {
+        match e {
+            Expr::Var(v) => {
+                let var = self.vars[&v.0];
+                self.b.use_var(var)
+            }
+            Expr::Lit(l) => {
+                let n = match l {
+                    Lit::Bool(b) => Some(*b as i64),
+                    Lit::Nat(n) => n.to_i64(),
+                    Lit::Int(i) => i.to_i64(),
+                };
+                match n {
+                    Some(n) => self.b.ins().iconst(I64, n),
+                    None => self.fail_with(ST_OVERFLOW),
+                }
+            }
+            Expr::Ctor(c, args) => {
+                if args.is_empty() {
+                    return self.b.ins().iconst(I64, ((c.tag as i64) << 1) | 1);
+                }
+                let vals: Vec<Value> = args.iter().map(|a| self.expr(a)).collect();
+                let p = self.alloc(1 + vals.len());
+                let hdr = self.b.ins().iconst(I64, (c.tag as i64) | ((vals.len() as i64) << 32));
+                self.b.ins().store(mf(), hdr, p, 0);
+                for (i, v) in vals.iter().enumerate() {
+                    self.b.ins().store(mf(), *v, p, (8 * (i + 1)) as i32);
+                }
+                p
+            }
+            Expr::Call(f, args) => {
+                let mut vals = vec![self.ctx];
+                for a in args {
+                    vals.push(self.expr(a));
+                }
+                let fr = self.fref(self.g.funs[f.0 as usize]);
+                let call = self.b.ins().call(fr, &vals);
+                let r = self.b.inst_results(call)[0];
+                self.check_status();
+                r
+            }
+            Expr::Prim(p, args) => self.prim(p, args),
+            Expr::FunRef(f) => {
+                let n = self.g.prog.fun(*f).params.len();
+                let w = self.g.wraps[f.0 as usize];
+                self.closure_cell(w, n, &[])
+            }
+            Expr::Apply(f, args) => {
+                let fv = self.expr(f);
+                let vals: Vec<Value> = args.iter().map(|a| self.expr(a)).collect();
+                let slot = self.b.create_sized_stack_slot(StackSlotData::new(
+                    StackSlotKind::ExplicitSlot,
+                    8 * vals.len() as u32,
+                    3,
+                ));
+                for (i, v) in vals.iter().enumerate() {
+                    self.b.ins().stack_store(I64, *v, slot, (8 * i) as i32);
+                }
+                let addr = self.b.ins().stack_addr(I64, slot, 0);
+                // Exact arity: call the closure's code directly; otherwise `rt_apply` builds
+                // the partial application or applies the result to the remaining arguments.
+                let (fast, slow, merge) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+                self.b.append_block_param(merge, I64);
+                let arity = self.b.ins().load(I64, mf(), fv, 8);
+                let exact = self.b.ins().icmp_imm_s(IntCC::Equal, arity, vals.len() as i64);
+                self.b.ins().brif(exact, fast, &[], slow, &[]);
+                self.b.switch_to_block(fast);
+                let code = self.b.ins().load(I64, mf(), fv, 0);
+                let sig = self.b.import_signature(self.g.closure_sig());
+                let call = self.b.ins().call_indirect(sig, code, &[self.ctx, fv, addr]);
+                let r = self.b.inst_results(call)[0];
+                self.b.ins().jump(merge, &[r.into()]);
+                self.b.switch_to_block(slow);
+                let n = self.b.ins().iconst(I64, vals.len() as i64);
+                let fr = self.fref(self.g.rt.apply);
+                let call = self.b.ins().call(fr, &[self.ctx, fv, addr, n]);
+                let r = self.b.inst_results(call)[0];
+                self.b.ins().jump(merge, &[r.into()]);
+                self.b.switch_to_block(merge);
+                let r = self.b.block_params(merge)[0];
+                self.check_status();
+                r
+            }
+            Expr::Lambda(params, body) => {
+                let ps: Vec<VarId> = params.iter().map(|(v, _)| *v).collect();
+                let mut free = BTreeSet::new();
+                let mut bound: Vec<u32> = ps.iter().map(|v| v.0).collect();
+                free_vars(body, &mut bound, &mut free);
+                let captures: Vec<u32> = free.into_iter().collect();
+                let sig = self.g.closure_sig();
+                let name = format!("l{}", self.g.num_lambdas);
+                self.g.num_lambdas += 1;
+                let id = match self.g.module.declare_function(&name, Linkage::Local, &sig) {
+                    Ok(id) => id,
+                    Err(_) => return self.fail_with(ST_NOT_SUPPORTED),
+                };
+                let caps: Vec<Value> = captures
+                    .iter()
+                    .map(|v| {
+                        let var = self.vars[v];
+                        self.b.use_var(var)
+                    })
+                    .collect();
+                self.g.pending.push(PendingLambda { id, params: ps, captures, body: (**body).clone() });
+                self.closure_cell(id, params.len(), &caps)
+            }
+            Expr::If(..) | Expr::Case { .. } | Expr::NatCase { .. } => {
+                let m = self.b.create_block();
+                self.b.append_block_param(m, I64);
+                self.finish(e, K::Merge(m));
+                self.b.switch_to_block(m);
+                self.b.block_params(m)[0]
+            }
+            Expr::Let(v, _, rhs, body) => {
+                let x = self.expr(rhs);
+                self.bind(*v, x);
+                self.expr(body)
+            }
+            Expr::Undefined(u) => {
+                let i = self.g.undef_index(u);
+                let d = self.b.ins().iconst(I64, i);
+                self.store_ctx(OFF_DETAIL, d);
+                self.fail_with(ST_UNDEFINED)
+            }
+            Expr::Quant { q, var, ty, domain: None, body } if self.enum_size(ty).is_some() => {
+                let src = self.enum_src(ty);
+                self.quant(*q, *var, src, body)
+            }
+            Expr::Quant { q, var, domain: Some(d), body, .. } => {
+                let src = self.set_src(d);
+                self.quant(*q, *var, src, body)
+            }
+            Expr::SetCompr { var, ty, domain: None, body } if self.enum_size(ty).is_some() => {
+                let src = self.enum_src(ty);
+                self.compr(*var, src, body)
+            }
+            Expr::SetCompr { var, domain: Some(d), body, .. } => {
+                let src = self.set_src(d);
+                self.compr(*var, src, body)
+            }
+            Expr::Quant { .. } | Expr::SetCompr { .. } | Expr::Pred(..) => self.fail_with(ST_NOT_SUPPORTED),
+        }
+    }
+
+    /// Calls `rt_set` for a set operation on elements of type `elem` (handed over when the
+    /// elements contain functions or sets).
+    fn set_op(&mut self, op: i64, elem: &Ty, vals: &[Value]) -> Value {
+        if !structural(self.g.prog, elem) {
+            return self.fail_with(ST_NOT_SUPPORTED);
+        }
+        let i = self.g.cmp_index(elem);
+        let iv = self.b.ins().iconst(I64, i);
+        let opv = self.b.ins().iconst(I64, op);
+        let z = self.b.ins().iconst(I64, 0);
+        let a = vals.first().copied().unwrap_or(z);
+        let b = vals.get(1).copied().unwrap_or(z);
+        let fr = self.fref(self.g.rt.set);
+        let call = self.b.ins().call(fr, &[self.ctx, opv, a, b, iv]);
+        let r = self.b.inst_results(call)[0];
+        self.check_status();
+        r
+    }
+
+    /// Number of values of `ty` when the JIT enumerates it natively: `bool` and datatypes of
+    /// nullary constructors only (value `i` is `i`, resp. the immediate of tag `i`).
+    fn enum_size(&self, ty: &Ty) -> Option<u32> {
+        match ty {
+            Ty::Bool => Some(2),
+            Ty::Data(d) if self.g.prog.data(*d).ctors.iter().all(|c| c.fields.is_empty()) => {
+                Some(self.g.prog.data(*d).ctors.len() as u32)
+            }
+            _ => None,
+        }
+    }
+
+    fn enum_src(&mut self, ty: &Ty) -> Src {
+        let n = self.enum_size(ty).unwrap_or(0) as i64;
+        let len = self.b.ins().iconst(I64, n);
+        Src { len, set: None, is_bool: *ty == Ty::Bool }
+    }
+
+    /// The elements of a finite set (a complement is handed over).
+    fn set_src(&mut self, d: &Expr) -> Src {
+        let cell = self.expr(d);
+        let compl = self.b.ins().load(I64, mf(), cell, 0);
+        self.fail_if(compl, ST_NOT_SUPPORTED);
+        let len = self.b.ins().load(I64, mf(), cell, 8);
+        Src { len, set: Some(cell), is_bool: false }
+    }
+
+    /// Element `i` of a loop source, bound to `var`.
+    fn src_elem(&mut self, src: &Src, i: Value, var: VarId) {
+        let x = match src.set {
+            Some(cell) => {
+                let off = self.b.ins().ishl_imm_u(i, 3);
+                let addr = self.b.ins().iadd(cell, off);
+                self.b.ins().load(I64, mf(), addr, 16)
+            }
+            None if src.is_bool => i,
+            None => {
+                let sh = self.b.ins().ishl_imm_u(i, 1);
+                self.b.ins().bor_imm_u(sh, 1)
+            }
+        };
+        self.bind(var, x);
+    }
+
+    /// A quantifier as a loop over its source's values in ascending order that stops where
+    /// the interpreter stops (first false for ∀, first true for ∃, second true for ∃!).
+    fn quant(&mut self, q: lang::core::ir::Quant, var: VarId, src: Src, body: &Expr) -> Value {
+        use lang::core::ir::Quant;
+        let (head, step, exit) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+        self.b.append_block_param(head, I64);
+        self.b.append_block_param(head, I64);
+        self.b.append_block_param(exit, I64);
+        let zero = self.b.ins().iconst(I64, 0);
+        self.b.ins().jump(head, &[zero.into(), zero.into()]);
+        self.b.switch_to_block(head);
+        let (i, found) = (self.b.block_params(head)[0], self.b.block_params(head)[1]);
+        let done = self.b.ins().icmp(IntCC::Equal, i, src.len);
+        let at_end = match q {
+            Quant::All => self.b.ins().iconst(I64, 1),
+            Quant::Ex => self.b.ins().iconst(I64, 0),
+            Quant::Ex1 => {
+                let one = self.b.ins().icmp_imm_s(IntCC::Equal, found, 1);
+                self.b.ins().uextend(I64, one)
+            }
+        };
+        self.b.ins().brif(done, exit, &[at_end.into()], step, &[]);
+        self.b.switch_to_block(step);
+        self.src_elem(&src, i, var);
+        let bv = self.expr(body);
+        let next = self.b.ins().iadd_imm_s(i, 1);
+        match q {
+            Quant::All => {
+                let f = self.b.ins().iconst(I64, 0);
+                self.b.ins().brif(bv, head, &[next.into(), found.into()], exit, &[f.into()]);
+            }
+            Quant::Ex => {
+                let t = self.b.ins().iconst(I64, 1);
+                self.b.ins().brif(bv, exit, &[t.into()], head, &[next.into(), found.into()]);
+            }
+            Quant::Ex1 => {
+                let found2 = self.b.ins().iadd(found, bv);
+                let two = self.b.ins().icmp_imm_s(IntCC::SignedGreaterThan, found2, 1);
+                let f = self.b.ins().iconst(I64, 0);
+                self.b.ins().brif(two, exit, &[f.into()], head, &[next.into(), found2.into()]);
+            }
+        }
+        self.b.switch_to_block(exit);
+        self.b.block_params(exit)[0]
+    }
+
+    /// `{x ∈ src. body}`: a set cell with room for every element, filled in ascending order
+    /// (so it is canonical), its count written at the end.
+    fn compr(&mut self, var: VarId, src: Src, body: &Expr) -> Value {
+        let p = self.load_ctx(OFF_HEAP);
+        let bytes = self.b.ins().ishl_imm_u(src.len, 3);
+        let np = self.b.ins().iadd(p, bytes);
+        let np = self.b.ins().iadd_imm_s(np, 16);
+        let end = self.load_ctx(OFF_HEAP_END);
+        let over = self.b.ins().icmp(IntCC::UnsignedGreaterThan, np, end);
+        self.fail_if(over, ST_OUT_OF_MEMORY);
+        self.store_ctx(OFF_HEAP, np);
+        let (head, step, exit) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+        self.b.append_block_param(head, I64);
+        self.b.append_block_param(head, I64);
+        self.b.append_block_param(exit, I64);
+        let zero = self.b.ins().iconst(I64, 0);
+        self.b.ins().jump(head, &[zero.into(), zero.into()]);
+        self.b.switch_to_block(head);
+        let (i, k) = (self.b.block_params(head)[0], self.b.block_params(head)[1]);
+        let done = self.b.ins().icmp(IntCC::Equal, i, src.len);
+        self.b.ins().brif(done, exit, &[k.into()], step, &[]);
+        self.b.switch_to_block(step);
+        self.src_elem(&src, i, var);
+        let x = self.b.use_var(self.vars[&var.0]);
+        let bv = self.expr(body);
+        let off = self.b.ins().ishl_imm_u(k, 3);
+        let addr = self.b.ins().iadd(p, off);
+        self.b.ins().store(mf(), x, addr, 16);
+        let k2 = self.b.ins().iadd(k, bv);
+        let next = self.b.ins().iadd_imm_s(i, 1);
+        self.b.ins().jump(head, &[next.into(), k2.into()]);
+        self.b.switch_to_block(exit);
+        let k = self.b.block_params(exit)[0];
+        self.b.ins().store(mf(), zero, p, 0);
+        self.b.ins().store(mf(), k, p, 8);
+        p
+    }
+
+    /// A closure cell `[code, arity, ncaptured, captured...]`.
+    fn closure_cell(&mut self, code: FuncId, arity: usize, caps: &[Value]) -> Value {
+        let p = self.alloc(3 + caps.len());
+        let fr = self.fref(code);
+        let addr = self.b.ins().func_addr(I64, fr);
+        self.b.ins().store(mf(), addr, p, 0);
+        let a = self.b.ins().iconst(I64, arity as i64);
+        self.b.ins().store(mf(), a, p, 8);
+        let n = self.b.ins().iconst(I64, caps.len() as i64);
+        self.b.ins().store(mf(), n, p, 16);
+        for (i, c) in caps.iter().enumerate() {
+            self.b.ins().store(mf(), *c, p, (24 + 8 * i) as i32);
+        }
+        p
+    }
+
+    fn prim(&mut self, p: &Prim, args: &[Expr]) -> Value {
+        let vals: Vec<Value> = args.iter().map(|a| self.expr(a)).collect();
+        match p {
+            Prim::Add(_) => {
+                let (r, o) = self.b.ins().sadd_overflow(vals[0], vals[1]);
+                self.fail_if(o, ST_OVERFLOW);
+                r
+            }
+            Prim::Sub(NumTy::Nat) => {
+                let lt = self.b.ins().icmp(IntCC::SignedLessThan, vals[0], vals[1]);
+                let d = self.b.ins().isub(vals[0], vals[1]);
+                let z = self.b.ins().iconst(I64, 0);
+                self.b.ins().select(lt, z, d)
+            }
+            Prim::Sub(NumTy::Int) => {
+                let (r, o) = self.b.ins().ssub_overflow(vals[0], vals[1]);
+                self.fail_if(o, ST_OVERFLOW);
+                r
+            }
+            Prim::Mul(_) => {
+                let (r, o) = self.b.ins().smul_overflow(vals[0], vals[1]);
+                self.fail_if(o, ST_OVERFLOW);
+                r
+            }
+            Prim::Div(t) | Prim::Mod(t) => {
+                let op = match (p, t) {
+                    (Prim::Div(_), NumTy::Nat) => 0,
+                    (Prim::Mod(_), NumTy::Nat) => 1,
+                    (Prim::Div(_), NumTy::Int) => 2,
+                    _ => 3,
+                };
+                let opv = self.b.ins().iconst(I64, op);
+                let fr = self.fref(self.g.rt.divmod);
+                let call = self.b.ins().call(fr, &[self.ctx, vals[0], vals[1], opv]);
+                let r = self.b.inst_results(call)[0];
+                self.check_status();
+                r
+            }
+            Prim::Neg => {
+                let min = self.b.ins().icmp_imm_s(IntCC::Equal, vals[0], i64::MIN);
+                self.fail_if(min, ST_OVERFLOW);
+                self.b.ins().ineg(vals[0])
+            }
+            Prim::Suc => {
+                let one = self.b.ins().iconst(I64, 1);
+                let (r, o) = self.b.ins().sadd_overflow(vals[0], one);
+                self.fail_if(o, ST_OVERFLOW);
+                r
+            }
+            Prim::IntOfNat => vals[0],
+            Prim::NatOfInt => {
+                let z = self.b.ins().iconst(I64, 0);
+                self.b.ins().smax(vals[0], z)
+            }
+            Prim::Not => self.b.ins().bxor_imm_u(vals[0], 1),
+            Prim::Eq(t) | Prim::Lt(t) | Prim::Le(t) => {
+                let (direct, cc) = match p {
+                    Prim::Eq(_) => (IntCC::Equal, IntCC::Equal),
+                    Prim::Lt(_) => (IntCC::SignedLessThan, IntCC::SignedLessThan),
+                    _ => (IntCC::SignedLessThanOrEqual, IntCC::SignedLessThanOrEqual),
+                };
+                match t {
+                    Ty::Bool | Ty::Nat | Ty::Int => self.bool_of(direct, vals[0], vals[1]),
+                    Ty::Data(d) if self.g.prog.data(*d).ctors.iter().all(|c| c.fields.is_empty()) => {
+                        self.bool_of(direct, vals[0], vals[1])
+                    }
+                    Ty::Set(e) => {
+                        let op = match p {
+                            Prim::Eq(_) => SET_EQ,
+                            Prim::Lt(_) => SET_LT,
+                            _ => SET_LE,
+                        };
+                        let e = (**e).clone();
+                        self.set_op(op, &e, &vals)
+                    }
+                    _ if structural(self.g.prog, t) => {
+                        let i = self.g.cmp_index(t);
+                        let iv = self.b.ins().iconst(I64, i);
+                        let fr = self.fref(self.g.rt.cmp);
+                        let call = self.b.ins().call(fr, &[self.ctx, vals[0], vals[1], iv]);
+                        let r = self.b.inst_results(call)[0];
+                        let z = self.b.ins().iconst(I64, 0);
+                        self.bool_of(cc, r, z)
+                    }
+                    _ => self.fail_with(ST_NOT_SUPPORTED),
+                }
+            }
+            Prim::SetEmpty(t) => self.set_op(SET_EMPTY, t, &[]),
+            Prim::SetUniv(t) | Prim::SetCompl(t) if lang::interp::cardinality(self.g.prog, t).is_some() => {
+                // Over a finite type the interpreter keeps these finite by enumeration.
+                self.fail_with(ST_NOT_SUPPORTED)
+            }
+            Prim::SetUniv(t) => self.set_op(SET_UNIV, t, &[]),
+            Prim::SetCompl(t) => self.set_op(SET_COMPL, t, &vals),
+            Prim::SetInsert(t) => self.set_op(SET_INSERT, t, &vals),
+            Prim::SetMember(t) => self.set_op(SET_MEMBER, t, &vals),
+            Prim::SetUnion(t) => self.set_op(SET_UNION, t, &vals),
+            Prim::SetInter(t) => self.set_op(SET_INTER, t, &vals),
+            Prim::SetDiff(t) => self.set_op(SET_DIFF, t, &vals),
+            Prim::SetToList(lt) => {
+                let elem = match lt {
+                    Ty::Data(d) => self.g.prog.data(*d).ctors.get(1).and_then(|c| c.fields.first()).cloned(),
+                    _ => None,
+                };
+                match elem {
+                    Some(e) => self.set_op(SET_TO_LIST, &e, &vals),
+                    None => self.fail_with(ST_NOT_SUPPORTED),
+                }
+            }
+        }
+    }
+}
+
+/// Variables used in `e` and not bound inside it (or in `bound`).
+fn free_vars(e: &Expr, bound: &mut Vec<u32>, free: &mut BTreeSet<u32>) {
+    let scoped = |vars: &[u32], body: &Expr, bound: &mut Vec<u32>, free: &mut BTreeSet<u32>| {
+        let n = bound.len();
+        bound.extend_from_slice(vars);
+        free_vars(body, bound, free);
+        bound.truncate(n);
+    };
+    match e {
+        Expr::Var(v) => {
+            if !bound.contains(&v.0) {
+                free.insert(v.0);
+            }
+        }
+        Expr::Lit(_) | Expr::FunRef(_) | Expr::Undefined(_) => {}
+        Expr::Ctor(_, args) | Expr::Call(_, args) | Expr::Prim(_, args) | Expr::Pred(_, args) => {
+            for a in args {
+                free_vars(a, bound, free);
+            }
+        }
+        Expr::Apply(f, args) => {
+            free_vars(f, bound, free);
+            for a in args {
+                free_vars(a, bound, free);
+            }
+        }
+        Expr::Lambda(params, body) => {
+            let ps: Vec<u32> = params.iter().map(|(v, _)| v.0).collect();
+            scoped(&ps, body, bound, free);
+        }
+        Expr::Let(v, _, rhs, body) => {
+            free_vars(rhs, bound, free);
+            scoped(&[v.0], body, bound, free);
+        }
+        Expr::If(c, t, f) => {
+            free_vars(c, bound, free);
+            free_vars(t, bound, free);
+            free_vars(f, bound, free);
+        }
+        Expr::Case { scrut, alts, default, .. } => {
+            free_vars(scrut, bound, free);
+            for alt in alts {
+                let bs: Vec<u32> = alt.binders.iter().map(|v| v.0).collect();
+                scoped(&bs, &alt.body, bound, free);
+            }
+            if let Some(d) = default {
+                free_vars(d, bound, free);
+            }
+        }
+        Expr::NatCase { scrut, zero, pred, succ } => {
+            free_vars(scrut, bound, free);
+            free_vars(zero, bound, free);
+            scoped(&[pred.0], succ, bound, free);
+        }
+        Expr::Quant { var, domain, body, .. } | Expr::SetCompr { var, domain, body, .. } => {
+            if let Some(d) = domain {
+                free_vars(d, bound, free);
+            }
+            scoped(&[var.0], body, bound, free);
+        }
+    }
+}

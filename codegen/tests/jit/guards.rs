@@ -1,0 +1,97 @@
+//! Runaway cases end as outcomes, never as a crash or a hang.
+
+use codegen::{Jit, JitOutcome};
+use lang::core::ir::{FunId, Program, Ty};
+use lang::interp::{Limits, Value};
+use std::time::{Duration, Instant};
+
+/// The program and function of the theory's `value` number `n`.
+fn value_fn(text: &str, n: usize) -> (Program, FunId, Ty) {
+    let mut th = lang::check_theory(text);
+    assert!(th.diagnostics.is_empty(), "{:?}", th.diagnostics);
+    let idx: Vec<usize> = th
+        .items
+        .iter()
+        .filter_map(|it| match it.kind {
+            lang::ItemKind::Value { index, .. } => Some(index),
+            _ => None,
+        })
+        .collect();
+    let (p, f, t) = th.lower_value(idx[n]);
+    (p.clone(), f, t)
+}
+
+fn example(name: &str) -> Option<String> {
+    std::fs::read_to_string(format!("/work/shared/examples/errors/{name}")).ok()
+}
+
+const LOOP: &str = "theory L imports Main begin
+fun loop :: \"nat ⇒ nat\" where \"loop n = loop (Suc n)\"
+value \"loop 0\"
+end";
+
+const COUNT_UP: &str = "theory C imports Main begin
+fun count_up :: \"nat ⇒ nat\" where
+  \"count_up 0 = 0\"
+| \"count_up (Suc n) = Suc (count_up n)\"
+value \"count_up 10000000\"
+end";
+
+#[test]
+fn nontermination_ends_within_its_limits() {
+    let text = example("nontermination.thy").unwrap_or_else(|| LOOP.to_string());
+    let (p, f, _) = value_fn(&text, 0);
+    let mut jit = Jit::compile(&p).unwrap();
+    let limits = Limits { deadline: Some(Instant::now() + Duration::from_secs(2)), ..Limits::default() };
+    let r = jit.call(f, &[], &limits);
+    assert!(matches!(r, Err(JitOutcome::OutOfFuel | JitOutcome::Timeout)), "{r:?}");
+    // A deadline alone stops it too.
+    let limits =
+        Limits { fuel: u64::MAX, max_depth: 100_000, deadline: Some(Instant::now() + Duration::from_millis(50)) };
+    assert_eq!(jit.call(f, &[], &limits), Err(JitOutcome::Timeout));
+}
+
+#[test]
+fn deep_recursion_is_too_deep_or_exact() {
+    let text = example("deep_recursion.thy").unwrap_or_else(|| COUNT_UP.to_string());
+    let (p, f, _) = value_fn(&text, 0);
+    let mut jit = Jit::compile(&p).unwrap();
+    let r = jit.call(f, &[], &Limits::default());
+    assert_eq!(r, Err(JitOutcome::TooDeep));
+    // Without a depth limit, the machine stack is the limit: the case moves to a big stack
+    // and either finishes or ends as TooDeep there.
+    let limits = Limits { fuel: u64::MAX, max_depth: u32::MAX, deadline: None };
+    let r = jit.call(f, &[], &limits);
+    assert!(matches!(&r, Ok(v) if *v == Value::nat(10_000_000)) || r == Err(JitOutcome::TooDeep), "{r:?}");
+}
+
+#[test]
+fn deep_recursion_on_a_small_thread_stack() {
+    let (p, f, _) = value_fn(COUNT_UP, 0);
+    let r = std::thread::Builder::new()
+        .stack_size(1 << 20)
+        .spawn(move || {
+            let mut jit = Jit::compile(&p).unwrap();
+            let limits = Limits { fuel: u64::MAX, max_depth: 1_000_000, deadline: None };
+            jit.call(f, &[], &limits).map(|v| format!("{v:?}"))
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+    assert_eq!(r, Err(JitOutcome::TooDeep));
+}
+
+#[test]
+fn allocation_loop_runs_out_of_memory() {
+    let text = "theory A imports Main begin
+fun grow :: \"nat ⇒ nat list ⇒ nat list\" where \"grow n xs = grow (Suc n) (n # xs)\"
+value \"grow 0 []\"
+end";
+    let (p, f, _) = value_fn(text, 0);
+    let mut jit = Jit::with_arena(&p, 1 << 16).unwrap();
+    assert_eq!(jit.call(f, &[], &Limits::default()), Err(JitOutcome::OutOfMemory));
+    // The arena is reset between cases: the next case runs normally.
+    let (q, g, _) = value_fn(COUNT_UP.replace("10000000", "100").as_str(), 0);
+    let mut jit = Jit::with_arena(&q, 1 << 16).unwrap();
+    assert_eq!(jit.call(g, &[], &Limits::default()), Ok(Value::nat(100)));
+}

@@ -1,0 +1,10 @@
+//! The JIT's tests, in one binary: every check runs a case through the JIT and through the
+//! reference interpreter and asserts the same outcome (`common::check`).
+
+mod common;
+mod fixtures;
+mod gen;
+mod guards;
+mod layout;
+mod prelude;
+mod terms;

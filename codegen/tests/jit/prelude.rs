@@ -1,0 +1,200 @@
+//! Differential test over the prelude and the shared examples: every function of
+//! `theories/Main.thy` and of `/work/shared/examples/*.thy`, instantiated at `nat` (and at
+//! `int`), agrees between JIT and interpreter on generated inputs, smallest sizes first.
+
+use crate::common::{check_call, Tally};
+use crate::gen::{value, Rng};
+use codegen::Jit;
+use lang::core::ir::{FunId, Program, Ty};
+use lang::interp::{print_value, Limits};
+use std::path::Path;
+
+/// `(name, type)` of every `fun`/`primrec`/`definition`/`function` in a theory text.
+fn signatures(text: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let Some(rest) = ["fun ", "primrec ", "definition ", "function "].iter().find_map(|k| line.strip_prefix(k))
+        else {
+            continue;
+        };
+        let Some((name, ty)) = rest.split_once("::") else { continue };
+        let Some(ty) = ty.trim().strip_prefix('"').and_then(|t| t.split_once('"')).map(|(t, _)| t) else { continue };
+        out.push((name.trim().to_string(), ty.to_string()));
+    }
+    out
+}
+
+/// Replaces type variables (with their sort annotations) by `inst`.
+fn instantiate(ty: &str, inst: &str) -> String {
+    let mut out = String::new();
+    let cs: Vec<char> = ty.chars().collect();
+    let mut i = 0;
+    while i < cs.len() {
+        if cs[i] == '\'' {
+            i += 1;
+            while i < cs.len() && (cs[i].is_alphanumeric() || cs[i] == '_') {
+                i += 1;
+            }
+            let mut j = i;
+            while j < cs.len() && cs[j] == ' ' {
+                j += 1;
+            }
+            if j + 1 < cs.len() && cs[j] == ':' && cs[j + 1] == ':' {
+                j += 2;
+                while j < cs.len() && cs[j] == ' ' {
+                    j += 1;
+                }
+                if j < cs.len() && cs[j] == '{' {
+                    while j < cs.len() && cs[j] != '}' {
+                        j += 1;
+                    }
+                    j += 1;
+                } else {
+                    while j < cs.len() && (cs[j].is_alphanumeric() || cs[j] == '_') {
+                        j += 1;
+                    }
+                }
+                i = j;
+            }
+            out.push_str(inst);
+        } else {
+            out.push(cs[i]);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// Helper functions, so that function-typed parameters have something to be.
+const HELPERS: &str = r#"
+definition inc :: "nat ⇒ nat" where "inc x = x + 1"
+definition dbl :: "int ⇒ int" where "dbl x = 2 * x - 1"
+definition small :: "nat ⇒ bool" where "small x = (x < 3)"
+definition neg_ :: "int ⇒ bool" where "neg_ x = (x < 0)"
+definition add3 :: "nat ⇒ nat ⇒ nat" where "add3 x y = x + y + 3"
+definition isub :: "int ⇒ int ⇒ int" where "isub x y = x - y"
+definition pick :: "nat ⇒ nat option" where "pick x = (if x mod 2 = 0 then Some (x div 2) else None)"
+definition ipick :: "int ⇒ int option" where "ipick x = (if x < 0 then None else Some (x * x))"
+definition lst :: "nat ⇒ nat list" where "lst x = [x, x + 1]"
+definition ilst :: "int ⇒ int list" where "ilst x = [x, -x]"
+definition lessn :: "nat ⇒ nat ⇒ bool" where "lessn x y = (x < y)"
+definition lessi :: "int ⇒ int ⇒ bool" where "lessi x y = (y < x)"
+definition cmp_pl :: "(nat × int list) list ⇒ (nat × int list) list ⇒ bool × bool × bool" where
+  "cmp_pl a b = (a < b, a ≤ b, a = b)"
+definition cmp_ol :: "(nat option × bool) list list ⇒ (nat option × bool) list list ⇒ bool × bool × bool" where
+  "cmp_ol a b = (a < b, a ≤ b, a = b)"
+definition cmp_s :: "(nat + int list) option ⇒ (nat + int list) option ⇒ bool × bool × bool" where
+  "cmp_s a b = (a < b, a ≤ b, a = b)"
+"#;
+
+const HELPER_VALUES: &[&str] = &[
+    "inc :: nat ⇒ nat",
+    "dbl :: int ⇒ int",
+    "small :: nat ⇒ bool",
+    "neg_ :: int ⇒ bool",
+    "add3 :: nat ⇒ nat ⇒ nat",
+    "isub :: int ⇒ int ⇒ int",
+    "pick :: nat ⇒ nat option",
+    "ipick :: int ⇒ int option",
+    "lst :: nat ⇒ nat list",
+    "ilst :: int ⇒ int list",
+    "lessn :: nat ⇒ nat ⇒ bool",
+    "lessi :: int ⇒ int ⇒ bool",
+    "cmp_pl",
+    "cmp_ol",
+    "cmp_s",
+];
+
+/// The program with every function of `defs` instantiated at nat and at int.
+fn program_for(prefix: &str, defs: &str, body_end: &str) -> Program {
+    let mut values = String::new();
+    for (name, ty) in signatures(defs) {
+        for inst in ["nat", "int"] {
+            values.push_str(&format!("value \"({name} :: {})\"\n", instantiate(&ty, inst)));
+        }
+    }
+    for v in HELPER_VALUES {
+        values.push_str(&format!("value \"({v})\"\n"));
+    }
+    let text = format!("{prefix}\n{HELPERS}\n{values}\n{body_end}");
+    let mut th = lang::check_theory(&text);
+    let indices: Vec<usize> = th
+        .items
+        .iter()
+        .filter_map(|it| match it.kind {
+            lang::ItemKind::Value { index, .. } => Some(index),
+            _ => None,
+        })
+        .collect();
+    assert!(!indices.is_empty(), "no value commands checked");
+    let mut last = Program::default();
+    for i in indices {
+        last = th.lower_value(i).0.clone();
+    }
+    last
+}
+
+/// Checks every function of `p` on `per_fun` generated argument tuples, sizes ascending.
+fn check_program(label: &str, p: &Program, per_fun: u32, seed: u64, tally: &mut Tally) -> Vec<String> {
+    let t0 = std::time::Instant::now();
+    let mut jit = Jit::compile(p).unwrap_or_else(|e| panic!("{label}: {e}"));
+    eprintln!("{label}: compiled {} functions in {:?}", p.funs.len(), t0.elapsed());
+    let limits = Limits { fuel: 1_000_000, max_depth: 10_000, deadline: None };
+    let mut failures = Vec::new();
+    let mut rng = Rng::new(seed);
+    for (i, f) in p.funs.iter().enumerate() {
+        if f.params.is_empty() {
+            continue;
+        }
+        let tys: Vec<Ty> = f.params.iter().map(|(_, t)| t.clone()).collect();
+        for k in 0..per_fun {
+            let size = k * 8 / per_fun;
+            let Some(args) = tys.iter().map(|t| value(p, t, size, &mut rng)).collect::<Option<Vec<_>>>() else {
+                break;
+            };
+            match check_call(&mut jit, FunId(i as u32), &args, &limits) {
+                Ok(v) => tally.add(v),
+                Err(msg) => {
+                    let shown: Vec<String> = args.iter().zip(&tys).map(|(a, t)| print_value(p, a, t)).collect();
+                    failures.push(format!("{label}: {} {}\n{msg}", f.name, shown.join(" ")));
+                    break; // the first (smallest) failing input of this function
+                }
+            }
+        }
+    }
+    failures
+}
+
+#[test]
+fn prelude_functions_agree() {
+    let main = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../theories/Main.thy")).unwrap();
+    let p = program_for("theory T imports Main begin", &main, "end");
+    assert!(p.funs.len() > 80, "only {} functions instantiated", p.funs.len());
+    let mut tally = Tally::default();
+    let failures = check_program("Main", &p, 40, 1, &mut tally);
+    eprintln!("prelude: {} functions, {tally:?}", p.funs.len());
+    assert!(failures.is_empty(), "{} disagreement(s):\n{}", failures.len(), failures.join("\n\n"));
+    assert!(tally.agree > 2000, "{tally:?}");
+    assert!(tally.handed_over > 0, "{tally:?}");
+}
+
+#[test]
+fn example_functions_agree() {
+    let dir = Path::new("/work/shared/examples");
+    let mut files: Vec<_> = match std::fs::read_dir(dir) {
+        Ok(d) => d.map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "thy")).collect(),
+        Err(_) => return, // the shared examples are not part of the repository
+    };
+    files.sort();
+    let mut tally = Tally::default();
+    let mut failures = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        let Some(end) = text.rfind("end") else { continue };
+        let p = program_for(&text[..end], &text, "end");
+        let name = f.file_name().unwrap().to_string_lossy().to_string();
+        failures.extend(check_program(&name, &p, 25, 2, &mut tally));
+    }
+    eprintln!("examples: {tally:?}");
+    assert!(failures.is_empty(), "{} disagreement(s):\n{}", failures.len(), failures.join("\n\n"));
+}
