@@ -363,7 +363,7 @@ fn check_theory(text: &str) {
                 check_opts(text, os)
             }
             CommandKind::Value(t) => check_term(text, t),
-            CommandKind::Unsupported(id) => check_span(text, id.span, "unsupported command"),
+            CommandKind::Unsupported(id) | CommandKind::Ignored(id) => check_span(text, id.span, "unsupported command"),
             CommandKind::Proof | CommandKind::Text => {}
         }
     }

@@ -56,6 +56,8 @@ pub fn describe_expected(expected: &[String], grammar: Grammar) -> String {
         // string is what people write.
         rest.retain(|e| !INNER_SOURCE.contains(e));
     }
+    // A command word is only accepted as a theory name; a name is what to suggest.
+    rest.retain(|e| *e != "CommandWord");
     // `f(x := y)` is rare enough not to be suggested next to `)`.
     if rest.len() > 1 {
         rest.retain(|e| *e != "\":=\"");
