@@ -740,9 +740,55 @@ impl<'a> Driver<'a> {
             Ok(kind) => self.push(*kind, chunk),
             Err(d) => {
                 self.lemma_failed = is_lemma;
+                let d = self.reword(word, chunk, next, d);
                 self.diagnostics.push(d);
             }
         }
+    }
+
+    /// Says more precisely what is missing for a few common mistakes: a `|` with no
+    /// equation after it, a `|` before the first equation, a lemma without a statement.
+    fn reword(&self, word: &str, chunk: &[Token], next: Option<&Token>, d: Diagnostic) -> Diagnostic {
+        let at = d.primary.span;
+        let found = || errors::quote_source(&self.text[at.range()]);
+        let at_end = next.is_some_and(|t| t.span == at) || (next.is_none() && at.start == at.end);
+        let found_text = if next.is_none() && at.start == at.end { "the end of the file".to_string() } else { found() };
+        let pos = chunk.iter().position(|t| t.span == at);
+        let prev = match pos {
+            Some(i) if i > 0 => chunk.get(i - 1),
+            None if at_end => chunk.last(),
+            _ => None,
+        };
+        let prev_word = prev.map(|t| self.word(t));
+        if prev.is_some_and(|t| t.kind == Kind::Bar) {
+            let bar = prev.map_or(at, |t| t.span);
+            return Diagnostic::error(at, format!("expected another equation after `|`, found {found_text}"))
+                .with_label("expected a quoted equation")
+                .with_secondary(bar, "this `|` must be followed by an equation")
+                .with_help("remove the `|` if there are no more equations");
+        }
+        let here = pos.map(|i| chunk[i]);
+        if here.is_some_and(|t| t.kind == Kind::Bar) && prev_word == Some("where") {
+            return Diagnostic::error(at, "unexpected `|` before the first equation")
+                .with_label("expected the first equation here")
+                .with_help("`|` separates equations: the first one has none before it");
+        }
+        let is_lemma = matches!(word, "lemma" | "theorem" | "corollary" | "proposition");
+        if is_lemma && at_end {
+            let has = |w: &str| chunk.iter().any(|t| t.kind == Kind::Ident && self.word(t) == w);
+            let has_prop = chunk.iter().any(|t| matches!(t.kind, Kind::Str | Kind::Cartouche));
+            if (has("assumes") || has("fixes")) && !has("shows") {
+                return Diagnostic::error(at, format!("expected `shows` and the statement, found {found_text}"))
+                    .with_label("expected `shows \"...\"`")
+                    .with_note("after `fixes` or `assumes`, the statement is given with `shows`");
+            }
+            if !has_prop && !has("shows") {
+                return Diagnostic::error(at, format!("expected the statement of the {word}, found {found_text}"))
+                    .with_label("expected a quoted proposition")
+                    .with_secondary(chunk[0].span, format!("this {word} has no statement"));
+            }
+        }
+        d
     }
 
     /// `declare [[name = value, ...]]` gives its options; any other `declare` an empty list.

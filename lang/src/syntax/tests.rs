@@ -596,7 +596,7 @@ fn inner_error_messages() {
     assert_eq!(m, "expected `)` or `,`, found the end of the term");
     assert_eq!(at, "");
     let (m, at) = err("f x)");
-    assert_eq!(m, "unexpected `)`");
+    assert_eq!(m, "unbalanced `)`: no `(` is open here");
     assert_eq!(at, ")");
     let (m, at) = err("x + ");
     assert!(m.contains("a term"), "{m}");
@@ -1092,7 +1092,7 @@ fn outer_error_messages() {
     let w = |b: &str| diags(&wrap(b));
     assert_eq!(
         w("lemma foo:\nlemma \"x\""),
-        vec![(3, "expected one of a name, a string, `fixes`, `assumes` or `shows`, found `lemma`".to_string())]
+        vec![(3, "expected the statement of the lemma, found `lemma`".to_string())]
     );
     assert_eq!(w("datatype = A"), vec![(2, "expected one of a name, a type variable or `(`, found `=`".to_string())]);
     assert_eq!(
@@ -1104,7 +1104,9 @@ fn outer_error_messages() {
         vec![(2, "expected one of `=`, `]` or `,`, found `size`".to_string())]
     );
     assert_eq!(w("lemma \"(x\""), vec![(2, "expected `)` or `,`, found the end of the term".to_string())]);
-    assert_eq!(w("lemma \"f x) = y\""), vec![(2, "unexpected `)`".to_string())]);
+    assert_eq!(w("lemma \"f x) = y\""), vec![(2, "unbalanced `)`: no `(` is open here".to_string())]);
+    assert_eq!(w("lemma \"f x] = y\""), vec![(2, "unbalanced `]`: no `[` is open here".to_string())]);
+    assert_eq!(w("value \"''abc''\""), vec![(2, "unexpected character `'`".to_string())]);
     assert_eq!(w("lemma \"x ∶ A\""), vec![(2, "unexpected character `∶`".to_string())]);
     assert_eq!(w("lemma \"x \\<foo> A\""), vec![(2, "unknown symbol `\\<foo>`".to_string())]);
     // The error span of an unexpected end is the closing quote.
@@ -1275,4 +1277,24 @@ fn set_intervals() {
     let s = "{..<n}";
     let term = parse_term(s, 0).unwrap_or_else(|d| panic!("{}", d.message));
     assert_eq!(term.span, Span::new(0, s.len()));
+}
+
+#[test]
+fn precise_messages_for_common_mistakes() {
+    let w = |b: &str| diags(&wrap(b));
+    assert_eq!(
+        w("fun f :: \"nat ⇒ nat\" where\n  \"f 0 = 0\" |\nvalue \"1\""),
+        vec![(4, "expected another equation after `|`, found `value`".to_string())]
+    );
+    assert_eq!(
+        w("fun g :: \"nat ⇒ nat\" where\n| \"g n = n\""),
+        vec![(3, "unexpected `|` before the first equation".to_string())]
+    );
+    assert_eq!(
+        w("lemma assumes \"A\"\n  oops"),
+        vec![(3, "expected `shows` and the statement, found `oops`".to_string())]
+    );
+    assert_eq!(w("lemma foo:\n  oops"), vec![(3, "expected the statement of the lemma, found `oops`".to_string())]);
+    // A file without a theory header says so.
+    assert_eq!(diags("(* nothing *)\n"), vec![(1, "expected `theory`, found the end of the file".to_string())]);
 }
