@@ -1298,3 +1298,19 @@ fn precise_messages_for_common_mistakes() {
     // A file without a theory header says so.
     assert_eq!(diags("(* nothing *)\n"), vec![(1, "expected `theory`, found the end of the file".to_string())]);
 }
+
+#[test]
+fn inductive_with_fixed_parameters() {
+    let k = one(
+        "inductive star :: \"('a ⇒ 'a ⇒ bool) ⇒ 'a ⇒ 'a ⇒ bool\" for r :: \"'a ⇒ 'a ⇒ bool\" where\n  refl: \"star r x x\"\n| \"r x y ⟹ star r y z ⟹ star r x z\"",
+    );
+    match k {
+        CommandKind::Inductive { consts, intros } => {
+            assert_eq!(consts.len(), 1);
+            assert_eq!(consts[0].name.name, "star");
+            assert_eq!(eq_sexps(&intros).len(), 2);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(one("inductive p :: \"nat ⇒ bool\" for f where \"p 0\""), CommandKind::Inductive { .. }));
+}
