@@ -511,15 +511,16 @@ impl<'a> Driver<'a> {
     /// Does `t` start an unknown command? That is a word in the first column that is no
     /// keyword at all, after a token that may end the command `class` (`value "True"`
     /// then `frobnicate x y`). Continuation lines such as `where` or `| "..."`, and
-    /// constructors after `=`, stay with their command.
-    fn starts_unknown_command(&self, class: Option<CommandClass>, t: &Token, prev: &Token) -> bool {
+    /// constructors after `=`, stay with their command; so does anything before the first
+    /// string or cartouche of a command of the subset (`abbreviation (input)⏎foo where`).
+    fn starts_unknown_command(&self, class: Option<CommandClass>, seen_inner: bool, t: &Token, prev: &Token) -> bool {
         if t.kind != Kind::Ident || !self.at_line_start(t) || is_keyword(self.word(t)) {
             return false;
         }
         let ends_command =
             matches!(prev.kind, Kind::Str | Kind::Cartouche | Kind::Verbatim | Kind::RParen | Kind::RBrack);
         match class {
-            Some(CommandClass::Parsed | CommandClass::Text) => ends_command,
+            Some(CommandClass::Parsed | CommandClass::Text) => ends_command && seen_inner,
             Some(CommandClass::Proof) => ends_command || matches!(prev.kind, Kind::Ident | Kind::Num | Kind::Other),
             _ => false,
         }
@@ -538,6 +539,7 @@ impl<'a> Driver<'a> {
         while start < tokens.len() {
             let class = self.starts_command(&tokens[start], None);
             let mut depth = 0usize;
+            let mut seen_inner = false;
             let mut end = start + 1;
             // The theory's name is a name even if it is also a command (`theory code_pred`).
             let is_name = |end: usize| class == Some(CommandClass::Header) && end == start + 1;
@@ -549,7 +551,8 @@ impl<'a> Driver<'a> {
                     Kind::RParen | Kind::RBrack => depth = depth.saturating_sub(1),
                     _ => {}
                 }
-                if depth == 0 && self.starts_unknown_command(class, &tokens[end], &tokens[end - 1]) {
+                seen_inner |= matches!(tokens[end - 1].kind, Kind::Str | Kind::Cartouche);
+                if depth == 0 && self.starts_unknown_command(class, seen_inner, &tokens[end], &tokens[end - 1]) {
                     break;
                 }
                 end += 1;

@@ -1168,6 +1168,7 @@ fn unknown_command_in_the_first_column() {
         "lemma \"P x\"\nfor x :: nat\n  oops",
         "lemma foo:\nfixes x :: nat\nassumes \"x > 0\"\nshows \"x ≠ 0\"\n  by simp",
         "lemma \"x\"\n  by (simp add:\nfoo)",
+        "abbreviation (input)\nfoo :: nat where \"foo ≡ 0\"",
     ];
     for body in ok {
         let text = wrap(body);
