@@ -319,6 +319,75 @@ pub fn typed(t: Box<Term>, ty: Box<Type>) -> Box<Term> {
     Box::new(Term { kind: TermKind::Typed(t, *ty), span })
 }
 
+/// `t :: T` as the grammar reads it. The body of a λ extends as far right as possible and
+/// (unlike the bodies of `∀`, `∃`, `if`, `let`, which Isabelle reads at priority 10) takes
+/// a type constraint (priority 3): `λ_. 0::nat` is `λ_. (0::nat)`. So if `t` ends in an
+/// open λ (one not closed by parentheses), the constraint goes to the innermost such λ's
+/// body; otherwise it constrains `t`.
+pub fn constrain(mut t: Box<Term>, ty: Box<Type>) -> Box<Term> {
+    let end = t.span.end;
+    // How many steps down the right spine the innermost open λ is.
+    let mut target = None;
+    let mut cur: &Term = &t;
+    let mut steps = 0usize;
+    // A node is open if its right child ends where it ends (no closing parenthesis).
+    while let Some(c) = right_child(cur).filter(|c| c.span.end == end) {
+        if matches!(cur.kind, TermKind::Lambda(..)) {
+            target = Some(steps);
+        }
+        cur = c;
+        steps += 1;
+    }
+    let Some(steps) = target else {
+        return typed(t, ty);
+    };
+    let new_end = ty.span.end.max(end);
+    match widen_right_spine(&mut t, steps, new_end) {
+        Some(Term { kind: TermKind::Lambda(_, body), .. }) => {
+            let placeholder = Box::new(Term { kind: TermKind::Wildcard, span: body.span });
+            let b = std::mem::replace(body, placeholder);
+            *body = typed(b, ty);
+            t
+        }
+        _ => typed(t, ty),
+    }
+}
+
+/// Widens the spans of the first `steps + 1` nodes of the right spine to `end` and returns
+/// the last of them.
+fn widen_right_spine(t: &mut Term, steps: usize, end: u32) -> Option<&mut Term> {
+    let mut cur = t;
+    for _ in 0..steps {
+        cur.span.end = end;
+        cur = right_child_mut(cur)?;
+    }
+    cur.span.end = end;
+    Some(cur)
+}
+
+/// The subterm at the open right end of a term, if the term can have one there.
+fn right_child(t: &Term) -> Option<&Term> {
+    match &t.kind {
+        TermKind::BinOp(_, _, _, r) => Some(r),
+        TermKind::UnOp(_, _, a) => Some(a),
+        TermKind::Lambda(_, b) | TermKind::Let(_, b) | TermKind::If(_, _, b) => Some(b),
+        TermKind::Quant { body, .. } => Some(body),
+        TermKind::Case(_, arms) => arms.last().map(|(_, b)| b),
+        _ => None,
+    }
+}
+
+fn right_child_mut(t: &mut Term) -> Option<&mut Term> {
+    match &mut t.kind {
+        TermKind::BinOp(_, _, _, r) => Some(r),
+        TermKind::UnOp(_, _, a) => Some(a),
+        TermKind::Lambda(_, b) | TermKind::Let(_, b) | TermKind::If(_, _, b) => Some(b),
+        TermKind::Quant { body, .. } => Some(body),
+        TermKind::Case(_, arms) => arms.last_mut().map(|(_, b)| b),
+        _ => None,
+    }
+}
+
 pub fn app(f: Box<Term>, a: Box<Term>) -> Box<Term> {
     let span = f.span.to(a.span);
     Box::new(Term { kind: TermKind::App(f, a), span })
@@ -376,6 +445,62 @@ fn clone_shallow(t: &Term) -> Result<Term, Diagnostic> {
 pub fn quant(q: Quantifier, binders: Vec<Binder>, bound: Option<QuantBound>, body: Box<Term>, l: usize) -> Box<Term> {
     let span = Span::new(l, body.span.end as usize);
     Box::new(Term { kind: TermKind::Quant { q, binders, bound, body }, span })
+}
+
+/// `∀x>n. P` is `∀x. x > n ⟶ P`; `∃x≥n. P` is `∃x. x ≥ n ∧ P` (also for `∃!`). The AST's
+/// bounds are only `∈`, `<` and `≤`, so these are built from plain nodes.
+pub fn quant_cmp(q: Quantifier, x: Ident, bound: (BinOp, Span, Box<Term>), body: Box<Term>, l: usize) -> Box<Term> {
+    let (op, op_span, n) = bound;
+    let var = Box::new(Term { kind: TermKind::Name(x.clone()), span: x.span });
+    let cmp = bin(op, op_span, var, n);
+    let conn = if q == Quantifier::All { BinOp::Imp } else { BinOp::And };
+    let body = bin(conn, op_span, cmp, body);
+    quant(q, vec![Binder { name: x, ty: None }], None, body, l)
+}
+
+/// `xs[i := x, j := y]` is `list_update (list_update xs i x) j y`; every application spans
+/// from `xs` to the closing bracket, the name `list_update` is the bracketed part.
+///
+/// Isabelle's update takes an argument of priority 1000, above application (999), so
+/// `f xs[i := x]` is `f (xs[i := x])`: the update goes to the last argument of an
+/// application that is not in parentheses.
+pub fn list_update(xs: Box<Term>, binds: Vec<(Term, Term)>, bl: usize, r: usize) -> Box<Term> {
+    if let TermKind::App(g, a) = xs.kind {
+        if xs.span.start == g.span.start && xs.span.end == a.span.end {
+            let a = list_update(a, binds, bl, r);
+            return app(g, a);
+        }
+        let xs = Box::new(Term { kind: TermKind::App(g, a), span: xs.span });
+        return list_update_of(xs, binds, bl, r);
+    }
+    list_update_of(xs, binds, bl, r)
+}
+
+fn list_update_of(xs: Box<Term>, binds: Vec<(Term, Term)>, bl: usize, r: usize) -> Box<Term> {
+    let span = Span::new(xs.span.start as usize, r);
+    let name_span = Span::new(bl, r);
+    let mut t = xs;
+    for (i, x) in binds {
+        let f = Box::new(Term {
+            kind: TermKind::Name(Ident { name: "list_update".to_string(), span: name_span }),
+            span: name_span,
+        });
+        let f = Box::new(Term { kind: TermKind::App(f, t), span });
+        let f = Box::new(Term { kind: TermKind::App(f, Box::new(i)), span });
+        t = Box::new(Term { kind: TermKind::App(f, Box::new(x)), span });
+    }
+    t
+}
+
+/// `{m..<n}` is `set [m..<n]`, `{m..n}` is `set [m..n]`; without a lower bound (`from` is
+/// the span of the dots) `{..<n}` is `set [0..<n]` and `{..n}` is `set [0..n]`.
+// FIXME: `{..<n}` and `{..n}` start at 0 only over `nat`; over `int` they are infinite sets
+// in Isabelle, which this desugaring gets wrong (it yields a finite set from 0).
+pub fn set_interval(from: Result<Box<Term>, Span>, to: Box<Term>, exclusive: bool, l: usize, r: usize) -> Box<Term> {
+    let from = from.unwrap_or_else(|dots| Box::new(Term { kind: TermKind::Num("0".to_string()), span: dots }));
+    let range = term(TermKind::Range { from, to, exclusive }, l, r);
+    let set = name("set", l, l + 1);
+    Box::new(Term { kind: TermKind::App(set, range), span: Span::new(l, r) })
 }
 
 pub fn ty(kind: TypeKind, l: usize, r: usize) -> Box<Type> {

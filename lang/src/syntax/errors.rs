@@ -56,6 +56,8 @@ pub fn describe_expected(expected: &[String], grammar: Grammar) -> String {
         // string is what people write.
         rest.retain(|e| !INNER_SOURCE.contains(e));
     }
+    // A command word is only accepted as a theory name; a name is what to suggest.
+    rest.retain(|e| *e != "CommandWord");
     // `f(x := y)` is rare enough not to be suggested next to `)`.
     if rest.len() > 1 {
         rest.retain(|e| *e != "\":=\"");
@@ -151,12 +153,21 @@ pub fn convert<T>(
                     Grammar::Type => "the end of the type",
                     Grammar::Outer => "the end of the command",
                 };
-                let mut d = Diagnostic::error(Span::new(l, r), format!("unexpected {found}"))
-                    .with_label(format!("expected {what} here"));
-                if matches!(found.as_str(), "`)`" | "`]`" | "`}`" | "`⟧`") {
-                    d = d.with_note(format!("this {found} has no matching opening bracket"));
+                let opener = match found.as_str() {
+                    "`)`" => Some("`(`"),
+                    "`]`" => Some("`[`"),
+                    "`}`" => Some("`{`"),
+                    "`⟧`" => Some("`⟦`"),
+                    _ => None,
+                };
+                if let Some(opener) = opener {
+                    // Only the end could follow: no bracket is open.
+                    return Diagnostic::error(Span::new(l, r), format!("unbalanced {found}: no {opener} is open here"))
+                        .with_label(format!("expected {what} here"))
+                        .with_note(format!("this {found} has no matching {opener}"));
                 }
-                return d;
+                return Diagnostic::error(Span::new(l, r), format!("unexpected {found}"))
+                    .with_label(format!("expected {what} here"));
             }
             Diagnostic::error(Span::new(l, r), format!("expected {exp}, found {found}"))
                 .with_label(format!("expected {exp}"))

@@ -277,6 +277,18 @@ pub(crate) fn comment_end(bytes: &[u8]) -> Option<usize> {
     None
 }
 
+/// An unexpected character as a message shows it: as written if it is visible, a
+/// backquote by name (it cannot be quoted in backquotes), anything else by code point.
+fn show_char(c: char) -> String {
+    if c == '`' {
+        "backquote `` ` ``".to_string()
+    } else if c.is_control() || c.is_whitespace() {
+        format!("character U+{:04X}", c as u32)
+    } else {
+        format!("character `{c}`")
+    }
+}
+
 /// The inner lexer as the token stream lalrpop expects, with file-absolute offsets.
 pub struct InnerLexer<'a> {
     lex: logos::Lexer<'a, Tok<'a>>,
@@ -354,7 +366,7 @@ impl<'a> Iterator for InnerLexer<'a> {
                 let msg = if c == '"' {
                     "unexpected `\"` inside a quoted term".to_string()
                 } else {
-                    format!("unexpected character `{}`", c.escape_debug())
+                    format!("unexpected {}", show_char(c))
                 };
                 let len = c.len_utf8().max(1);
                 Some(

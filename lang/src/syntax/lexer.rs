@@ -160,6 +160,10 @@ pub struct Lexed {
 /// Lexes a whole theory file.
 pub fn lex(text: &str) -> Lexed {
     let mut lex = Raw::lexer(text);
+    // A UTF-8 byte-order mark at the start of the file is not part of the theory.
+    if text.starts_with('\u{feff}') {
+        lex.bump('\u{feff}'.len_utf8());
+    }
     let mut tokens = Vec::with_capacity(text.len() / 4);
     let mut diagnostics = Vec::new();
     // Set after `\<comment>`: the next cartouche or string is the comment's text.
@@ -191,9 +195,13 @@ pub fn lex(text: &str) -> Lexed {
             Ok(Raw::Symbol) | Ok(Raw::Other) | Err(LexError::Unexpected) => Kind::Other,
             Err(e) => {
                 diagnostics.push(unterminated(e, text, r.start));
+                comment_marker = false;
+                // A comment belongs to no command: what came before it is still read.
+                if e == LexError::UnterminatedComment {
+                    continue;
+                }
                 // The broken token stays in the stream, so the command it belongs to is
                 // known to be broken.
-                comment_marker = false;
                 tokens.push(Token { kind: Kind::Error, span: opener_span(text, r.start) });
                 continue;
             }
@@ -278,7 +286,7 @@ fn memchr_newline(bytes: &[u8]) -> Option<usize> {
 /// Is this a command that starts a new top-level element (used for error recovery)?
 fn is_theory_command(word: &str) -> bool {
     use super::parser::CommandClass::*;
-    matches!(super::parser::command_class(word), Some(Header | Parsed | Text | End | Unsupported))
+    matches!(super::parser::command_class(word), Some(Header | Parsed | Text | End | Ignored | Unsupported))
 }
 
 fn string(lex: &mut logos::Lexer<'_, Raw>) -> Result<(), LexError> {

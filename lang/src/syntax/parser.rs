@@ -187,6 +187,9 @@ pub enum CommandClass {
     Text,
     /// `end`.
     End,
+    /// A command that queries Isabelle or calls a tool without changing the theory
+    /// (`nitpick`, `thm`, `term`, ...): recorded as ignored.
+    Ignored,
     /// A command outside the subset.
     Unsupported,
 }
@@ -203,10 +206,35 @@ pub fn command_class(word: &str) -> Option<CommandClass> {
         | "hence" | "thus" | "fix" | "assume" | "presume" | "from" | "with" | "then" | "using" | "unfolding"
         | "case" | "obtain" | "note" | "moreover" | "ultimately" | "also" | "finally" | "termination" | "let"
         | "define" | "consider" | "defer" | "prefer" | "back" | "subgoal" | "supply" | "including" | "guess"
-        | "write" => Proof,
+        | "write" | "code_pred" => Proof,
         "text" | "txt" | "text_raw" | "section" | "subsection" | "subsubsection" | "paragraph" | "subparagraph"
         | "chapter" => Text,
         "end" => End,
+        "nitpick"
+        | "nitpick_params"
+        | "sledgehammer"
+        | "sledgehammer_params"
+        | "nunchaku"
+        | "try"
+        | "try0"
+        | "solve_direct"
+        | "find_unused_assms"
+        | "term"
+        | "thm"
+        | "typ"
+        | "prop"
+        | "find_theorems"
+        | "find_consts"
+        | "export_code"
+        | "code_thms"
+        | "code_deps"
+        | "smt_status"
+        | "unused_thms"
+        | "thy_deps"
+        | "class_deps"
+        | "locale_deps"
+        | "welcome"
+        | "help" => Ignored,
         "locale"
         | "record"
         | "class"
@@ -215,7 +243,6 @@ pub fn command_class(word: &str) -> Option<CommandClass> {
         | "context"
         | "lemmas"
         | "theorems"
-        | "export_code"
         | "ML"
         | "ML_file"
         | "ML_val"
@@ -237,16 +264,6 @@ pub fn command_class(word: &str) -> Option<CommandClass> {
         | "no_translations"
         | "axiomatization"
         | "consts"
-        | "nitpick"
-        | "nitpick_params"
-        | "sledgehammer"
-        | "sledgehammer_params"
-        | "term"
-        | "thm"
-        | "typ"
-        | "prop"
-        | "find_theorems"
-        | "find_consts"
         | "typedecl"
         | "typedef"
         | "codatatype"
@@ -292,20 +309,6 @@ pub fn command_class(word: &str) -> Option<CommandClass> {
         | "recdef"
         | "oracle"
         | "quickcheck_generator"
-        | "find_unused_assms"
-        | "solve_direct"
-        | "try"
-        | "try0"
-        | "nunchaku"
-        | "smt_status"
-        | "code_thms"
-        | "code_deps"
-        | "unused_thms"
-        | "thy_deps"
-        | "class_deps"
-        | "locale_deps"
-        | "welcome"
-        | "help"
         | "include"
         | "includes"
         | "type_alias"
@@ -327,9 +330,44 @@ pub fn command_class(word: &str) -> Option<CommandClass> {
         | "export_generated_files"
         | "compile_generated_files"
         | "external_file" => Unsupported,
-        w if w.starts_with("print_") => Unsupported,
+        w if w.starts_with("print_") => Ignored,
         _ => return None,
     })
+}
+
+/// Is this word a keyword of the outer syntax (a command or any other keyword)? Such a
+/// word in the first column never starts an unknown command.
+fn is_keyword(word: &str) -> bool {
+    command_class(word).is_some()
+        || !matches!(word_token(word), OTok::Ident(_))
+        || matches!(
+            word,
+            "if" | "is"
+                | "when"
+                | "in"
+                | "of"
+                | "obtains"
+                | "defines"
+                | "notes"
+                | "includes"
+                | "constrains"
+                | "monos"
+                | "overloaded"
+                | "open"
+                | "structure"
+                | "keywords"
+                | "abbrevs"
+                | "morphisms"
+                | "unchecked"
+                | "rep_eq"
+                | "code"
+                | "arbitrary"
+                | "rule"
+                | "then"
+                | "else"
+                | "let"
+                | "case"
+        )
 }
 
 /// The grammar token for a word that is not a command keyword.
@@ -470,13 +508,53 @@ impl<'a> Driver<'a> {
         }
     }
 
+    /// Does `t` start an unknown command? That is a word in the first column that is no
+    /// keyword at all, after a token that may end the command `class` (`value "True"`
+    /// then `frobnicate x y`). Continuation lines such as `where` or `| "..."`, and
+    /// constructors after `=`, stay with their command; so does anything before the first
+    /// string or cartouche of a command of the subset (`abbreviation (input)⏎foo where`).
+    fn starts_unknown_command(&self, class: Option<CommandClass>, seen_inner: bool, t: &Token, prev: &Token) -> bool {
+        if t.kind != Kind::Ident || !self.at_line_start(t) || is_keyword(self.word(t)) {
+            return false;
+        }
+        let ends_command =
+            matches!(prev.kind, Kind::Str | Kind::Cartouche | Kind::Verbatim | Kind::RParen | Kind::RBrack);
+        match class {
+            Some(CommandClass::Parsed | CommandClass::Text) => ends_command && seen_inner,
+            Some(CommandClass::Proof) => ends_command || matches!(prev.kind, Kind::Ident | Kind::Num | Kind::Other),
+            _ => false,
+        }
+    }
+
+    /// Is `t` the first thing on its line, in the first column?
+    fn at_line_start(&self, t: &Token) -> bool {
+        let start = t.span.start as usize;
+        start == 0 || self.text.as_bytes()[start - 1] == b'\n'
+    }
+
     fn run(mut self) -> Parsed {
         let tokens = std::mem::take(&mut self.tokens);
         let mut start = 0;
         let mut reported_after_end = false;
         while start < tokens.len() {
+            let class = self.starts_command(&tokens[start], None);
+            let mut depth = 0usize;
+            let mut seen_inner = false;
             let mut end = start + 1;
-            while end < tokens.len() && self.starts_command(&tokens[end], tokens.get(end - 1)).is_none() {
+            // The theory's name is a name even if it is also a command (`theory code_pred`).
+            let is_name = |end: usize| class == Some(CommandClass::Header) && end == start + 1;
+            while end < tokens.len()
+                && (is_name(end) || self.starts_command(&tokens[end], tokens.get(end - 1)).is_none())
+            {
+                match tokens[end - 1].kind {
+                    Kind::LParen | Kind::LBrack => depth += 1,
+                    Kind::RParen | Kind::RBrack => depth = depth.saturating_sub(1),
+                    _ => {}
+                }
+                seen_inner |= matches!(tokens[end - 1].kind, Kind::Str | Kind::Cartouche);
+                if depth == 0 && self.starts_unknown_command(class, seen_inner, &tokens[end], &tokens[end - 1]) {
+                    break;
+                }
                 end += 1;
             }
             let chunk = &tokens[start..end];
@@ -541,6 +619,7 @@ impl<'a> Driver<'a> {
         let word = self.word(&first);
         let broken = chunk.iter().any(|t| t.kind == Kind::Error);
         let class = self.starts_command(&first, None);
+        let first_chunk = self.name.is_none() && self.header_span.is_none();
         if self.name.is_none() && self.header_span.is_none() && class != Some(CommandClass::Header) {
             // Only said once: the header is missing.
             self.header_span = Some(Span::new(first.span.start as usize, first.span.start as usize));
@@ -550,13 +629,26 @@ impl<'a> Driver<'a> {
             );
         }
         let Some(class) = class else {
-            // Text before any command (only possible at the start of the file).
+            // Text before any command at the start of the file (reported above), or a word
+            // in the first column that no command knows.
+            if !first_chunk {
+                self.lemma_failed = false;
+                self.diagnostics.push(
+                    Diagnostic::error(first.span, format!("unknown command {}", errors::quote_source(word)))
+                        .with_label("not a command hol knows")
+                        .with_note("the text up to the next command is skipped"),
+                );
+            }
             return;
         };
         match class {
             CommandClass::Header => self.header(chunk, next, broken),
             CommandClass::Proof => self.push(CommandKind::Proof, chunk),
             CommandClass::Text => self.push(CommandKind::Text, chunk),
+            CommandClass::Ignored => {
+                let ident = Ident { name: word.to_string(), span: first.span };
+                self.push(CommandKind::Ignored(ident), chunk);
+            }
             CommandClass::Unsupported => {
                 if chunk.iter().any(|t| t.kind == Kind::Ident && self.word(t) == "begin") {
                     self.blocks += 1;
@@ -651,9 +743,55 @@ impl<'a> Driver<'a> {
             Ok(kind) => self.push(*kind, chunk),
             Err(d) => {
                 self.lemma_failed = is_lemma;
+                let d = self.reword(word, chunk, next, d);
                 self.diagnostics.push(d);
             }
         }
+    }
+
+    /// Says more precisely what is missing for a few common mistakes: a `|` with no
+    /// equation after it, a `|` before the first equation, a lemma without a statement.
+    fn reword(&self, word: &str, chunk: &[Token], next: Option<&Token>, d: Diagnostic) -> Diagnostic {
+        let at = d.primary.span;
+        let found = || errors::quote_source(&self.text[at.range()]);
+        let at_end = next.is_some_and(|t| t.span == at) || (next.is_none() && at.start == at.end);
+        let found_text = if next.is_none() && at.start == at.end { "the end of the file".to_string() } else { found() };
+        let pos = chunk.iter().position(|t| t.span == at);
+        let prev = match pos {
+            Some(i) if i > 0 => chunk.get(i - 1),
+            None if at_end => chunk.last(),
+            _ => None,
+        };
+        let prev_word = prev.map(|t| self.word(t));
+        if prev.is_some_and(|t| t.kind == Kind::Bar) {
+            let bar = prev.map_or(at, |t| t.span);
+            return Diagnostic::error(at, format!("expected another equation after `|`, found {found_text}"))
+                .with_label("expected a quoted equation")
+                .with_secondary(bar, "this `|` must be followed by an equation")
+                .with_help("remove the `|` if there are no more equations");
+        }
+        let here = pos.map(|i| chunk[i]);
+        if here.is_some_and(|t| t.kind == Kind::Bar) && prev_word == Some("where") {
+            return Diagnostic::error(at, "unexpected `|` before the first equation")
+                .with_label("expected the first equation here")
+                .with_help("`|` separates equations: the first one has none before it");
+        }
+        let is_lemma = matches!(word, "lemma" | "theorem" | "corollary" | "proposition");
+        if is_lemma && at_end {
+            let has = |w: &str| chunk.iter().any(|t| t.kind == Kind::Ident && self.word(t) == w);
+            let has_prop = chunk.iter().any(|t| matches!(t.kind, Kind::Str | Kind::Cartouche));
+            if (has("assumes") || has("fixes")) && !has("shows") {
+                return Diagnostic::error(at, format!("expected `shows` and the statement, found {found_text}"))
+                    .with_label("expected `shows \"...\"`")
+                    .with_note("after `fixes` or `assumes`, the statement is given with `shows`");
+            }
+            if !has_prop && !has("shows") {
+                return Diagnostic::error(at, format!("expected the statement of the {word}, found {found_text}"))
+                    .with_label("expected a quoted proposition")
+                    .with_secondary(chunk[0].span, format!("this {word} has no statement"));
+            }
+        }
+        d
     }
 
     /// `declare [[name = value, ...]]` gives its options; any other `declare` an empty list.

@@ -596,7 +596,7 @@ fn inner_error_messages() {
     assert_eq!(m, "expected `)` or `,`, found the end of the term");
     assert_eq!(at, "");
     let (m, at) = err("f x)");
-    assert_eq!(m, "unexpected `)`");
+    assert_eq!(m, "unbalanced `)`: no `(` is open here");
     assert_eq!(at, ")");
     let (m, at) = err("x + ");
     assert!(m.contains("a term"), "{m}");
@@ -1092,7 +1092,7 @@ fn outer_error_messages() {
     let w = |b: &str| diags(&wrap(b));
     assert_eq!(
         w("lemma foo:\nlemma \"x\""),
-        vec![(3, "expected one of a name, a string, `fixes`, `assumes` or `shows`, found `lemma`".to_string())]
+        vec![(3, "expected the statement of the lemma, found `lemma`".to_string())]
     );
     assert_eq!(w("datatype = A"), vec![(2, "expected one of a name, a type variable or `(`, found `=`".to_string())]);
     assert_eq!(
@@ -1104,7 +1104,9 @@ fn outer_error_messages() {
         vec![(2, "expected one of `=`, `]` or `,`, found `size`".to_string())]
     );
     assert_eq!(w("lemma \"(x\""), vec![(2, "expected `)` or `,`, found the end of the term".to_string())]);
-    assert_eq!(w("lemma \"f x) = y\""), vec![(2, "unexpected `)`".to_string())]);
+    assert_eq!(w("lemma \"f x) = y\""), vec![(2, "unbalanced `)`: no `(` is open here".to_string())]);
+    assert_eq!(w("lemma \"f x] = y\""), vec![(2, "unbalanced `]`: no `[` is open here".to_string())]);
+    assert_eq!(w("value \"''abc''\""), vec![(2, "unexpected character `'`".to_string())]);
     assert_eq!(w("lemma \"x ∶ A\""), vec![(2, "unexpected character `∶`".to_string())]);
     assert_eq!(w("lemma \"x \\<foo> A\""), vec![(2, "unknown symbol `\\<foo>`".to_string())]);
     // The error span of an unexpected end is the closing quote.
@@ -1116,4 +1118,200 @@ fn outer_error_messages() {
     let text = wrap("lemma ‹(x›");
     let d = parse_theory(&text).diagnostics.remove(0);
     assert_eq!(&text[d.primary.span.range()], "›");
+}
+
+// ---------------------------------------------------------------- recovery and command kinds
+
+fn kinds_of(text: &str) -> Vec<String> {
+    parse_theory(text)
+        .theory
+        .commands
+        .iter()
+        .map(|c| match &c.kind {
+            CommandKind::Value(t) => format!("value {}", sexp(t)),
+            CommandKind::Ignored(i) => format!("ignored {}", i.name),
+            CommandKind::Unsupported(i) => format!("unsupported {}", i.name),
+            CommandKind::Proof => "proof".to_string(),
+            CommandKind::Inductive { .. } => "inductive".to_string(),
+            CommandKind::Lemma(_) => "lemma".to_string(),
+            other => format!("{other:?}").chars().take(12).collect(),
+        })
+        .collect()
+}
+
+#[test]
+fn unterminated_comment_keeps_the_command_before_it() {
+    let text = wrap("value \"1\"\n(* never closed\nvalue \"2\"");
+    assert_eq!(diags(&text), vec![(3, "unterminated comment".to_string())]);
+    assert_eq!(kinds_of(&text), vec!["value 1", "value 2"]);
+    // Also within a command: the statement before the comment is read.
+    let text = wrap("lemma \"x\" (* never closed\nvalue \"2\"");
+    assert_eq!(kinds_of(&text), vec!["lemma", "value 2"]);
+    let p = parse_theory(&text);
+    let d = &p.diagnostics[0];
+    assert_eq!(&text[d.primary.span.range()], "(*");
+}
+
+#[test]
+fn unknown_command_in_the_first_column() {
+    let text = wrap("value \"True\"\nfrobnicate x y\nvalue \"False\"");
+    assert_eq!(diags(&text), vec![(3, "unknown command `frobnicate`".to_string())]);
+    assert_eq!(kinds_of(&text), vec!["value True", "value False"]);
+    let p = parse_theory(&text);
+    assert_eq!(&text[p.diagnostics[0].primary.span.range()], "frobnicate");
+    // Keywords and continuation lines in the first column stay with their command.
+    let ok = [
+        "fun f :: \"nat ⇒ nat\"\nwhere\n  \"f x = x\"",
+        "datatype t =\nA | B",
+        "datatype t = A\n| B",
+        "lemma\nfoo: \"x\"\n  by simp",
+        "lemma \"P x\"\nfor x :: nat\n  oops",
+        "lemma foo:\nfixes x :: nat\nassumes \"x > 0\"\nshows \"x ≠ 0\"\n  by simp",
+        "lemma \"x\"\n  by (simp add:\nfoo)",
+        "abbreviation (input)\nfoo :: nat where \"foo ≡ 0\"",
+    ];
+    for body in ok {
+        let text = wrap(body);
+        assert!(parse_theory(&text).diagnostics.is_empty(), "{body}: {:?}", diags(&text));
+    }
+    // After a proof step too.
+    let text = wrap("lemma \"x\"\n  by simp\nfrobnicate\nvalue \"1\"");
+    assert_eq!(diags(&text), vec![(4, "unknown command `frobnicate`".to_string())]);
+    assert_eq!(kinds_of(&text), vec!["lemma", "proof", "value 1"]);
+}
+
+#[test]
+fn ignored_commands_and_code_pred() {
+    let text = wrap("lemma \"x\"\n  nitpick\n  sledgehammer\n  oops\nthm foo\nterm \"x\"\nprint_theorems\nfind_theorems \"_ + _\"\nexport_code f in Haskell");
+    assert_eq!(
+        kinds_of(&text),
+        vec![
+            "lemma",
+            "ignored nitpick",
+            "ignored sledgehammer",
+            "proof",
+            "ignored thm",
+            "ignored term",
+            "ignored print_theorems",
+            "ignored find_theorems",
+            "ignored export_code"
+        ]
+    );
+    assert!(parse_theory(&text).diagnostics.is_empty());
+    let text = wrap("inductive ev :: \"nat ⇒ bool\" where\n  \"ev 0\"\ncode_pred ev .\nvalue \"ev 4\"");
+    assert!(parse_theory(&text).diagnostics.is_empty(), "{:?}", diags(&text));
+    assert_eq!(kinds_of(&text), vec!["inductive", "proof", "proof", "value (ev 4)"]);
+    // A theory may be named like a command.
+    let th = theory("theory code_pred imports Main begin\nend\n");
+    assert_eq!(th.name.name, "code_pred");
+}
+
+#[test]
+fn byte_order_mark_is_skipped() {
+    let text = format!("\u{feff}{}", wrap("value \"1\""));
+    assert_eq!(kinds_of(&text), vec!["value 1"]);
+    assert!(parse_theory(&text).diagnostics.is_empty());
+}
+
+// ---------------------------------------------------------------- term forms
+
+#[test]
+fn lambda_body_takes_the_constraint() {
+    assert_eq!(t("λ_. 0::nat"), t("λ_. (0::nat)"));
+    assert_eq!(t("(λ_. 0::nat)"), t("(λ_. (0::nat))"));
+    assert_eq!(t("map (λx. x + 1::nat) xs"), t("map (λx. (x + 1::nat)) xs"));
+    assert_eq!(t("λx. λy. y::nat"), t("λx. λy. (y::nat)"));
+    assert_eq!(t("f ∘ λx. x::nat"), t("f ∘ λx. (x::nat)"));
+    // A parenthesised λ is closed: the constraint is on it.
+    assert_eq!(t("(λ_. 0) :: nat ⇒ nat"), t("((λ_. 0) :: nat ⇒ nat)"));
+    assert!(t("(λ_. 0) :: nat ⇒ nat").contains("λ"));
+    let s = "(λ_. 0) :: nat ⇒ nat";
+    let term = parse_term(s, 0).unwrap_or_else(|d| panic!("{}", d.message));
+    assert!(matches!(term.kind, TermKind::Typed(..)));
+    // ∀, ∃, if and let bodies have priority 10 in Isabelle: the constraint is outside.
+    let term = parse_term("∀x. P x :: bool", 0).unwrap_or_else(|d| panic!("{}", d.message));
+    assert!(matches!(term.kind, TermKind::Typed(..)));
+    // The λ's span reaches the end of the type.
+    let s = "λ_. 0::nat";
+    let term = parse_term(s, 0).unwrap_or_else(|d| panic!("{}", d.message));
+    assert_eq!(term.span, Span::new(0, s.len()));
+    match &term.kind {
+        TermKind::Lambda(_, b) => {
+            assert!(matches!(b.kind, TermKind::Typed(..)));
+            assert_eq!(&s[b.span.range()], "0::nat");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn list_update_syntax() {
+    assert_eq!(t("xs[i := x]"), "(list_update xs i x)");
+    assert_eq!(t("xs[i := x, j := y]"), "(list_update (list_update xs i x) j y)");
+    // The update binds tighter than application, as in Isabelle.
+    assert_eq!(t("f xs[0 := 1]"), "(f (list_update xs 0 1))");
+    assert_eq!(t("(f xs)[0 := 1]"), "(list_update (f xs) 0 1)");
+    assert_eq!(t("[1, 2][0 := 3] ! 0"), t("(list_update [1, 2] 0 3) ! 0"));
+    // A list argument is still a list argument.
+    assert_eq!(t("f [i]"), "(f [i])");
+    let s = "xs[i := x]";
+    let term = parse_term(s, 0).unwrap_or_else(|d| panic!("{}", d.message));
+    assert_eq!(term.span, Span::new(0, s.len()));
+}
+
+#[test]
+fn bounded_quantifiers_with_greater() {
+    assert_eq!(t("∀x>n. P x"), t("∀x. x > n ⟶ P x"));
+    assert_eq!(t("∀x≥n. P x"), t("∀x. x ≥ n ⟶ P x"));
+    assert_eq!(t("∃x>n. P x"), t("∃x. x > n ∧ P x"));
+    assert_eq!(t("∃x≥n. P x"), t("∃x. x ≥ n ∧ P x"));
+    assert_eq!(t("∀x>2. ∃y≥x. y = x"), t("∀x. x > 2 ⟶ (∃y. y ≥ x ∧ y = x)"));
+}
+
+#[test]
+fn set_intervals() {
+    assert_eq!(t("{m..<n}"), t("set [m..<n]"));
+    assert_eq!(t("{m..n}"), t("set [m..n]"));
+    assert_eq!(t("{..<n}"), t("set [0..<n]"));
+    assert_eq!(t("{..n}"), t("set [0..n]"));
+    assert_eq!(t("{1..<3::nat}"), t("set [1..<(3::nat)]"));
+    let s = "{..<n}";
+    let term = parse_term(s, 0).unwrap_or_else(|d| panic!("{}", d.message));
+    assert_eq!(term.span, Span::new(0, s.len()));
+}
+
+#[test]
+fn precise_messages_for_common_mistakes() {
+    let w = |b: &str| diags(&wrap(b));
+    assert_eq!(
+        w("fun f :: \"nat ⇒ nat\" where\n  \"f 0 = 0\" |\nvalue \"1\""),
+        vec![(4, "expected another equation after `|`, found `value`".to_string())]
+    );
+    assert_eq!(
+        w("fun g :: \"nat ⇒ nat\" where\n| \"g n = n\""),
+        vec![(3, "unexpected `|` before the first equation".to_string())]
+    );
+    assert_eq!(
+        w("lemma assumes \"A\"\n  oops"),
+        vec![(3, "expected `shows` and the statement, found `oops`".to_string())]
+    );
+    assert_eq!(w("lemma foo:\n  oops"), vec![(3, "expected the statement of the lemma, found `oops`".to_string())]);
+    // A file without a theory header says so.
+    assert_eq!(diags("(* nothing *)\n"), vec![(1, "expected `theory`, found the end of the file".to_string())]);
+}
+
+#[test]
+fn inductive_with_fixed_parameters() {
+    let k = one(
+        "inductive star :: \"('a ⇒ 'a ⇒ bool) ⇒ 'a ⇒ 'a ⇒ bool\" for r :: \"'a ⇒ 'a ⇒ bool\" where\n  refl: \"star r x x\"\n| \"r x y ⟹ star r y z ⟹ star r x z\"",
+    );
+    match k {
+        CommandKind::Inductive { consts, intros } => {
+            assert_eq!(consts.len(), 1);
+            assert_eq!(consts[0].name.name, "star");
+            assert_eq!(eq_sexps(&intros).len(), 2);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(one("inductive p :: \"nat ⇒ bool\" for f where \"p 0\""), CommandKind::Inductive { .. }));
 }
