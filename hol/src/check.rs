@@ -3,6 +3,7 @@
 //! as soon as each is known. Owns the per-file panic barrier, the evaluation limits, the
 //! tally and the exit status; knows nothing about how events are printed.
 
+use crate::evaluate::ValueEvaluator;
 use crate::guard;
 use crate::position::LineMap;
 use lang::interp::{EvalError, Limits};
@@ -22,8 +23,7 @@ pub struct Options {
     pub skip_tests: bool,
     /// Emit the core IR of each file.
     pub dump_ir: bool,
-    /// Evaluate with the reference interpreter: today the only evaluator, so no change.
-    #[expect(dead_code, reason = "read once the JIT is the default evaluator")]
+    /// Evaluate `value`s with the reference interpreter instead of the JIT.
     pub interpreter: bool,
 }
 
@@ -221,6 +221,7 @@ fn analyse(file: &SourceFile, options: &Options, emit: &mut dyn FnMut(Event)) {
     diagnostics.sort_by_key(|d| d.primary.span.start);
     let mut diagnostics = diagnostics.into_iter().peekable();
     let items = theory.items.clone();
+    let mut evaluator = ValueEvaluator::new(&mut theory, !options.interpreter);
     for item in &items {
         while let Some(diagnostic) = diagnostics.next_if(|d| d.primary.span.start <= item.span.start) {
             emit(Event::Diagnostic { diagnostic, origin: Origin::Check });
@@ -228,7 +229,7 @@ fn analyse(file: &SourceFile, options: &Options, emit: &mut dyn FnMut(Event)) {
         match &item.kind {
             ItemKind::Value { term, index } => {
                 let limits = Limits { deadline: Some(Instant::now() + VALUE_TIMEOUT), ..Limits::default() };
-                let event = match theory.eval_value(*index, &limits) {
+                let event = match evaluator.eval(&mut theory, *index, &limits) {
                     ValueOutcome::Value { printed, ty } => Event::Value {
                         line: file.line(item.span.start),
                         term: term_text(&file.text, *term).to_owned(),
@@ -265,7 +266,7 @@ fn evaluation_failed(term: Span, error: &EvalError, limits: &Limits) -> Diagnost
         EvalError::Timeout => d.with_note(format!("each `value` may evaluate for {} s", VALUE_TIMEOUT.as_secs())),
         EvalError::OutOfFuel => d.with_note(format!("each `value` may take {} evaluation steps", limits.fuel)),
         EvalError::TooDeep => d.with_note(format!("calls may nest {} deep", limits.max_depth)),
-        EvalError::Undefined(_) | EvalError::NotExecutable(_) => d,
+        EvalError::Undefined(_) | EvalError::NotExecutable(_) | EvalError::OutOfMemory => d,
     }
 }
 

@@ -51,9 +51,8 @@ pub struct CheckArgs {
     #[arg(long)]
     pub dump_ir: bool,
 
-    /// Evaluate with the reference interpreter. Today the interpreter is the only
-    /// evaluator, so this changes nothing; once the JIT exists it becomes the default and
-    /// this flag selects the interpreter instead.
+    /// Evaluate `value` commands with the reference interpreter instead of the Cranelift
+    /// JIT (which hands the cases it cannot decide to the interpreter anyway).
     #[arg(long)]
     pub interpreter: bool,
 }

@@ -5,6 +5,7 @@
 
 mod check;
 mod cli;
+mod evaluate;
 mod guard;
 mod json;
 mod position;

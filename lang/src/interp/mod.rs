@@ -81,6 +81,8 @@ pub enum EvalError {
     OutOfFuel,
     Timeout,
     TooDeep,
+    /// The memory for values ran out (the JIT's arena).
+    OutOfMemory,
     /// Something that cannot be computed (a quantifier over an infinite type), said why.
     NotExecutable(String),
 }
@@ -94,6 +96,7 @@ impl std::fmt::Display for EvalError {
             EvalError::OutOfFuel => write!(f, "evaluation did not finish: out of fuel"),
             EvalError::Timeout => write!(f, "evaluation did not finish: timeout"),
             EvalError::TooDeep => write!(f, "evaluation did not finish: recursion too deep"),
+            EvalError::OutOfMemory => write!(f, "evaluation did not finish: out of memory"),
             EvalError::NotExecutable(why) => write!(f, "not executable: {why}"),
         }
     }
