@@ -213,9 +213,12 @@ fn analyse(file: &SourceFile, options: &Options, emit: &mut dyn FnMut(Event)) {
     let stem = Path::new(&file.path).file_stem().and_then(|s| s.to_str()).unwrap_or_default();
     if !theory.name.is_empty() && theory.name != stem {
         diagnostics.push(
-            Diagnostic::warning(theory.name_span, format!("theory `{}` is in the file `{}`", theory.name, Path::new(&file.path).display()))
-                .with_label("the theory's name")
-                .with_help(format!("Isabelle expects theory `{}` in a file named `{}.thy`", theory.name, theory.name)),
+            Diagnostic::warning(
+                theory.name_span,
+                format!("theory `{}` is in the file `{}`", theory.name, Path::new(&file.path).display()),
+            )
+            .with_label("the theory's name")
+            .with_help(format!("Isabelle expects theory `{}` in a file named `{}.thy`", theory.name, theory.name)),
         );
     }
     diagnostics.sort_by_key(|d| d.primary.span.start);

@@ -247,7 +247,8 @@ impl Lowerer {
         let ConstKind::Equations { locals, equations, arity } = &def.kind else { return };
         let subst = self.scheme_subst(&def.scheme, &tys);
         let params = self.program.funs[fid.0 as usize].params.clone();
-        let mut cx = Cx { subst, locals, vars: HashMap::new(), next: *arity as u32, fname: def.name.clone(), in_case: false };
+        let mut cx =
+            Cx { subst, locals, vars: HashMap::new(), next: *arity as u32, fname: def.name.clone(), in_case: false };
         let rows = equations.iter().map(|(pats, rhs)| matching::Row::new(pats.clone(), rhs)).collect();
         let body = matching::compile(self, &mut cx, params.clone(), rows);
         let f = &mut self.program.funs[fid.0 as usize];
@@ -261,8 +262,14 @@ impl Lowerer {
         let subst = self.scheme_subst(&def.scheme, &tys);
         let mut out = Vec::new();
         for c in clauses {
-            let mut cx =
-                Cx { subst: subst.clone(), locals: &c.locals, vars: HashMap::new(), next: 0, fname: def.name.clone(), in_case: false };
+            let mut cx = Cx {
+                subst: subst.clone(),
+                locals: &c.locals,
+                vars: HashMap::new(),
+                next: 0,
+                fname: def.name.clone(),
+                in_case: false,
+            };
             for l in 0..c.locals.len() as u32 {
                 cx.var(l);
             }

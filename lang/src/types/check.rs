@@ -165,7 +165,10 @@ impl<'s> Checker<'s> {
         if let Some(d) = decls.iter().find(|d| !known.contains(&d.name.name.as_str())) {
             return Err(Diagnostic::error(
                 d.name.span,
-                format!("datatype `{}` has no values: every constructor needs a value of a type being defined", d.name.name),
+                format!(
+                    "datatype `{}` has no values: every constructor needs a value of a type being defined",
+                    d.name.name
+                ),
             )
             .with_label("add a constructor whose arguments do not need this datatype"));
         }
@@ -230,8 +233,11 @@ impl<'s> Checker<'s> {
             for (tag, i) in uses {
                 let fields = &decl.ctors[tag as usize].fields;
                 if fields[i] != field_ty {
-                    return Err(Diagnostic::error(sel.span, format!("selector `{}` has arguments of different types", sel.name))
-                        .with_label("used for arguments of different types"));
+                    return Err(Diagnostic::error(
+                        sel.span,
+                        format!("selector `{}` has arguments of different types", sel.name),
+                    )
+                    .with_label("used for arguments of different types"));
                 }
                 let base = locals.len() as LocalId;
                 let subs = fields
@@ -359,7 +365,10 @@ impl<'s> Checker<'s> {
                         let ty = TypePrinter::default().print(&e.inf.resolve(&cty));
                         return Err(Diagnostic::error(
                             lhs.span,
-                            format!("equation gives `{cname}` {} where its type allows {i}", plural(args.len(), "argument")),
+                            format!(
+                                "equation gives `{cname}` {} where its type allows {i}",
+                                plural(args.len(), "argument")
+                            ),
                         )
                         .with_label(format!("`{cname}` has type `{ty}`"))
                         .with_secondary(a.span, "one argument too many"));
@@ -658,7 +667,9 @@ impl<'s> Checker<'s> {
                         _ => None,
                     };
                     match arg {
-                        Some(a @ Type::Con(..)) if a.is_con(super::ty::FUN) => (a, "the functions compared here".to_string()),
+                        Some(a @ Type::Con(..)) if a.is_con(super::ty::FUN) => {
+                            (a, "the functions compared here".to_string())
+                        }
                         _ => return,
                     }
                 }
@@ -830,7 +841,6 @@ fn fix_group_refs(t: &mut Term, base: u32, schemes: &[Scheme]) {
         }
     }
 }
-
 
 /// The datatypes being defined may occur only positively (never left of `⇒`) in their own
 /// constructors' arguments.

@@ -157,7 +157,8 @@ impl Term {
     pub fn visit(&self, f: &mut impl FnMut(&Term)) {
         f(self);
         match &self.kind {
-            TermKind::Local(_) | TermKind::Const(..) | TermKind::Ctor(..) | TermKind::Builtin(_) | TermKind::Num(_) => {}
+            TermKind::Local(_) | TermKind::Const(..) | TermKind::Ctor(..) | TermKind::Builtin(_) | TermKind::Num(_) => {
+            }
             TermKind::App(a, b) | TermKind::Let(_, a, b) => {
                 a.visit(f);
                 b.visit(f);

@@ -123,8 +123,27 @@ pub fn prelude_diagnostics() -> Vec<Diagnostic> {
 /// importing them is importing the prelude.
 fn is_part_of_main(name: &str) -> bool {
     const PARTS: &[&str] = &[
-        "Main", "Pure", "Complex_Main", "List", "Nat", "Int", "Set", "Fun", "Option", "Product_Type", "Sum_Type",
-        "Orderings", "Groups", "Rings", "Divides", "GCD", "Power", "Finite_Set", "Lattices", "Num", "Wellfounded",
+        "Main",
+        "Pure",
+        "Complex_Main",
+        "List",
+        "Nat",
+        "Int",
+        "Set",
+        "Fun",
+        "Option",
+        "Product_Type",
+        "Sum_Type",
+        "Orderings",
+        "Groups",
+        "Rings",
+        "Divides",
+        "GCD",
+        "Power",
+        "Finite_Set",
+        "Lattices",
+        "Num",
+        "Wellfounded",
     ];
     let base = name.strip_prefix("HOL.").unwrap_or(name);
     PARTS.contains(&base) || name == "HOL"

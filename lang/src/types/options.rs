@@ -70,11 +70,16 @@ pub fn check_option(o: &QcOption, in_declare: bool, env: &Env) -> Result<Option<
     let Some(v) = value else {
         return match kind {
             Kind::Bool => Ok(None),
-            _ => Err(Diagnostic::error(o.span, format!("option `{name}` needs a value")).with_label("write `name = value`")),
+            _ => {
+                Err(Diagnostic::error(o.span, format!("option `{name}` needs a value"))
+                    .with_label("write `name = value`"))
+            }
         };
     };
     let span = o.value.as_ref().map_or(o.span, |v| v.span);
-    let bad = |what: &str| Err(Diagnostic::error(span, format!("`{v}` is not {what}")).with_label(format!("the value of `{name}`")));
+    let bad = |what: &str| {
+        Err(Diagnostic::error(span, format!("`{v}` is not {what}")).with_label(format!("the value of `{name}`")))
+    };
     match kind {
         Kind::Tester if TESTERS.contains(&v) => Ok(None),
         Kind::Tester => bad("a tester (random, exhaustive, smart_exhaustive or narrowing)"),

@@ -24,6 +24,7 @@ fn error_name(e: &EvalError) -> &'static str {
         EvalError::OutOfFuel => "OutOfFuel",
         EvalError::Timeout => "Timeout",
         EvalError::TooDeep => "TooDeep",
+        EvalError::OutOfMemory => "OutOfMemory",
         EvalError::NotExecutable(_) => "NotExecutable",
     }
 }
