@@ -266,6 +266,56 @@ pub enum Expr {
     Undefined(Undef),
 }
 
+impl Expr {
+    /// Calls `f` on each direct subexpression with the variables that subexpression binds
+    /// on top of this one's scope (a λ's parameters for its body, a `Let`'s variable for its
+    /// body, a case alternative's binders, ...). Back ends build their scoped analyses
+    /// (free variables for closure conversion) on this one traversal.
+    pub fn for_each_child(&self, f: &mut dyn FnMut(&Expr, &[VarId])) {
+        match self {
+            Expr::Var(_) | Expr::Lit(_) | Expr::FunRef(_) | Expr::Undefined(_) => {}
+            Expr::Ctor(_, args) | Expr::Call(_, args) | Expr::Prim(_, args) | Expr::Pred(_, args) => {
+                args.iter().for_each(|a| f(a, &[]))
+            }
+            Expr::Apply(g, args) => {
+                f(g, &[]);
+                args.iter().for_each(|a| f(a, &[]));
+            }
+            Expr::Lambda(params, body) => {
+                let ps: Vec<VarId> = params.iter().map(|(v, _)| *v).collect();
+                f(body, &ps);
+            }
+            Expr::Let(v, _, rhs, body) => {
+                f(rhs, &[]);
+                f(body, &[*v]);
+            }
+            Expr::If(c, t, e) => {
+                f(c, &[]);
+                f(t, &[]);
+                f(e, &[]);
+            }
+            Expr::Case { scrut, alts, default, .. } => {
+                f(scrut, &[]);
+                alts.iter().for_each(|alt| f(&alt.body, &alt.binders));
+                if let Some(d) = default {
+                    f(d, &[]);
+                }
+            }
+            Expr::NatCase { scrut, zero, pred, succ } => {
+                f(scrut, &[]);
+                f(zero, &[]);
+                f(succ, &[*pred]);
+            }
+            Expr::Quant { var, domain, body, .. } | Expr::SetCompr { var, domain, body, .. } => {
+                if let Some(d) = domain {
+                    f(d, &[]);
+                }
+                f(body, &[*var]);
+            }
+        }
+    }
+}
+
 /// A whole monomorphic program. Grows as `core::lower` instantiates what is demanded.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Program {

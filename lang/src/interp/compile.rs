@@ -538,63 +538,15 @@ pub(crate) fn free_vars(e: &Expr, bound: &mut Vec<u32>, free: &mut BTreeSet<u32>
 }
 
 fn free_vars_here(e: &Expr, bound: &mut Vec<u32>, free: &mut BTreeSet<u32>) {
-    let scoped = |vars: &[u32], body: &Expr, bound: &mut Vec<u32>, free: &mut BTreeSet<u32>| {
-        let n = bound.len();
-        bound.extend_from_slice(vars);
-        free_vars(body, bound, free);
-        bound.truncate(n);
-    };
-    match e {
-        Expr::Var(v) => {
-            if !bound.contains(&v.0) {
-                free.insert(v.0);
-            }
-        }
-        Expr::Lit(_) | Expr::FunRef(_) | Expr::Undefined(_) => {}
-        Expr::Ctor(_, args) | Expr::Call(_, args) | Expr::Prim(_, args) | Expr::Pred(_, args) => {
-            for a in args {
-                free_vars(a, bound, free);
-            }
-        }
-        Expr::Apply(f, args) => {
-            free_vars(f, bound, free);
-            for a in args {
-                free_vars(a, bound, free);
-            }
-        }
-        Expr::Lambda(params, body) => {
-            let ps: Vec<u32> = params.iter().map(|(v, _)| v.0).collect();
-            scoped(&ps, body, bound, free);
-        }
-        Expr::Let(v, _, rhs, body) => {
-            free_vars(rhs, bound, free);
-            scoped(&[v.0], body, bound, free);
-        }
-        Expr::If(c, t, f) => {
-            free_vars(c, bound, free);
-            free_vars(t, bound, free);
-            free_vars(f, bound, free);
-        }
-        Expr::Case { scrut, alts, default, .. } => {
-            free_vars(scrut, bound, free);
-            for alt in alts {
-                let bs: Vec<u32> = alt.binders.iter().map(|v| v.0).collect();
-                scoped(&bs, &alt.body, bound, free);
-            }
-            if let Some(d) = default {
-                free_vars(d, bound, free);
-            }
-        }
-        Expr::NatCase { scrut, zero, pred, succ } => {
-            free_vars(scrut, bound, free);
-            free_vars(zero, bound, free);
-            scoped(&[pred.0], succ, bound, free);
-        }
-        Expr::Quant { var, domain, body, .. } | Expr::SetCompr { var, domain, body, .. } => {
-            if let Some(d) = domain {
-                free_vars(d, bound, free);
-            }
-            scoped(&[var.0], body, bound, free);
+    if let Expr::Var(v) = e {
+        if !bound.contains(&v.0) {
+            free.insert(v.0);
         }
     }
+    e.for_each_child(&mut |child, binders| {
+        let n = bound.len();
+        bound.extend(binders.iter().map(|v| v.0));
+        free_vars(child, bound, free);
+        bound.truncate(n);
+    });
 }
