@@ -30,6 +30,9 @@ pub enum InnerLexError {
 #[logos(subpattern namechar = r"((?&letter)|[0-9_']|(?&sub))")]
 pub enum Tok<'a> {
     #[regex(r"(?&letter)(?&namechar)*", |lex| lex.slice(), priority = 1)]
+    // A qualified name `List.rev`: qualifiers are theory names, which start upper case (so
+    // `λx.x` still reads as a binder).
+    #[regex(r"([A-Z][A-Za-z0-9_']*\.)+(?&letter)(?&namechar)*", |lex| lex.slice(), priority = 1)]
     Ident(&'a str),
     #[regex(r"'(?&letter)(?&namechar)*", |lex| lex.slice())]
     TVar(&'a str),
@@ -456,6 +459,13 @@ mod tests {
 
     fn toks(s: &str) -> Vec<Tok<'_>> {
         InnerLexer::new(s, 0).map(|r| r.map(|(_, t, _)| t).unwrap_or(Tok::Unknown)).collect()
+    }
+
+    #[test]
+    fn qualified_names_are_one_name_but_binders_stay_binders() {
+        assert_eq!(toks("List.rev xs"), vec![Tok::Ident("List.rev"), Tok::Ident("xs")]);
+        assert_eq!(toks("Product_Type.Pair"), vec![Tok::Ident("Product_Type.Pair")]);
+        assert_eq!(toks("x.x"), vec![Tok::Ident("x"), Tok::Dot, Tok::Ident("x")]);
     }
 
     #[test]

@@ -303,7 +303,13 @@ impl<'e> Elab<'e> {
                     )
                     .with_label("wrong number of type arguments")
                 };
-                match self.env.types.get(name.name.as_str()) {
+                // A qualified type name (`List.list`) means its base name, as for constants.
+                let written = name.name.as_str();
+                let base = match written.rsplit_once('.') {
+                    Some((q, b)) if !q.is_empty() && !b.is_empty() && !self.env.types.contains_key(written) => b,
+                    _ => written,
+                };
+                match self.env.types.get(base) {
                     Some(TypeRef::Base(n)) => {
                         if *n != args.len() {
                             return Err(arity_error(*n));
