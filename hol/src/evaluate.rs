@@ -16,8 +16,7 @@ pub struct ValueEvaluator {
 
 impl ValueEvaluator {
     pub fn new(theory: &mut CheckedTheory, use_jit: bool) -> ValueEvaluator {
-        let has_values = theory.items.iter().any(|i| matches!(i.kind, lang::ItemKind::Value { .. }));
-        let jit = if use_jit && has_values {
+        let jit = if use_jit && !theory.value_indices().is_empty() {
             let (program, funs) = theory.lower_values();
             // A program the JIT cannot compile is still evaluated, by the interpreter.
             Jit::compile(program).ok().map(|jit| (jit, funs))

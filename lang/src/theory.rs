@@ -88,6 +88,17 @@ impl CheckedTheory {
         &self.state.lemmas[index]
     }
 
+    /// The indices of the file's `value` items, in file order (for `eval_value` and friends).
+    pub fn value_indices(&self) -> Vec<usize> {
+        self.items
+            .iter()
+            .filter_map(|it| match it.kind {
+                ItemKind::Value { index, .. } => Some(index),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Lowers every `value` item, so one program holds them all (a back end compiles it once),
     /// and returns it with the function of each value, by value index.
     pub fn lower_values(&mut self) -> (&Program, Vec<crate::core::ir::FunId>) {

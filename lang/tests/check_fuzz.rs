@@ -3,8 +3,8 @@
 //! type checker, lowering — and every `value` is evaluated under tight limits. Nothing may
 //! panic or hang, and every diagnostic span must lie within the text on char boundaries.
 
+use lang::check_theory;
 use lang::interp::Limits;
-use lang::{check_theory, ItemKind};
 use proptest::prelude::*;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -192,11 +192,7 @@ fn check_one(text: &str) {
             );
         }
     }
-    let values: Vec<usize> = th
-        .items
-        .iter()
-        .filter_map(|it| if let ItemKind::Value { index, .. } = it.kind { Some(index) } else { None })
-        .collect();
+    let values: Vec<usize> = th.value_indices();
     for v in values {
         let limits =
             Limits { fuel: 100_000, max_depth: 2_000, deadline: Some(Instant::now() + Duration::from_millis(100)) };

@@ -4,7 +4,7 @@
 //! the interpreter together, through the public API only.
 
 use lang::interp::Limits;
-use lang::{check_theory, ItemKind, ValueOutcome};
+use lang::{check_theory, ValueOutcome};
 
 const LAWS: &str = include_str!("../../theories/laws.txt");
 /// Random assignments per law.
@@ -227,11 +227,7 @@ fn every_prelude_law_holds_on_random_inputs() {
             failures.push(format!("laws.txt:{}: {} at `{at}`", law.line, d.message));
             continue;
         }
-        let values: Vec<usize> = th
-            .items
-            .iter()
-            .filter_map(|it| if let ItemKind::Value { index, .. } = it.kind { Some(index) } else { None })
-            .collect();
+        let values: Vec<usize> = th.value_indices();
         assert_eq!(values.len(), CASES);
         for (case, index) in cases.iter().zip(values) {
             evaluated += 1;

@@ -9,14 +9,7 @@ use std::time::{Duration, Instant};
 fn value_fn(text: &str, n: usize) -> (Program, FunId, Ty) {
     let mut th = lang::check_theory(text);
     assert!(th.diagnostics.is_empty(), "{:?}", th.diagnostics);
-    let idx: Vec<usize> = th
-        .items
-        .iter()
-        .filter_map(|it| match it.kind {
-            lang::ItemKind::Value { index, .. } => Some(index),
-            _ => None,
-        })
-        .collect();
+    let idx: Vec<usize> = th.value_indices();
     let (p, f, t) = th.lower_value(idx[n]);
     (p.clone(), f, t)
 }

@@ -118,14 +118,7 @@ fn program_for(prefix: &str, defs: &str, body_end: &str) -> Program {
     }
     let text = format!("{prefix}\n{HELPERS}\n{values}\n{body_end}");
     let mut th = lang::check_theory(&text);
-    let indices: Vec<usize> = th
-        .items
-        .iter()
-        .filter_map(|it| match it.kind {
-            lang::ItemKind::Value { index, .. } => Some(index),
-            _ => None,
-        })
-        .collect();
+    let indices: Vec<usize> = th.value_indices();
     assert!(!indices.is_empty(), "no value commands checked");
     let mut last = Program::default();
     for i in indices {

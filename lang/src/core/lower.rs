@@ -316,13 +316,7 @@ impl Lowerer {
     pub(crate) fn expr(&mut self, cx: &mut Cx, t: &Term) -> Expr {
         match &t.kind {
             TermKind::App(..) => {
-                let mut args = Vec::new();
-                let mut head = t;
-                while let TermKind::App(f, x) = &head.kind {
-                    args.push(&**x);
-                    head = f;
-                }
-                args.reverse();
+                let (head, args) = t.spine();
                 self.apply(cx, head, &args)
             }
             TermKind::Local(l) => Expr::Var(cx.var(*l)),

@@ -310,3 +310,17 @@ pub enum TermKind {
     /// (`⟦A; B⟧ ⟹ C` is read as `A ⟹ B ⟹ C` with `BinOp::MetaImp`.)
     Typed(Box<Term>, Type),
 }
+
+impl Term {
+    /// `f a b c` as `(f, [a, b, c])`: the head of an application and its arguments in order.
+    pub fn spine(&self) -> (&Term, Vec<&Term>) {
+        let mut args = Vec::new();
+        let mut head = self;
+        while let TermKind::App(f, x) = &head.kind {
+            args.push(&**x);
+            head = f;
+        }
+        args.reverse();
+        (head, args)
+    }
+}

@@ -289,13 +289,7 @@ impl<'s> Checker<'s> {
         let mut arities: Vec<Option<(usize, Span)>> = vec![None; consts.len()];
         for eq in equations {
             let (lhs, rhs) = split_equation(&eq.term)?;
-            let mut args = Vec::new();
-            let mut head = lhs;
-            while let ast::TermKind::App(f, x) = &head.kind {
-                args.push(&**x);
-                head = f;
-            }
-            args.reverse();
+            let (mut head, mut args) = lhs.spine();
             // An infix notation on the left (`a dvd b = ...`) defines the notation's constant.
             let infix_name;
             if let ast::TermKind::BinOp(op, op_span, l, r) = &head.kind {
@@ -483,13 +477,7 @@ impl<'s> Checker<'s> {
                 e.expect(&t.ty, &Type::bool(), t.span, ", but a premise must be `bool`")?;
                 premises.push(t);
             }
-            let mut args_ast = Vec::new();
-            let mut head = head_ast;
-            while let ast::TermKind::App(f, x) = &head.kind {
-                args_ast.push(&**x);
-                head = f;
-            }
-            args_ast.reverse();
+            let (head, _) = head_ast.spine();
             let idx = match &head.kind {
                 ast::TermKind::Name(n) => e.group.iter().position(|(g, _)| **g == *n.name),
                 _ => None,
@@ -503,13 +491,7 @@ impl<'s> Checker<'s> {
             };
             let full = e.term(head_ast)?;
             e.expect(&full.ty, &Type::bool(), full.span, ", but an introduction rule concludes a `bool`")?;
-            let mut args = Vec::new();
-            let mut t = full;
-            while let TermKind::App(f, x) = t.kind {
-                args.push(*x);
-                t = *f;
-            }
-            args.reverse();
+            let args: Vec<Term> = full.spine().1.into_iter().cloned().collect();
             pending.push((idx, std::mem::take(&mut e.locals), args, premises));
         }
         let gen = HashMap::new();

@@ -927,13 +927,7 @@ impl<'e> Elab<'e> {
             }
             K::BinOp(ast::BinOp::Cons, _, x, xs) => self.ctor_pat("Cons", &[x, xs], expected, span, bound),
             K::Name(_) | K::App(..) => {
-                let mut args = Vec::new();
-                let mut head = p;
-                while let K::App(f, x) = &head.kind {
-                    args.push(&**x);
-                    head = f;
-                }
-                args.reverse();
+                let (head, args) = p.spine();
                 let K::Name(id) = &head.kind else {
                     return Err(not_a_pattern(span));
                 };

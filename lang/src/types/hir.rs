@@ -153,6 +153,18 @@ pub struct ValueTerm {
 }
 
 impl Term {
+    /// `f a b c` as `(f, [a, b, c])`: the head of an application and its arguments in order.
+    pub fn spine(&self) -> (&Term, Vec<&Term>) {
+        let mut args = Vec::new();
+        let mut head = self;
+        while let TermKind::App(f, x) = &head.kind {
+            args.push(&**x);
+            head = f;
+        }
+        args.reverse();
+        (head, args)
+    }
+
     /// Calls `f` on this term and every subterm, outermost first.
     pub fn visit(&self, f: &mut impl FnMut(&Term)) {
         f(self);
