@@ -715,10 +715,10 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
         self.bind(var, x);
     }
 
-    /// A quantifier as a loop over its source's values in ascending order that stops where
-    /// the interpreter stops (first false for ∀, first true for ∃, second true for ∃!).
-    fn quant(&mut self, q: lang::core::ir::Quant, var: VarId, src: Src, body: &Expr) -> Value {
-        use lang::core::ir::Quant;
+    /// The header of a loop over `i` in `0..len` with one accumulator, both starting at 0:
+    /// the builder is left in `head`, where the caller branches on `done` to `exit` (which
+    /// takes the loop's result as its parameter) or to `step`.
+    fn counted_loop(&mut self, len: Value) -> CountedLoop {
         let (head, step, exit) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
         self.b.append_block_param(head, I64);
         self.b.append_block_param(head, I64);
@@ -726,8 +726,16 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
         let zero = self.b.ins().iconst(I64, 0);
         self.b.ins().jump(head, &[zero.into(), zero.into()]);
         self.b.switch_to_block(head);
-        let (i, found) = (self.b.block_params(head)[0], self.b.block_params(head)[1]);
-        let done = self.b.ins().icmp(IntCC::Equal, i, src.len);
+        let (i, acc) = (self.b.block_params(head)[0], self.b.block_params(head)[1]);
+        let done = self.b.ins().icmp(IntCC::Equal, i, len);
+        CountedLoop { head, step, exit, i, acc, done }
+    }
+
+    /// A quantifier as a loop over its source's values in ascending order that stops where
+    /// the interpreter stops (first false for ∀, first true for ∃, second true for ∃!).
+    fn quant(&mut self, q: lang::core::ir::Quant, var: VarId, src: Src, body: &Expr) -> Value {
+        use lang::core::ir::Quant;
+        let CountedLoop { head, step, exit, i, acc: found, done } = self.counted_loop(src.len);
         let at_end = match q {
             Quant::All => self.b.ins().iconst(I64, 1),
             Quant::Ex => self.b.ins().iconst(I64, 0),
@@ -772,15 +780,7 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
         let over = self.b.ins().icmp(IntCC::UnsignedGreaterThan, np, end);
         self.fail_if(over, ST_OUT_OF_MEMORY);
         self.store_ctx(OFF_HEAP, np);
-        let (head, step, exit) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
-        self.b.append_block_param(head, I64);
-        self.b.append_block_param(head, I64);
-        self.b.append_block_param(exit, I64);
-        let zero = self.b.ins().iconst(I64, 0);
-        self.b.ins().jump(head, &[zero.into(), zero.into()]);
-        self.b.switch_to_block(head);
-        let (i, k) = (self.b.block_params(head)[0], self.b.block_params(head)[1]);
-        let done = self.b.ins().icmp(IntCC::Equal, i, src.len);
+        let CountedLoop { head, step, exit, i, acc: k, done } = self.counted_loop(src.len);
         self.b.ins().brif(done, exit, &[k.into()], step, &[]);
         self.b.switch_to_block(step);
         self.src_elem(&src, i, var);
@@ -794,6 +794,7 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
         self.b.ins().jump(head, &[next.into(), k2.into()]);
         self.b.switch_to_block(exit);
         let k = self.b.block_params(exit)[0];
+        let zero = self.b.ins().iconst(I64, 0);
         self.b.ins().store(mf(), zero, p, 0);
         self.b.ins().store(mf(), k, p, 8);
         p
@@ -926,6 +927,16 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
             }
         }
     }
+}
+
+/// The blocks and values of a loop made by `counted_loop`.
+struct CountedLoop {
+    head: Block,
+    step: Block,
+    exit: Block,
+    i: Value,
+    acc: Value,
+    done: Value,
 }
 
 /// Variables used in `e` and not bound inside it (or in `bound`).

@@ -469,42 +469,34 @@ impl<'s, 'a> Parser<'s, 'a> {
     }
 
     fn fun_ref(&mut self) -> R<FunId> {
-        self.skip_ws();
-        let at = self.pos;
-        if let Some(i) = self.index()? {
-            if self.scope.lenient || (i as usize) < self.scope.num_funs {
-                return Ok(FunId(i));
-            }
-            return Err(self.error_at(at, format!("no function #{i}")));
-        }
-        let name = self.raw_name()?;
-        if self.scope.lenient {
-            return Ok(FunId(0));
-        }
-        match self.scope.funs.get(&name).map(|v| &v[..]) {
-            Some([i]) => Ok(FunId(*i)),
-            Some(_) => Err(self.error_at(at, format!("function `{name}` is ambiguous: refer to it as `@#<index>`"))),
-            None => Err(self.error_at(at, format!("unknown function `{name}`"))),
-        }
+        let names = &self.scope.funs;
+        self.named_ref(names, self.scope.num_funs, "function", "@#<index>").map(FunId)
     }
 
     fn pred_ref(&mut self) -> R<PredId> {
+        let names = &self.scope.preds;
+        self.named_ref(names, self.scope.num_preds, "inductive predicate", "#<index>").map(PredId)
+    }
+
+    /// A reference to a function or predicate: `#3` by index, or by a name that must be
+    /// unique among the `count` defined (`what` and `by_index` word the errors).
+    fn named_ref(&mut self, names: &HashMap<String, Vec<u32>>, count: usize, what: &str, by_index: &str) -> R<u32> {
         self.skip_ws();
         let at = self.pos;
         if let Some(i) = self.index()? {
-            if self.scope.lenient || (i as usize) < self.scope.num_preds {
-                return Ok(PredId(i));
+            if self.scope.lenient || (i as usize) < count {
+                return Ok(i);
             }
-            return Err(self.error_at(at, format!("no inductive predicate #{i}")));
+            return Err(self.error_at(at, format!("no {what} #{i}")));
         }
         let name = self.raw_name()?;
         if self.scope.lenient {
-            return Ok(PredId(0));
+            return Ok(0);
         }
-        match self.scope.preds.get(&name).map(|v| &v[..]) {
-            Some([i]) => Ok(PredId(*i)),
-            Some(_) => Err(self.error_at(at, format!("predicate `{name}` is ambiguous: refer to it as `#<index>`"))),
-            None => Err(self.error_at(at, format!("unknown inductive predicate `{name}`"))),
+        match names.get(&name).map(|v| &v[..]) {
+            Some([i]) => Ok(*i),
+            Some(_) => Err(self.error_at(at, format!("{what} `{name}` is ambiguous: refer to it as `{by_index}`"))),
+            None => Err(self.error_at(at, format!("unknown {what} `{name}`"))),
         }
     }
 

@@ -337,15 +337,20 @@ impl<'a> Printer<'a> {
         self.ty_args(&d.args);
     }
 
+    /// Writes `items` separated by `, `.
+    fn comma_list<T>(&mut self, items: &[T], mut each: impl FnMut(&mut Self, &T)) {
+        for (i, x) in items.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            each(self, x);
+        }
+    }
+
     fn ty_args(&mut self, args: &[Ty]) {
         if !args.is_empty() {
             self.out.push('[');
-            for (i, a) in args.iter().enumerate() {
-                if i > 0 {
-                    self.out.push_str(", ");
-                }
-                self.ty(a);
-            }
+            self.comma_list(args, |p, a| p.ty(a));
             self.out.push(']');
         }
     }
@@ -398,12 +403,7 @@ impl<'a> Printer<'a> {
 
     fn args(&mut self, args: &[Expr], ind: usize) {
         self.out.push('(');
-        for (i, a) in args.iter().enumerate() {
-            if i > 0 {
-                self.out.push_str(", ");
-            }
-            self.expr(a, ind);
-        }
+        self.comma_list(args, |p, a| p.expr(a, ind));
         self.out.push(')');
     }
 
@@ -453,12 +453,7 @@ impl<'a> Printer<'a> {
             }
             Expr::Lambda(params, body) => {
                 self.out.push_str("fn(");
-                for (i, (v, t)) in params.iter().enumerate() {
-                    if i > 0 {
-                        self.out.push_str(", ");
-                    }
-                    self.binder(*v, t);
-                }
+                self.comma_list(params, |p, (v, t)| p.binder(*v, t));
                 self.out.push_str(") => ");
                 self.expr(body, ind);
             }
@@ -502,12 +497,9 @@ impl<'a> Printer<'a> {
                     self.ctor_name(CtorRef { data: *data, tag: alt.tag });
                     if !alt.binders.is_empty() {
                         self.out.push('(');
-                        for (i, v) in alt.binders.iter().enumerate() {
-                            if i > 0 {
-                                self.out.push_str(", ");
-                            }
-                            let _ = write!(self.out, "v{}", v.0);
-                        }
+                        self.comma_list(&alt.binders, |p, v| {
+                            let _ = write!(p.out, "v{}", v.0);
+                        });
                         self.out.push(')');
                     }
                     self.out.push_str(" => ");
@@ -629,12 +621,7 @@ impl<'a> Printer<'a> {
             self.out.push_str(&s);
             if !c.fields.is_empty() {
                 self.out.push('(');
-                for (j, f) in c.fields.iter().enumerate() {
-                    if j > 0 {
-                        self.out.push_str(", ");
-                    }
-                    self.ty(f);
-                }
+                self.comma_list(&c.fields, |p, f| p.ty(f));
                 self.out.push(')');
             }
         }
@@ -645,12 +632,7 @@ impl<'a> Printer<'a> {
         self.out.push_str("fun ");
         self.out.push_str(&name_or_quoted(&f.name, true));
         self.out.push('(');
-        for (i, (v, t)) in f.params.iter().enumerate() {
-            if i > 0 {
-                self.out.push_str(", ");
-            }
-            self.binder(*v, t);
-        }
+        self.comma_list(&f.params, |p, (v, t)| p.binder(*v, t));
         self.out.push_str(") -> ");
         self.ty(&f.ret);
         if f.num_vars != fun_vars_bound(f) {
@@ -671,24 +653,14 @@ impl<'a> Printer<'a> {
         let name = name_or_quoted(&d.name, true);
         self.out.push_str(&name);
         self.out.push('(');
-        for (i, t) in d.params.iter().enumerate() {
-            if i > 0 {
-                self.out.push_str(", ");
-            }
-            self.ty(t);
-        }
+        self.comma_list(&d.params, |p, t| p.ty(t));
         self.out.push_str(") =");
         for c in &d.clauses {
             self.nl(2);
             self.out.push_str("| ");
             if !c.vars.is_empty() {
                 self.out.push_str("forall ");
-                for (i, (v, t)) in c.vars.iter().enumerate() {
-                    if i > 0 {
-                        self.out.push_str(", ");
-                    }
-                    self.binder(*v, t);
-                }
+                self.comma_list(&c.vars, |p, (v, t)| p.binder(*v, t));
                 self.out.push_str(". ");
             }
             self.out.push_str(&name);
