@@ -1,14 +1,20 @@
 //! The data-driven test harness: one libtest-mimic binary that runs the real `hol` binary
 //! on theory files, one named test per file and property.
 //!
-//! - `fixture/DIR/NAME.thy`: `hol check NAME.thy` in human format (no colors, scrubbed
-//!   environment, the fixture's directory as working directory, so paths in the output are
-//!   stable) must produce exactly the blessed snapshot `NAME.out` beside it: stdout, then
-//!   stderr and the exit status.
+//! - `fixture/DIR/NAME.thy`: `hol check --skip-tests NAME.thy` in human format (no colors,
+//!   scrubbed environment, the fixture's directory as working directory, so paths in the
+//!   output are stable) must produce exactly the blessed snapshot `NAME.out` beside it:
+//!   stdout, then stderr and the exit status. Under `tests/fixtures/quickcheck/` lemmas are
+//!   tested (`--seed 1`, so random runs replay), and times (`0.012 s`) read `<t> s`.
 //! - `fixture-values/…` and `shared/values/NAME.thy`: every `value "t"  (* r *)` line's
 //!   comment `r` equals the `result` of the JSON `value` record of that line, exactly.
 //! - `shared/clean/NAME.thy`: the acceptance theories in `shared/examples` produce no
-//!   `error` record and exit 0.
+//!   `error` record and do not crash.
+//! - `shared/expectations/NAME.thy`: every `expect` of a `random` or `exhaustive`
+//!   quickcheck command is met, and the exit status says whether all were.
+//! - `shared/sound/NAME.thy`: no lemma with `expect = no_counterexample` gets a
+//!   counterexample from the random tester (three seeds) or the exhaustive one, whatever
+//!   tester its commands name.
 //! - `shared/errors/NAME.thy`: each bad-input theory in `shared/examples/errors` matches its
 //!   snapshot `tests/shared_errors/NAME.out`, exits non-zero, and has an `error` record on
 //!   the line its header names ("error at line N"). `deep_recursion.thy` and
@@ -214,14 +220,55 @@ fn dir_and_name(path: &Path) -> Result<(&Path, &str), Failed> {
     Ok((dir, name))
 }
 
-fn run_human(thy: &Path, limit: Duration) -> Result<Run, Failed> {
+fn run_human(thy: &Path, flags: &[&str], limit: Duration) -> Result<Run, Failed> {
     let (dir, name) = dir_and_name(thy)?;
-    run_hol(dir, &["check", name], limit)
+    let args: Vec<&str> = ["check"].iter().chain(flags).chain([&name]).copied().collect();
+    run_hol(dir, &args, limit)
 }
 
-fn run_json(thy: &Path, limit: Duration) -> Result<Run, Failed> {
+fn run_json(thy: &Path, flags: &[&str], limit: Duration) -> Result<Run, Failed> {
     let (dir, name) = dir_and_name(thy)?;
-    run_hol(dir, &["check", "--format", "json", name], limit)
+    let args: Vec<&str> = ["check", "--format", "json"].iter().chain(flags).chain([&name]).copied().collect();
+    run_hol(dir, &args, limit)
+}
+
+/// The flags a fixture runs with: lemmas are tested only under `quickcheck/`.
+fn fixture_flags(rel: &str) -> &'static [&'static str] {
+    if rel.starts_with("quickcheck/") {
+        &["--seed", "1"]
+    } else {
+        &["--skip-tests"]
+    }
+}
+
+/// `0.012 s` as `<t> s`: run times differ from run to run.
+fn redact_times(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let start = i;
+        let mut j = i;
+        while j < b.len() && b[j].is_ascii_digit() {
+            j += 1;
+        }
+        let before_ok = start == 0 || !(b[start - 1].is_ascii_alphanumeric() || b[start - 1] == b'.');
+        if j > start && before_ok && j < b.len() && b[j] == b'.' {
+            let mut k = j + 1;
+            while k < b.len() && b[k].is_ascii_digit() {
+                k += 1;
+            }
+            if k > j + 1 && text[k..].starts_with(" s") {
+                out.push_str("<t>");
+                i = k;
+                continue;
+            }
+        }
+        let ch = text[i..].chars().next().unwrap_or(' ');
+        out.push(ch);
+        i += ch.len_utf8();
+    }
+    out
 }
 
 // ---------------------------------------------------------------------------------------
@@ -394,14 +441,15 @@ fn fixture_trials() -> Vec<Trial> {
         let name = format!("fixture/{rel}");
         let snapshot = thy.with_extension("out");
         let (path, trial) = (thy.clone(), name.clone());
+        let flags = fixture_flags(&rel);
         trials.push(Trial::test(name, move || {
-            let run = run_human(&path, TIME_LIMIT)?;
-            check_snapshot(&snapshot, &run.snapshot(), &trial)
+            let run = run_human(&path, flags, TIME_LIMIT)?;
+            check_snapshot(&snapshot, &redact_times(&run.snapshot()), &trial)
         }));
         let expectations = std::fs::read_to_string(&thy).map(|t| value_expectations(&t)).unwrap_or_default();
         if !expectations.is_empty() {
             trials.push(Trial::test(format!("fixture-values/{rel}"), move || {
-                check_values(&expectations, &run_json(&thy, TIME_LIMIT)?)
+                check_values(&expectations, &run_json(&thy, flags, TIME_LIMIT)?)
             }));
         }
     }
@@ -445,7 +493,7 @@ fn clean_trials(files: Vec<PathBuf>, prefix: &'static str) -> Vec<Trial> {
             let thy = thy.clone();
             move |run: &OnceLock<Result<Run, String>>| {
                 run.get_or_init(|| {
-                    run_json(&thy, EXAMPLE_TIME_LIMIT).map_err(|f| f.message().unwrap_or("run failed").to_owned())
+                    run_json(&thy, &[], EXAMPLE_TIME_LIMIT).map_err(|f| f.message().unwrap_or("run failed").to_owned())
                 })
                 .clone()
                 .map_err(Failed::from)
@@ -457,19 +505,90 @@ fn clean_trials(files: Vec<PathBuf>, prefix: &'static str) -> Vec<Trial> {
             trials
                 .push(Trial::test(format!("{prefix}/values/{name}"), move || check_values(&expectations, &get(&run)?)));
         }
-        trials.push(Trial::test(format!("{prefix}/clean/{name}"), move || {
-            let run = get(&run)?;
-            let errors: Vec<String> =
-                run.records()?.iter().filter(|r| r["kind"] == "error").map(|r| r.to_string()).collect();
-            if errors.is_empty() && run.end == End::Exited(0) {
-                Ok(())
-            } else {
-                Err(format!("{} error records, {}:\n{}\n{}", errors.len(), run.end, errors.join("\n"), run.stderr)
-                    .into())
-            }
-        }));
+        {
+            let (run, get) = (run.clone(), get.clone());
+            trials.push(Trial::test(format!("{prefix}/clean/{name}"), move || {
+                let run = get(&run)?;
+                let errors: Vec<String> =
+                    run.records()?.iter().filter(|r| r["kind"] == "error").map(|r| r.to_string()).collect();
+                // Exit status 1 is an unmet expectation, judged by the expectations trial.
+                if errors.is_empty() && matches!(run.end, End::Exited(0 | 1)) && !run.crashed() {
+                    Ok(())
+                } else {
+                    Err(format!("{} error records, {}:\n{}\n{}", errors.len(), run.end, errors.join("\n"), run.stderr)
+                        .into())
+                }
+            }));
+        }
+        trials.push(Trial::test(format!("{prefix}/expectations/{name}"), move || expectations_met(&get(&run)?)));
+        let sound = thy.clone();
+        trials.push(Trial::test(format!("{prefix}/sound/{name}"), move || no_false_counterexamples(&sound)));
     }
     trials
+}
+
+/// Testers whose expectations the suite holds `hol` to.
+const BUILT_TESTERS: [&str; 2] = ["random", "exhaustive"];
+
+/// Every `random` and `exhaustive` expectation of a full JSON run is met, and the exit
+/// status is 0 exactly when every expectation is.
+fn expectations_met(run: &Run) -> Result<(), Failed> {
+    let records = run.records()?;
+    let mut problems = Vec::new();
+    let mut all_met = true;
+    for r in records.iter().filter(|r| r["kind"] == "quickcheck") {
+        let (tester, met) = (r["tester"].as_str().unwrap_or("?"), r["expect_met"].as_bool());
+        all_met &= met != Some(false);
+        if BUILT_TESTERS.contains(&tester) {
+            if met == Some(false) {
+                problems.push(format!(
+                    "line {}: {tester} expected {}, got {} ({})",
+                    r["line"], r["expect"], r["outcome"], r["message"]
+                ));
+            }
+        } else if r["outcome"] != "error" {
+            // FIXME(smart generators, narrowing: later issues): these testers are not built
+            // yet and say so; when one is, hold it to its expectations here too.
+            problems.push(format!("line {}: {tester} is not built yet but gave {}", r["line"], r["outcome"]));
+        }
+    }
+    let want = if all_met { End::Exited(0) } else { End::Exited(1) };
+    if run.end != want {
+        problems.push(format!("expected {want} (every expectation met: {all_met}), got {}", run.end));
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems.join("\n").into())
+    }
+}
+
+/// Seeds of the soundness runs of the random tester.
+const SOUNDNESS_SEEDS: [&str; 3] = ["1", "2", "3"];
+
+/// Runs the whole file with each built tester forced (random with several seeds) and a short
+/// time limit: no run whose command expects no counterexample may report one.
+fn no_false_counterexamples(thy: &Path) -> Result<(), Failed> {
+    let mut runs: Vec<Vec<&str>> =
+        SOUNDNESS_SEEDS.iter().map(|s| vec!["--tester", "random", "--seed", s, "--timeout", "2"]).collect();
+    runs.push(vec!["--tester", "exhaustive", "--timeout", "2"]);
+    let mut problems = Vec::new();
+    for flags in &runs {
+        let run = run_json(thy, flags, EXAMPLE_TIME_LIMIT)?;
+        if run.crashed() {
+            problems.push(format!("{}: hol crashed:\n{}", flags.join(" "), run.output()));
+        }
+        for r in run.records()?.iter().filter(|r| r["kind"] == "quickcheck") {
+            if r["expect"] == "no_counterexample" && r["outcome"] == "counterexample" {
+                problems.push(format!("{}: line {}: false counterexample {}", flags.join(" "), r["line"], r));
+            }
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems.join("\n").into())
+    }
 }
 
 /// The bundled theories (`theories/*.thy`, the prelude among them) are clean too.
@@ -511,9 +630,9 @@ fn shared_trials() -> Vec<Trial> {
 
 /// A bad-input theory: snapshot, non-zero exit, and an error on the line its header names.
 fn error_case(thy: &Path, snapshot: &Path, trial: &str) -> Result<(), Failed> {
-    let human = run_human(thy, TIME_LIMIT)?;
+    let human = run_human(thy, &[], TIME_LIMIT)?;
     let mut problems = Vec::new();
-    if let Err(f) = check_snapshot(snapshot, &human.snapshot(), trial) {
+    if let Err(f) = check_snapshot(snapshot, &redact_times(&human.snapshot()), trial) {
         problems.push(f.message().unwrap_or("snapshot differs").to_owned());
     }
     match human.end {
@@ -522,7 +641,7 @@ fn error_case(thy: &Path, snapshot: &Path, trial: &str) -> Result<(), Failed> {
     }
     let header = std::fs::read_to_string(thy).map_err(|e| format!("cannot read {}: {e}", thy.display()))?;
     if let Some(line) = expected_error_line(&header) {
-        let json = run_json(thy, TIME_LIMIT)?;
+        let json = run_json(thy, &[], TIME_LIMIT)?;
         let records = json.records()?;
         let on_line = records.iter().any(|r| r["kind"] == "error" && r["line"].as_u64() == Some(u64::from(line)));
         if !on_line {
@@ -552,7 +671,7 @@ fn expected_error_line(text: &str) -> Option<u32> {
 
 /// deep_recursion / nontermination: ends in time, no signal, no internal error.
 fn resource_case(thy: &Path, name: &str) -> Result<(), Failed> {
-    let run = run_human(thy, TIME_LIMIT)?;
+    let run = run_human(thy, &[], TIME_LIMIT)?;
     if run.crashed() {
         return Err(format!("hol crashed or did not finish:\n{}", run.output()).into());
     }
@@ -582,6 +701,10 @@ fn self_test() -> Result<(), Failed> {
     let header = "(* expected: error at line 5: equation gives ... *)";
     if expected_error_line(header) != Some(5) || expected_error_line("(* no crash *)").is_some() {
         return Err("expected_error_line".into());
+    }
+    let timed = redact_times("0.012 s, 1.5 s, v1.2 s, 3.4 sec, 12 s");
+    if timed != "<t> s, <t> s, v1.2 s, <t> sec, 12 s" {
+        return Err(format!("redact_times: {timed:?}").into());
     }
     let run = Run { end: End::Exited(2), stdout: "x\n".into(), stderr: String::new() };
     if run.snapshot() != "x\n--- exit status: 2\n" {

@@ -18,13 +18,16 @@ pub const VALUE_TIMEOUT: Duration = Duration::from_secs(5);
 /// What the flags ask for.
 #[derive(Clone, Debug)]
 pub struct Options {
-    /// Do not test lemmas. Testing is not built yet, so lemmas are only listed either way.
-    #[expect(dead_code, reason = "read once lemmas are tested")]
+    /// Do not test lemmas (list them only).
     pub skip_tests: bool,
+    /// Command-line settings for every quickcheck run (`--tester`, `--size`, ...).
+    pub overrides: quickcheck::Overrides,
     /// Emit the core IR of each file.
     pub dump_ir: bool,
-    /// Evaluate `value`s with the reference interpreter instead of the JIT.
+    /// Evaluate `value`s and lemmas with the reference interpreter instead of the JIT.
     pub interpreter: bool,
+    /// Show a progress line for long quickcheck runs (human output on a terminal).
+    pub progress: bool,
 }
 
 /// One input file as read. `text` is empty when the file could not be read.
@@ -74,8 +77,10 @@ pub enum Event {
     FileError { message: String, notes: Vec<String>, help: Vec<String> },
     /// A `value` command and its result.
     Value { line: u32, term: String, result: String, ty: String },
-    /// A lemma that type-checked, with its quickcheck commands (not run yet).
+    /// A lemma that type-checked, with its quickcheck commands.
     Lemma { line: u32, name: Option<String>, statement: String, quickchecks: Vec<Quickcheck> },
+    /// One quickcheck run on a lemma and what it found.
+    Quickcheck(Box<crate::testing::QuickcheckRun>),
     /// The core IR of the file (`--dump-ir`).
     Ir { text: String },
 }
@@ -91,7 +96,7 @@ pub trait Output {
 pub enum Status {
     #[default]
     Ok = 0,
-    /// A `value` failed (later: an expectation was not met).
+    /// A `value` failed or an `expect` was not met.
     Failed = 1,
     /// A file could not be read, had parse/type errors, or crashed the checker.
     InputError = 2,
@@ -104,6 +109,11 @@ pub struct Tally {
     pub warnings: usize,
     pub values: usize,
     pub lemmas: usize,
+    /// Quickcheck runs, and of them those that found a counterexample and those whose
+    /// `expect` was not met.
+    pub quickchecks: usize,
+    pub counterexamples: usize,
+    pub unmet: usize,
     pub status: Status,
 }
 
@@ -132,6 +142,16 @@ impl Tally {
             }
             Event::Value { .. } => self.values += 1,
             Event::Lemma { .. } => self.lemmas += 1,
+            Event::Quickcheck(run) => {
+                self.quickchecks += 1;
+                if run.report.outcome == quickcheck::OutcomeKind::Counterexample {
+                    self.counterexamples += 1;
+                }
+                if run.expect_met == Some(false) {
+                    self.unmet += 1;
+                    self.status = self.status.max(Status::Failed);
+                }
+            }
             Event::Ir { .. } => {}
         }
     }
@@ -225,6 +245,7 @@ fn analyse(file: &SourceFile, options: &Options, emit: &mut dyn FnMut(Event)) {
     let mut diagnostics = diagnostics.into_iter().peekable();
     let items = theory.items.clone();
     let mut evaluator = ValueEvaluator::new(&mut theory, !options.interpreter);
+    let mut defaults = quickcheck::Options::default();
     for item in &items {
         while let Some(diagnostic) = diagnostics.next_if(|d| d.primary.span.start <= item.span.start) {
             emit(Event::Diagnostic { diagnostic, origin: Origin::Check });
@@ -246,13 +267,20 @@ fn analyse(file: &SourceFile, options: &Options, emit: &mut dyn FnMut(Event)) {
                 };
                 emit(event);
             }
-            ItemKind::Lemma { name, statement, quickchecks, .. } => emit(Event::Lemma {
-                line: file.line(item.span.start),
-                name: name.clone(),
-                statement: collapse(term_text(&file.text, *statement)),
-                quickchecks: quickchecks.iter().map(|q| quickcheck(file, q)).collect(),
-            }),
-            ItemKind::Params { .. } => {}
+            ItemKind::Lemma { name, statement, quickchecks, index } => {
+                emit(Event::Lemma {
+                    line: file.line(item.span.start),
+                    name: name.clone(),
+                    statement: collapse(term_text(&file.text, *statement)),
+                    quickchecks: quickchecks.iter().map(|q| quickcheck(file, q)).collect(),
+                });
+                if !options.skip_tests {
+                    let lemma =
+                        crate::testing::LemmaRef { name: name.as_deref(), statement: *statement, index: *index };
+                    crate::testing::test_lemma(file, &theory, &lemma, quickchecks, &defaults, options, emit);
+                }
+            }
+            ItemKind::Params { options } => defaults.apply(options, true),
         }
     }
     for diagnostic in diagnostics {
@@ -282,7 +310,7 @@ fn quickcheck(file: &SourceFile, q: &QuickcheckCmd) -> Quickcheck {
 }
 
 /// The text of `span`, clamped to `text` and its character boundaries.
-fn slice(text: &str, span: Span) -> &str {
+pub fn slice(text: &str, span: Span) -> &str {
     let floor = |mut i: usize| {
         i = i.min(text.len());
         while !text.is_char_boundary(i) {
@@ -295,7 +323,7 @@ fn slice(text: &str, span: Span) -> &str {
 }
 
 /// The term text of `span`, without the quotes or cartouche around it if the span has them.
-fn term_text(text: &str, span: Span) -> &str {
+pub fn term_text(text: &str, span: Span) -> &str {
     let t = slice(text, span).trim();
     for (open, close) in [("\"", "\""), ("‹", "›")] {
         if let Some(inner) = t.strip_prefix(open).and_then(|t| t.strip_suffix(close)) {

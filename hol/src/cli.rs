@@ -6,8 +6,8 @@ use std::path::PathBuf;
 
 const EXIT_STATUS: &str = "\
 Exit status:
-  0  no errors (and, once testing exists, every `expect` held)
-  1  a `value` failed to evaluate (later also: an `expect` was not met)
+  0  no errors, and every `expect` of a quickcheck command held
+  1  a `value` failed to evaluate, or an `expect` was not met
   2  input errors: a file could not be read, has parse or type errors, or hol hit an
      internal error on it (reported, never a silent crash); usage errors also exit 2";
 
@@ -22,7 +22,8 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Check theory files: report parse and type errors, evaluate `value` commands, and
-    /// list lemmas with their quickcheck commands.
+    /// test every lemma for counterexamples (with its `quickcheck` commands, or with the
+    /// defaults when it has none).
     ///
     /// Files are checked one after the other; an error in one file (even an internal one)
     /// does not stop the others. Each `value` gets a few seconds of evaluation.
@@ -38,23 +39,59 @@ pub struct CheckArgs {
 
     /// Output format: `human` (rustc-style diagnostics; colored only when stdout is a
     /// terminal and NO_COLOR is unset) or `json` (JSON Lines, one record per diagnostic,
-    /// `value` and lemma).
+    /// `value`, lemma and quickcheck run).
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
 
-    /// Parse, type-check and run `value` commands only; do not test lemmas. Testing is
-    /// not built yet, so today lemmas are only listed, with or without this flag.
+    /// Parse, type-check and run `value` commands only; do not test lemmas.
     #[arg(long)]
     pub skip_tests: bool,
+
+    /// Test every lemma with this tester, whatever its quickcheck commands say
+    /// (default: each command's own, or the portfolio of random and exhaustive).
+    #[arg(long, value_enum, value_name = "TESTER")]
+    pub tester: Option<TesterArg>,
+
+    /// The size bound of every quickcheck run (overrides `size = n` in the theory).
+    #[arg(long, value_name = "N")]
+    pub size: Option<u64>,
+
+    /// Seconds each quickcheck run may take (overrides `timeout = s`; default 10).
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<f64>,
+
+    /// Seed of the random tester, to replay a run exactly (every random result prints
+    /// its seed).
+    #[arg(long, value_name = "SEED")]
+    pub seed: Option<u64>,
 
     /// Print the core IR of each file (what `value` commands and monomorphic lemmas use).
     #[arg(long)]
     pub dump_ir: bool,
 
-    /// Evaluate `value` commands with the reference interpreter instead of the Cranelift
-    /// JIT (which hands the cases it cannot decide to the interpreter anyway).
+    /// Evaluate `value` commands and test cases with the reference interpreter instead of
+    /// the Cranelift JIT (which hands the cases it cannot decide to the interpreter anyway).
     #[arg(long)]
     pub interpreter: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum TesterArg {
+    Random,
+    Exhaustive,
+    SmartExhaustive,
+    Narrowing,
+}
+
+impl TesterArg {
+    pub fn tester(self) -> quickcheck::Tester {
+        match self {
+            TesterArg::Random => quickcheck::Tester::Random,
+            TesterArg::Exhaustive => quickcheck::Tester::Exhaustive,
+            TesterArg::SmartExhaustive => quickcheck::Tester::SmartExhaustive,
+            TesterArg::Narrowing => quickcheck::Tester::Narrowing,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -81,6 +118,27 @@ mod tests {
         assert_eq!(args.format, Format::Json);
         assert!(args.skip_tests && !args.dump_ir && !args.interpreter);
         assert_eq!(args.files, [PathBuf::from("a.thy"), PathBuf::from("b.thy")]);
+    }
+
+    #[test]
+    fn quickcheck_flags() {
+        let cli = Cli::try_parse_from([
+            "hol",
+            "check",
+            "--tester",
+            "smart-exhaustive",
+            "--size",
+            "7",
+            "--timeout",
+            "2.5",
+            "--seed",
+            "42",
+            "a.thy",
+        ])
+        .expect("valid arguments");
+        let Command::Check(args) = cli.command;
+        assert_eq!(args.tester.map(TesterArg::tester), Some(quickcheck::Tester::SmartExhaustive));
+        assert_eq!((args.size, args.timeout, args.seed), (Some(7), Some(2.5), Some(42)));
     }
 
     #[test]

@@ -7,13 +7,22 @@
 //!   error about a whole file (unreadable, internal error) the positions are `null`.
 //! - `value`: `file`, `line`, `term`, `result`, `type`. A failed value is an `error` record.
 //! - `lemma`: `file`, `line`, `name` (`null` if unnamed), `statement`, `quickchecks` (each
-//!   `line`, `text`, `options` as `[{"name", "value"}]`). Lemmas are not tested yet, so no
-//!   `quickcheck` records are written.
+//!   `line`, `text`, `options` as `[{"name", "value"}]`).
+//! - `quickcheck`, one per run: `file`, `line` (of the command, or of the lemma when it has
+//!   none), `lemma` (its name, or its statement when unnamed), `statement`, `command`,
+//!   `tester`, `outcome` (`counterexample`, `potentially_spurious`, `no_counterexample`,
+//!   `timeout`, `not_executable`, `error`), `message`, `expect` and `expect_met` (`null`
+//!   without an expectation), `counterexample` (variable → value in theory syntax, in the
+//!   lemma's order, or `null`), `instance` (type variable → type), `evaluated` (`[{"term",
+//!   "value"}]`), `spurious_because`, `tests`, `passed_premises`, `size`, `seconds`, `seed`
+//!   (random runs), `exhausted` (the whole space of finite types was tested), `shrink`
+//!   (`{"size_before", "size_after", "attempts", "seconds"}` or `null`).
 //! - `ir` (`--dump-ir`): `file`, `ir`.
 //!
 //! Lines are 1-based; columns are 1-based and counted in characters. No summary record.
 
 use crate::check::{Event, Output, SourceFile, Tally};
+use crate::testing::QuickcheckRun;
 use lang::Severity;
 use serde::Serialize;
 use std::io::{self, Write};
@@ -26,7 +35,62 @@ pub enum Record<'a> {
     Info(DiagnosticRecord<'a>),
     Value(ValueRecord<'a>),
     Lemma(LemmaRecord<'a>),
+    Quickcheck(RunRecord<'a>),
     Ir(IrRecord<'a>),
+}
+
+#[derive(Debug, Serialize)]
+pub struct RunRecord<'a> {
+    pub file: &'a str,
+    pub line: u32,
+    pub lemma: &'a str,
+    pub statement: &'a str,
+    pub command: Option<&'a str>,
+    pub tester: &'a str,
+    pub outcome: &'a str,
+    pub message: Option<&'a str>,
+    pub expect: Option<&'a str>,
+    pub expect_met: Option<bool>,
+    pub counterexample: Option<Pairs<'a>>,
+    pub instance: Option<Pairs<'a>>,
+    pub evaluated: Vec<EvaluatedRecord<'a>>,
+    pub spurious_because: Option<&'a str>,
+    pub tests: u64,
+    pub passed_premises: u64,
+    pub size: u64,
+    pub seconds: f64,
+    pub seed: Option<u64>,
+    pub exhausted: bool,
+    pub shrink: Option<ShrinkRecord>,
+}
+
+/// Name/value pairs written as a JSON object in their own order.
+#[derive(Debug)]
+pub struct Pairs<'a>(&'a [(String, String)]);
+
+impl Serialize for Pairs<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in self.0 {
+            m.serialize_entry(k, v)?;
+        }
+        m.end()
+    }
+}
+
+#[derive(Debug, Serialize)]
+pub struct EvaluatedRecord<'a> {
+    pub term: &'a str,
+    pub value: &'a str,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ShrinkRecord {
+    pub size_before: u64,
+    pub size_after: u64,
+    pub attempts: u64,
+    pub seconds: f64,
 }
 
 #[derive(Debug, Serialize)]
@@ -136,7 +200,41 @@ pub fn record<'a>(file: &'a SourceFile, event: &'a Event) -> Record<'a> {
                 })
                 .collect(),
         }),
+        Event::Quickcheck(run) => Record::Quickcheck(run_record(path, run)),
         Event::Ir { text } => Record::Ir(IrRecord { file: path, ir: text }),
+    }
+}
+
+fn run_record<'a>(file: &'a str, run: &'a QuickcheckRun) -> RunRecord<'a> {
+    let r = &run.report;
+    let cx = r.counterexample.as_ref();
+    RunRecord {
+        file,
+        line: run.line,
+        lemma: run.lemma_name.as_deref().unwrap_or(&run.statement),
+        statement: &run.statement,
+        command: run.command.as_deref(),
+        tester: r.tester.name(),
+        outcome: r.outcome.name(),
+        message: r.message.as_deref(),
+        expect: run.expect.map(|e| e.name()),
+        expect_met: run.expect_met,
+        counterexample: cx.map(|c| Pairs(&c.assignment)),
+        instance: cx.filter(|c| !c.instance.is_empty()).map(|c| Pairs(&c.instance)),
+        evaluated: run.evaluated.iter().map(|(term, value)| EvaluatedRecord { term, value }).collect(),
+        spurious_because: cx.and_then(|c| c.spurious_because.as_deref()),
+        tests: r.tests,
+        passed_premises: r.passed_premises,
+        size: r.size,
+        seconds: r.seconds,
+        seed: r.seed,
+        exhausted: r.exhausted,
+        shrink: r.shrink.as_ref().map(|s| ShrinkRecord {
+            size_before: s.size_before,
+            size_after: s.size_after,
+            attempts: s.attempts,
+            seconds: s.seconds,
+        }),
     }
 }
 

@@ -9,8 +9,10 @@ mod evaluate;
 mod guard;
 mod json;
 mod position;
+mod progress;
 mod render;
 mod report;
+mod testing;
 
 use check::{Options, Output, Status, Tally};
 use clap::Parser;
@@ -22,10 +24,29 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     guard::install_panic_hook();
     let Command::Check(args) = cli.command;
-    let options = Options { skip_tests: args.skip_tests, dump_ir: args.dump_ir, interpreter: args.interpreter };
     let color = args.format == Format::Human
         && io::stdout().is_terminal()
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    let timeout = match args.timeout {
+        Some(s) if !(s.is_finite() && s >= 0.0) => {
+            let _ = writeln!(io::stderr(), "error: --timeout must be a number of seconds, not {s}");
+            return ExitCode::from(Status::InputError as u8);
+        }
+        Some(s) => Some(std::time::Duration::from_secs_f64(s)),
+        None => None,
+    };
+    let options = Options {
+        skip_tests: args.skip_tests,
+        dump_ir: args.dump_ir,
+        interpreter: args.interpreter,
+        progress: args.format == Format::Human && io::stderr().is_terminal(),
+        overrides: quickcheck::Overrides {
+            tester: args.tester.map(cli::TesterArg::tester),
+            size: args.size,
+            timeout,
+            seed: args.seed,
+        },
+    };
     let format = args.format;
     let files = args.files;
 

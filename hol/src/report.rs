@@ -4,7 +4,9 @@
 
 use crate::check::{Event, Output, SourceFile, Tally};
 use crate::render;
-use lang::Severity;
+use crate::testing::QuickcheckRun;
+use lang::{Diagnostic, Severity};
+use quickcheck::OutcomeKind;
 use std::io::{self, Write};
 
 pub struct Human<W: Write> {
@@ -50,13 +52,102 @@ pub fn event_text(file: &SourceFile, event: &Event, color: bool) -> String {
                 0 => "default quickcheck".to_owned(),
                 n => count(n, "quickcheck command"),
             };
-            format!("{path}:{line}: lemma {shown} ({commands}; not tested yet)\n")
+            format!("{path}:{line}: lemma {shown} ({commands})\n")
         }
+        Event::Quickcheck(run) => quickcheck_text(file, run, color),
         Event::Ir { text } => {
             let body = if text.is_empty() { "(empty)\n".to_owned() } else { format!("{}\n", text.trim_end()) };
             format!("{path}: core IR\n{body}")
         }
     }
+}
+
+/// What a quickcheck run found: a diagnostic at the lemma for a counterexample or an unmet
+/// expectation, one line otherwise (none under `quiet`).
+fn quickcheck_text(file: &SourceFile, run: &QuickcheckRun, color: bool) -> String {
+    let r = &run.report;
+    let what = match &run.lemma_name {
+        Some(n) => format!("lemma {n}"),
+        None => format!("lemma \"{}\"", run.statement),
+    };
+    let figures = figures(run);
+    let unmet = run.expect_met == Some(false);
+    let found = matches!(r.outcome, OutcomeKind::Counterexample | OutcomeKind::PotentiallySpurious);
+    if !found && !unmet {
+        if run.quiet {
+            return String::new();
+        }
+        let detail = r.message.as_deref().map(|m| format!("{m}; ")).unwrap_or_default();
+        return format!("{}:{}: {what}: {} ({detail}{figures})\n", file.path, run.line, outcome_words(r.outcome));
+    }
+    let message = match (unmet, r.outcome) {
+        (true, o) => format!(
+            "expectation not met: `expect = {}`, but {} found {}",
+            run.expect.map_or("", |e| e.name()),
+            r.tester.name(),
+            outcome_words(o)
+        ),
+        (false, OutcomeKind::Counterexample) => format!("{} found a counterexample", r.tester.name()),
+        (false, _) => format!("{} found a potentially spurious counterexample", r.tester.name()),
+    };
+    let mut d = Diagnostic::error(run.statement_span, message).with_label(match r.outcome {
+        OutcomeKind::Counterexample => "false for the values below",
+        OutcomeKind::PotentiallySpurious => "false only where an underspecified function was applied",
+        _ => "this lemma",
+    });
+    d.severity = match (unmet, r.outcome) {
+        (true, _) => Severity::Error,
+        (false, OutcomeKind::Counterexample) => Severity::Warning,
+        _ => Severity::Info,
+    };
+    if let Some(cx) = &r.counterexample {
+        let assignment: Vec<String> = cx.assignment.iter().map(|(n, v)| format!("{n} = {v}")).collect();
+        let mut first = format!("counterexample: {}", assignment.join(", "));
+        if !cx.instance.is_empty() {
+            let inst: Vec<String> = cx.instance.iter().map(|(a, t)| format!("{a} = {t}")).collect();
+            first.push_str(&format!(" (with {})", inst.join(", ")));
+        }
+        d = d.with_note(first);
+        for (term, value) in &run.evaluated {
+            d = d.with_note(format!("evaluated: {term} = {value}"));
+        }
+        if let Some(why) = &cx.spurious_because {
+            d = d.with_note(format!("potentially spurious: {why}"));
+        }
+    } else if let Some(m) = &r.message {
+        d = d.with_note(m.clone());
+    }
+    d = d.with_note(figures);
+    format!("{}\n\n", render::diagnostic(&d, &file.path, &file.text, color))
+}
+
+fn outcome_words(o: OutcomeKind) -> &'static str {
+    match o {
+        OutcomeKind::Counterexample => "a counterexample",
+        OutcomeKind::PotentiallySpurious => "a potentially spurious counterexample",
+        OutcomeKind::NoCounterexample => "no counterexample",
+        OutcomeKind::Timeout => "no answer in time (timeout)",
+        OutcomeKind::NotExecutable => "not executable",
+        OutcomeKind::Error => "an error",
+    }
+}
+
+/// `exhaustive, size 3, 14 tests, 0.002 s` (with the seed of a random run, shrinking, and
+/// the tests that passed the premises when asked for).
+fn figures(run: &QuickcheckRun) -> String {
+    let r = &run.report;
+    let mut s = format!("{}, size {}, {}", r.tester.name(), r.size, count(r.tests as usize, "test"));
+    if run.show_report || run.verbose {
+        s.push_str(&format!(" ({} passed the premises)", r.passed_premises));
+    }
+    s.push_str(&format!(", {:.3} s", r.seconds));
+    if let Some(seed) = r.seed {
+        s.push_str(&format!(", seed {seed}"));
+    }
+    if let Some(sh) = &r.shrink {
+        s.push_str(&format!(", shrunk from size {} to {} in {} tries", sh.size_before, sh.size_after, sh.attempts));
+    }
+    s
 }
 
 /// `3 errors, 5 values, 12 lemmas` (warnings only when there are some).
@@ -67,6 +158,13 @@ pub fn summary_text(t: &Tally) -> String {
     }
     parts.push(count(t.values, "value"));
     parts.push(count(t.lemmas, "lemma"));
+    if t.quickchecks > 0 {
+        parts.push(count(t.quickchecks, "quickcheck run"));
+        parts.push(count(t.counterexamples, "counterexample"));
+    }
+    if t.unmet > 0 {
+        parts.push(format!("{} not met", count(t.unmet, "expectation")));
+    }
     format!("{}\n", parts.join(", "))
 }
 
@@ -116,14 +214,11 @@ mod tests {
             statement: "s".into(),
             quickchecks: vec![qc.clone(), qc],
         };
-        assert_eq!(
-            event_text(&file(""), &named, false),
-            "Arith.thy:8: lemma rev_append (2 quickcheck commands; not tested yet)\n"
-        );
+        assert_eq!(event_text(&file(""), &named, false), "Arith.thy:8: lemma rev_append (2 quickcheck commands)\n");
         let unnamed = Event::Lemma { line: 3, name: None, statement: "a - b + b = a".into(), quickchecks: vec![] };
         assert_eq!(
             event_text(&file(""), &unnamed, false),
-            "Arith.thy:3: lemma \"a - b + b = a\" (default quickcheck; not tested yet)\n"
+            "Arith.thy:3: lemma \"a - b + b = a\" (default quickcheck)\n"
         );
     }
 
@@ -141,9 +236,9 @@ mod tests {
 
     #[test]
     fn summary_pluralizes() {
-        let t = Tally { errors: 1, warnings: 0, values: 5, lemmas: 12, status: Status::InputError };
+        let t = Tally { errors: 1, values: 5, lemmas: 12, status: Status::InputError, ..Tally::default() };
         assert_eq!(summary_text(&t), "1 error, 5 values, 12 lemmas\n");
-        let t = Tally { errors: 0, warnings: 2, values: 1, lemmas: 0, status: Status::Ok };
+        let t = Tally { warnings: 2, values: 1, ..Tally::default() };
         assert_eq!(summary_text(&t), "0 errors, 2 warnings, 1 value, 0 lemmas\n");
     }
 }

@@ -88,6 +88,21 @@ impl CheckedTheory {
         &self.state.lemmas[index]
     }
 
+    /// Lowers lemma item `index` for testing, its type variables instantiated by `choices`
+    /// (one per `lemma(index).params`), into a program of its own.
+    pub fn lower_conjecture(
+        &self,
+        index: usize,
+        choices: &[crate::core::conjecture::TypeChoice],
+    ) -> crate::core::conjecture::Conjecture {
+        crate::core::conjecture::lower_conjecture(
+            &self.state.lemmas[index],
+            self.state.env.clone(),
+            self.state.prelude.clone(),
+            choices,
+        )
+    }
+
     /// The indices of the file's `value` items, in file order (for `eval_value` and friends).
     pub fn value_indices(&self) -> Vec<usize> {
         self.items

@@ -1,3 +1,210 @@
-//! `quickcheck`: will own test programs built from conjectures, the `random`, `exhaustive` and
-//! `smart_exhaustive` testers, finite-type instantiation, outcomes and shrinking. It never prints:
-//! a result is a function of (program, options, seed).
+//! `quickcheck`: tests a lemma of a checked theory and says whether it is false, with the
+//! smallest counterexample found. It never prints: a `Report` is a function of the theory,
+//! the options and the seed.
+//!
+//! Data flow: `lang` lowers the lemma at each type instance (finite types `a1 ... an`, or
+//! `default_type`) into a `Conjecture`; `program` orders its steps (generate, compute, check);
+//! a tester (`exhaustive` over `space`s, `random` with shrinking) walks that schedule with a
+//! `runner` that evaluates parts in the JIT, falling back to the interpreter; every
+//! counterexample is re-checked by the interpreter (`case`) before it becomes an `outcome`.
+//! Without a named tester the `portfolio` runs the testers side by side.
+
+pub mod case;
+pub mod exhaustive;
+pub mod options;
+pub mod outcome;
+mod portfolio;
+pub mod program;
+pub mod random;
+pub mod runner;
+pub mod search;
+pub mod space;
+
+pub use options::{Expect, Options, Overrides, Tester};
+pub use outcome::{Counterexample, Evaluated, OutcomeKind, Report, ShrinkStats};
+
+use lang::core::conjecture::{needs_numeric, Conjecture, TypeChoice};
+use lang::CheckedTheory;
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use search::{Budget, End};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// The type instances a lemma is tested at: finite types of 1 to `finite_type_size` elements
+/// for every type variable (those whose sort asks for arithmetic get `default_type`), or
+/// `default_type` everywhere when `finite_types` is false.
+pub fn instances(theory: &CheckedTheory, index: usize, opts: &Options) -> Vec<Vec<TypeChoice>> {
+    let lemma = theory.lemma(index);
+    if lemma.params.is_empty() {
+        return vec![Vec::new()];
+    }
+    let named = TypeChoice::Named(opts.default_type.clone());
+    if !opts.finite_types {
+        return vec![vec![named; lemma.params.len()]];
+    }
+    let mut out: Vec<Vec<TypeChoice>> = Vec::new();
+    for k in 1..=opts.finite_type_size.max(1) {
+        let inst: Vec<TypeChoice> = (0..lemma.params.len())
+            .map(|i| if needs_numeric(lemma, i) { named.clone() } else { TypeChoice::Finite(k) })
+            .collect();
+        if !out.contains(&inst) {
+            out.push(inst);
+        }
+    }
+    out
+}
+
+/// A seed when none was given: different on every run, printed with the result.
+pub fn fresh_seed() -> u64 {
+    let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    let mut x = t.as_nanos() as u64 ^ (u64::from(std::process::id()) << 32);
+    // SplitMix64 finalizer, so close clock readings give unrelated seeds.
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+/// Tests lemma item `index` of `theory` with `opts`. `use_jit = false` evaluates everything
+/// in the reference interpreter.
+pub fn check_lemma(theory: &CheckedTheory, index: usize, opts: &Options, use_jit: bool) -> Report {
+    let conjectures: Vec<Conjecture> =
+        instances(theory, index, opts).iter().map(|inst| theory.lower_conjecture(index, inst)).collect();
+    let seed = opts.seed.unwrap_or_else(fresh_seed);
+    match opts.tester {
+        Some(t) => run_tester(t, &conjectures, opts, seed, &AtomicBool::new(false), use_jit),
+        None => portfolio::run(&conjectures, opts, seed, use_jit),
+    }
+}
+
+/// One instance's tester, kept across sizes (its JIT is compiled once).
+enum InstanceTester<'c> {
+    Exhaustive(exhaustive::Exhaustive<'c>),
+    Random(random::Random<'c>),
+}
+
+/// Runs one tester over every instance. As in Isabelle, instance `i` (finite types of `i`
+/// elements) and size `k` are tried in the order of `i + k`, and size `k` means generator
+/// size `k - 1`.
+pub fn run_tester(
+    tester: Tester,
+    conjectures: &[Conjecture],
+    opts: &Options,
+    seed: u64,
+    cancel: &AtomicBool,
+    use_jit: bool,
+) -> Report {
+    let t0 = Instant::now();
+    let budget = Budget { deadline: t0 + opts.timeout.max(Duration::from_millis(1)), cancel };
+    let mut report = Report::new(tester, OutcomeKind::NoCounterexample);
+    if tester == Tester::Random {
+        report.seed = Some(seed);
+    }
+    if matches!(tester, Tester::SmartExhaustive | Tester::Narrowing) {
+        report.outcome = OutcomeKind::Error;
+        report.message = Some(format!("the `{}` tester is not available yet", tester.name()));
+        return report;
+    }
+    if let Some(why) = conjectures.iter().find_map(|c| c.not_executable.clone()) {
+        report.outcome = OutcomeKind::NotExecutable;
+        report.message = Some(why);
+        return report;
+    }
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut testers: Vec<InstanceTester> = conjectures
+        .iter()
+        .map(|c| match tester {
+            Tester::Exhaustive => {
+                InstanceTester::Exhaustive(exhaustive::Exhaustive::new(c, opts.genuine_only, &budget, use_jit))
+            }
+            _ => InstanceTester::Random(random::Random::new(c, opts.genuine_only, &budget, use_jit)),
+        })
+        .collect();
+    let mut order: Vec<(usize, u64)> =
+        (0..testers.len()).flat_map(|i| (1..=opts.size.max(1)).map(move |k| (i, k))).collect();
+    order.sort_by_key(|(i, k)| *i as u64 + k);
+    let mut too_big = vec![false; testers.len()];
+    // The largest size each instance has covered completely.
+    let mut covered = vec![0u64; testers.len()];
+    let mut end = None;
+    for (i, k) in order {
+        let res = match &mut testers[i] {
+            InstanceTester::Exhaustive(t) if t.exhausted => continue,
+            _ if too_big[i] => continue,
+            InstanceTester::Exhaustive(t) => t.run_size(k - 1, budget),
+            InstanceTester::Random(t) => t.run_size(k - 1, opts.iterations, &mut rng, budget),
+        };
+        report.tests += res.tests;
+        report.passed_premises += res.passed;
+        if res.shrink.is_some() {
+            report.shrink = res.shrink;
+        }
+        match res.end {
+            None => {
+                report.size = report.size.max(k);
+                covered[i] = k;
+            }
+            Some(End::TooBig) => too_big[i] = true,
+            Some(e) => {
+                report.size = k;
+                end = Some(e);
+                break;
+            }
+        }
+    }
+    for (i, t) in testers.iter().enumerate() {
+        if matches!(t, InstanceTester::Exhaustive(e) if e.exhausted) {
+            covered[i] = opts.size.max(1);
+        }
+    }
+    // A time limit met after every instance covered some sizes completely still answers
+    // for those sizes: the report names the bound that was searched.
+    let bound = covered.iter().copied().min().unwrap_or(0);
+    let (outcome, message, cx) = match end {
+        None => (OutcomeKind::NoCounterexample, None, None),
+        Some(End::Stopped(runner::Stop::Timeout)) if bound > 0 => {
+            report.size = bound;
+            (
+                OutcomeKind::NoCounterexample,
+                Some(format!(
+                    "none up to size {bound}; size {} was cut short by the time limit ({} s)",
+                    bound + 1,
+                    opts.timeout.as_secs_f64()
+                )),
+                None,
+            )
+        }
+        Some(End::Genuine(cx)) => (OutcomeKind::Counterexample, None, Some(cx)),
+        Some(End::Spurious(cx)) => (OutcomeKind::PotentiallySpurious, None, Some(cx)),
+        Some(End::Stopped(runner::Stop::Timeout)) => {
+            (OutcomeKind::Timeout, Some(format!("no answer within {} s", opts.timeout.as_secs_f64())), None)
+        }
+        Some(End::Stopped(runner::Stop::NotExecutable(why))) => (OutcomeKind::NotExecutable, Some(why), None),
+        Some(End::Stopped(runner::Stop::Diverged(why))) => {
+            (OutcomeKind::Error, Some(format!("a test case did not finish: {why}")), None)
+        }
+        Some(End::Disagreement(why)) => {
+            (OutcomeKind::Error, Some(format!("internal error: compiled code and interpreter disagree: {why}")), None)
+        }
+        Some(End::Cancelled) => (OutcomeKind::Timeout, Some("cancelled: another tester answered first".into()), None),
+        Some(End::TooBig) => (OutcomeKind::NoCounterexample, None, None),
+    };
+    report.outcome = outcome;
+    report.message = message;
+    report.counterexample = cx;
+    if report.outcome == OutcomeKind::NoCounterexample && report.message.is_none() {
+        let exhausted = testers.iter().all(|t| matches!(t, InstanceTester::Exhaustive(e) if e.exhausted));
+        report.exhausted = exhausted;
+        report.message = Some(if exhausted {
+            "the statement holds for these types: every value was tested".into()
+        } else if too_big.iter().any(|b| *b) {
+            format!("none up to size {} (larger spaces are too big to enumerate)", report.size)
+        } else if tester == Tester::Random {
+            format!("none in {} random tests up to size {}", report.tests, opts.size)
+        } else {
+            format!("none up to size {}", report.size)
+        });
+    }
+    report.seconds = t0.elapsed().as_secs_f64();
+    report
+}

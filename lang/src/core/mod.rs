@@ -1,6 +1,8 @@
 //! The core IR (`ir`), its text form (`print`, `parse`) and the lowering of the typed theory
-//! into it (`lower`, with pattern-match compilation in `matching`).
+//! into it (`lower`, with pattern-match compilation in `matching`); lemmas lowered for testing
+//! (`conjecture`).
 
+pub mod conjecture;
 pub mod ir;
 pub mod lower;
 mod matching;

@@ -1,0 +1,121 @@
+//! Testing lemmas: the options of each `quickcheck` command layered over the file's
+//! defaults (`quickcheck_params`, `declare [[...]]`) and the command line, one run per
+//! command (a lemma without one is tested with the defaults), and the event that reports
+//! it, with the lemma's evaluated terms resolved to their source text.
+
+use crate::check::{collapse, slice, Event, Options, SourceFile};
+use crate::progress::Progress;
+use lang::{CheckedTheory, QuickcheckCmd, Span};
+use quickcheck::{Expect, Report};
+
+/// A lemma item to test.
+pub struct LemmaRef<'a> {
+    pub name: Option<&'a str>,
+    /// The statement's span (the quoted term).
+    pub statement: Span,
+    pub index: usize,
+}
+
+/// One quickcheck run and everything its report needs.
+#[derive(Clone, Debug)]
+pub struct QuickcheckRun {
+    /// Line of the `quickcheck` command, or of the lemma when it has none.
+    pub line: u32,
+    pub lemma_name: Option<String>,
+    /// The statement, on one line.
+    pub statement: String,
+    pub statement_span: Span,
+    /// The command as written, on one line (`None`: the defaults).
+    pub command: Option<String>,
+    pub report: Report,
+    /// Each evaluated term's source text and value.
+    pub evaluated: Vec<(String, String)>,
+    pub expect: Option<Expect>,
+    /// `None` without an expectation.
+    pub expect_met: Option<bool>,
+    pub quiet: bool,
+    pub verbose: bool,
+    /// Show how many tests passed the premises.
+    pub show_report: bool,
+}
+
+pub fn test_lemma(
+    file: &SourceFile,
+    theory: &CheckedTheory,
+    lemma: &LemmaRef,
+    commands: &[QuickcheckCmd],
+    defaults: &quickcheck::Options,
+    options: &Options,
+    emit: &mut dyn FnMut(Event),
+) {
+    let runs: Vec<Option<&QuickcheckCmd>> =
+        if commands.is_empty() { vec![None] } else { commands.iter().map(Some).collect() };
+    for cmd in runs {
+        let mut opts = defaults.clone();
+        if let Some(c) = cmd {
+            opts.apply(&c.options, false);
+        }
+        options.overrides.apply(&mut opts);
+        let at = cmd.map_or(lemma.statement.start, |c| c.span.start);
+        let progress = Progress::start(options.progress, &format!("{}:{}", file.path, file.line(at)));
+        let report = quickcheck::check_lemma(theory, lemma.index, &opts, !options.interpreter);
+        progress.finish();
+        let expect = opts.expect.filter(|e| *e != Expect::NoExpectation);
+        let evaluated = report
+            .counterexample
+            .as_ref()
+            .map(|cx| cx.evaluated.iter().map(|e| (collapse(&balanced(&file.text, e.span)), e.value.clone())).collect())
+            .unwrap_or_default();
+        emit(Event::Quickcheck(Box::new(QuickcheckRun {
+            line: file.line(at),
+            lemma_name: lemma.name.map(str::to_owned),
+            statement: collapse(crate::check::term_text(&file.text, lemma.statement)),
+            statement_span: lemma.statement,
+            command: cmd.map(|c| collapse(slice(&file.text, c.span))),
+            expect_met: expect.map(|e| report.outcome.meets(e)),
+            expect,
+            evaluated,
+            quiet: opts.quiet,
+            verbose: opts.verbose,
+            show_report: opts.report,
+            report,
+        })));
+    }
+}
+
+/// The source text of a subterm, with the closing parentheses its span stops short of
+/// (`f (g x` is shown as `f (g x)`), and without quotes around a whole statement.
+fn balanced(text: &str, span: Span) -> String {
+    let mut t = crate::check::term_text(text, span).to_owned();
+    let open = t.matches('(').count();
+    let mut close = t.matches(')').count();
+    let mut rest = text.get(span.end as usize..).unwrap_or("").chars();
+    while close < open {
+        match rest.next() {
+            Some(')') => {
+                t.push(')');
+                close += 1;
+            }
+            Some(c) if c.is_whitespace() => {}
+            _ => break,
+        }
+    }
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn subterm_text_gets_its_closing_parentheses() {
+        let text = "lemma \"f (g x) = g (f (x))\"";
+        let at = |s: &str, len: usize| {
+            let i = text.find(s).unwrap();
+            Span::new(i, i + len)
+        };
+        assert_eq!(balanced(text, at("f (g x)", 6)), "f (g x)");
+        assert_eq!(balanced(text, at("g (f (x))", 7)), "g (f (x))");
+        assert_eq!(balanced(text, at("f (g x)", 1)), "f");
+    }
+}

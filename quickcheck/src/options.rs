@@ -1,0 +1,172 @@
+//! Test parameters: Isabelle's `quickcheck` options with their defaults, and how options as
+//! written (`quickcheck[random, size = 8]`, `quickcheck_params`, `declare [[...]]`, the
+//! command line) are layered. The names were checked where the theory was checked
+//! (`lang::types::options`); a value that does not parse here keeps the default.
+
+use lang::RawOption;
+use std::time::Duration;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Tester {
+    Random,
+    Exhaustive,
+    SmartExhaustive,
+    Narrowing,
+}
+
+impl Tester {
+    pub fn name(self) -> &'static str {
+        match self {
+            Tester::Random => "random",
+            Tester::Exhaustive => "exhaustive",
+            Tester::SmartExhaustive => "smart_exhaustive",
+            Tester::Narrowing => "narrowing",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Tester> {
+        Some(match s {
+            "random" => Tester::Random,
+            "exhaustive" => Tester::Exhaustive,
+            "smart_exhaustive" => Tester::SmartExhaustive,
+            "narrowing" => Tester::Narrowing,
+            _ => return None,
+        })
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Expect {
+    Counterexample,
+    NoCounterexample,
+    NoExpectation,
+}
+
+impl Expect {
+    pub fn name(self) -> &'static str {
+        match self {
+            Expect::Counterexample => "counterexample",
+            Expect::NoCounterexample => "no_counterexample",
+            Expect::NoExpectation => "no_expectation",
+        }
+    }
+}
+
+/// The parameters of one quickcheck run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// `None`: the portfolio of every tester that applies.
+    pub tester: Option<Tester>,
+    pub size: u64,
+    pub iterations: u64,
+    pub timeout: Duration,
+    pub expect: Option<Expect>,
+    pub finite_types: bool,
+    pub finite_type_size: u32,
+    /// The type for type variables when `finite_types` is false.
+    pub default_type: String,
+    pub genuine_only: bool,
+    pub quiet: bool,
+    pub verbose: bool,
+    pub report: bool,
+    /// Depth bound of the smart generators.
+    pub depth: u64,
+    /// `None`: a seed is drawn and printed.
+    pub seed: Option<u64>,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            tester: None,
+            size: 5,
+            iterations: 100,
+            // Isabelle waits 30 s; a lemma that takes that long in native code is almost
+            // always a search space that will not finish, so `hol` gives up sooner.
+            timeout: Duration::from_secs(10),
+            expect: None,
+            finite_types: true,
+            finite_type_size: 3,
+            default_type: "int".into(),
+            genuine_only: false,
+            quiet: false,
+            verbose: false,
+            report: false,
+            depth: 5,
+            seed: None,
+        }
+    }
+}
+
+impl Options {
+    /// Applies options as written, later ones winning. In `declare [[...]]` the names carry
+    /// the `quickcheck_` prefix (`strip_prefix`).
+    pub fn apply(&mut self, opts: &[RawOption], strip_prefix: bool) {
+        for o in opts {
+            let name = if strip_prefix { o.name.strip_prefix("quickcheck_").unwrap_or(&o.name) } else { &o.name };
+            self.set(name, o.value.as_deref());
+        }
+    }
+
+    /// Sets one option; unknown names and unparsable values are ignored (the checker has
+    /// already reported them).
+    pub fn set(&mut self, name: &str, value: Option<&str>) {
+        let flag = |v: Option<&str>| v.is_none_or(|v| v == "true");
+        match (name, value) {
+            (t, None) if Tester::parse(t).is_some() => self.tester = Tester::parse(t),
+            ("tester", Some(v)) => self.tester = Tester::parse(v).or(self.tester),
+            ("size", Some(v)) => self.size = v.parse().unwrap_or(self.size),
+            ("iterations", Some(v)) => self.iterations = v.parse().unwrap_or(self.iterations),
+            ("depth", Some(v)) => self.depth = v.parse().unwrap_or(self.depth),
+            ("finite_type_size", Some(v)) => self.finite_type_size = v.parse().unwrap_or(self.finite_type_size),
+            ("timeout", Some(v)) => {
+                if let Ok(s) = v.parse::<f64>() {
+                    if s.is_finite() && s >= 0.0 {
+                        self.timeout = Duration::from_secs_f64(s);
+                    }
+                }
+            }
+            ("expect", Some(v)) => {
+                self.expect = match v {
+                    "counterexample" => Some(Expect::Counterexample),
+                    "no_counterexample" => Some(Expect::NoCounterexample),
+                    "no_expectation" => Some(Expect::NoExpectation),
+                    _ => self.expect,
+                }
+            }
+            ("finite_types", v) => self.finite_types = flag(v),
+            ("genuine_only", v) => self.genuine_only = flag(v),
+            ("quiet", v) => self.quiet = flag(v),
+            ("verbose", v) => self.verbose = flag(v),
+            ("report", v) => self.report = flag(v),
+            ("default_type", Some(v)) => self.default_type = v.to_string(),
+            _ => {}
+        }
+    }
+}
+
+/// Command-line settings that override everything written in the theory.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Overrides {
+    pub tester: Option<Tester>,
+    pub size: Option<u64>,
+    pub timeout: Option<Duration>,
+    pub seed: Option<u64>,
+}
+
+impl Overrides {
+    pub fn apply(&self, o: &mut Options) {
+        if let Some(t) = self.tester {
+            o.tester = Some(t);
+        }
+        if let Some(s) = self.size {
+            o.size = s;
+        }
+        if let Some(t) = self.timeout {
+            o.timeout = t;
+        }
+        if let Some(s) = self.seed {
+            o.seed = Some(s);
+        }
+    }
+}
