@@ -58,7 +58,13 @@ pub fn test_lemma(
         options.overrides.apply(&mut opts);
         let at = cmd.map_or(lemma.statement.start, |c| c.span.start);
         let progress = Progress::start(options.progress, &format!("{}:{}", file.path, file.line(at)));
-        let report = quickcheck::check_lemma(theory, lemma.index, &opts, !options.interpreter);
+        // A bug in a tester must not cost the rest of the file: it becomes this run's error.
+        let report = crate::guard::catch(|| quickcheck::check_lemma(theory, lemma.index, &opts, !options.interpreter))
+            .unwrap_or_else(|panic| {
+                let tester = opts.tester.unwrap_or(quickcheck::Tester::Exhaustive);
+                Report::new(tester, quickcheck::OutcomeKind::Error)
+                    .with_message(format!("internal error: hol panicked while testing this lemma: {panic}"))
+            });
         progress.finish();
         let expect = opts.expect.filter(|e| *e != Expect::NoExpectation);
         let evaluated = report

@@ -22,7 +22,13 @@ pub fn run(conjectures: &[Conjecture], opts: &Options, seed: u64, use_jit: bool)
             let tx = tx.clone();
             let cancel = &cancel;
             let spawned = std::thread::Builder::new().stack_size(64 << 20).spawn_scoped(s, move || {
-                let r = run_tester(t, conjectures, opts, seed, cancel, use_jit);
+                // A panic in one tester is that tester's error, not the portfolio's end.
+                let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    run_tester(t, conjectures, opts, seed, cancel, use_jit)
+                }))
+                .unwrap_or_else(|_| {
+                    Report::new(t, OutcomeKind::Error).with_message("internal error: the tester panicked")
+                });
                 let _ = tx.send(r);
             });
             if spawned.is_err() {

@@ -1,0 +1,65 @@
+//! The exhaustive tester run twice on every lemma of every theory in the repository and the
+//! shared examples: once on compiled code (the JIT, handing cases over to the interpreter
+//! where it must) and once on the reference interpreter alone. Where both finish, they must
+//! give the same outcome and the same counterexample, since the search order is the same.
+//! Also: no tester panics on any of these lemmas, whatever the theory.
+
+use quickcheck::{check_lemma, Options, OutcomeKind, Report, Tester};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+fn theories() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut out = Vec::new();
+    let mut stack = vec![root.join("tests/fixtures"), root.join("theories"), root.join("../shared/examples")];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else { continue };
+        for p in entries.flatten().map(|e| e.path()) {
+            if p.is_dir() && !p.ends_with("errors") {
+                stack.push(p);
+            } else if p.extension().is_some_and(|e| e == "thy") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn same(a: &Report, b: &Report) -> bool {
+    a.outcome == b.outcome
+        && a.counterexample.as_ref().map(|c| &c.assignment) == b.counterexample.as_ref().map(|c| &c.assignment)
+}
+
+#[test]
+fn jit_and_interpreter_agree_on_every_lemma() {
+    let files = theories();
+    assert!(files.len() > 20, "theories found: {files:?}");
+    let opts = Options {
+        tester: Some(Tester::Exhaustive),
+        size: 3,
+        timeout: Duration::from_millis(500),
+        ..Options::default()
+    };
+    let (mut compared, mut problems) = (0, Vec::new());
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        let th = lang::check_theory(&text);
+        for item in &th.items {
+            let lang::ItemKind::Lemma { index, .. } = item.kind else { continue };
+            let jit = check_lemma(&th, index, &opts, true);
+            let interp = check_lemma(&th, index, &opts, false);
+            assert_ne!(jit.outcome, OutcomeKind::Error, "{}: lemma {index}: {jit:?}", f.display());
+            if jit.outcome == OutcomeKind::Timeout || interp.outcome == OutcomeKind::Timeout {
+                continue;
+            }
+            compared += 1;
+            if !same(&jit, &interp) {
+                problems.push(format!("{}: lemma {index}:\n  jit:    {jit:?}\n  interp: {interp:?}", f.display()));
+            }
+        }
+    }
+    eprintln!("{compared} lemmas compared");
+    assert!(compared > 50, "only {compared} lemmas compared");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
