@@ -185,6 +185,29 @@ impl Jit {
         self.take_status().and(w)
     }
 
+    /// Builds constructor `tag` applied to `fields` (words of the constructor's field types)
+    /// in the arena: the layout `word_of` gives the same value, without an interpreter value
+    /// in between (generators use it to build test data directly).
+    pub fn ctor_word(&mut self, tag: u32, fields: &[Word]) -> Result<Word, JitOutcome> {
+        if fields.is_empty() {
+            return Ok((u64::from(tag) << 1) | 1);
+        }
+        let ctx: *mut Ctx = &mut *self.ctx;
+        // SAFETY: `ctx` is this JIT's context; the cell is inside its arena.
+        let p = unsafe { alloc(ctx, 1 + fields.len() as u64) };
+        let Some(p) = p else {
+            self.ctx.status = 0;
+            return Err(JitOutcome::OutOfMemory);
+        };
+        unsafe {
+            *p = u64::from(tag) | ((fields.len() as u64) << 32);
+            for (i, f) in fields.iter().enumerate() {
+                *p.add(1 + i) = *f;
+            }
+        }
+        Ok(p as u64)
+    }
+
     /// Reads a word of type `ty` back as an interpreter value (`NotSupported` for functions).
     pub fn value_of(&self, w: Word, ty: &Ty) -> Result<Value, JitOutcome> {
         layout::value_of(&self.prog, w, ty)

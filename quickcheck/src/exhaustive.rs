@@ -12,8 +12,9 @@ use crate::search::{on_failure, Budget, End, SizeResult};
 use crate::space::{Space, Spaces};
 use codegen::Word;
 use lang::core::conjecture::Conjecture;
-use lang::core::ir::Undef;
+use lang::core::ir::{Program, Ty, Undef};
 use lang::interp::cardinality;
+use std::collections::HashMap;
 use std::rc::Rc;
 
 /// The exhaustive tester of one type instance, run size by size.
@@ -59,11 +60,13 @@ impl<'c> Exhaustive<'c> {
         }
         let r = &mut self.r;
         r.reset_arena();
-        let mut words: Vec<Vec<Option<Word>>> = vec![Vec::new(); c.vars.len()];
+        let mut words = WordCache::default();
+        let mut word_only = vec![false; c.vars.len()];
         if r.has_jit() {
             for v in &self.gens {
-                if let Some(t) = sp[*v].as_ref().and_then(|s| s.as_table()) {
-                    words[*v] = t.iter().map(|x| r.word_of(*v, x)).collect();
+                if let Some(s) = &sp[*v] {
+                    words.prebuild(s, &c.vars[*v].ty, r);
+                    word_only[*v] = s.as_table().is_none() && !has_functions(&c.program, &c.vars[*v].ty);
                 }
             }
         }
@@ -77,6 +80,7 @@ impl<'c> Exhaustive<'c> {
             sched: &self.sched,
             sp,
             words,
+            word_only,
             genuine_only: self.genuine_only,
             budget,
             tests: 0,
@@ -94,8 +98,10 @@ struct Search<'r, 'c> {
     r: &'r mut Runner<'c>,
     sched: &'r Schedule,
     sp: Vec<Option<Rc<Space>>>,
-    /// Arena words of each table space's values (`None` where the JIT cannot build one).
-    words: Vec<Vec<Option<Word>>>,
+    words: WordCache,
+    /// Variables whose values are built as words only (lazy spaces without functions
+    /// inside): their interpreter values are read back from the words when needed.
+    word_only: Vec<bool>,
     genuine_only: bool,
     budget: Budget<'r>,
     tests: u64,
@@ -137,14 +143,17 @@ impl Search<'_, '_> {
             self.r.release(m);
             match space.as_table() {
                 Some(t) => {
-                    let w = self.words[v].get(i as usize).copied().flatten();
+                    let w = self.words.word(&space, i, self.r);
                     self.r.set(v, t[i as usize].clone(), w);
                 }
-                None => {
-                    let val = space.value(i);
-                    let w = self.r.word_of(v, &val);
-                    self.r.set(v, val, w);
-                }
+                None => match self.words.word(&space, i, self.r).filter(|_| self.word_only[v]) {
+                    Some(w) => self.r.set_word(v, w),
+                    None => {
+                        let val = space.value(i);
+                        let w = self.r.word_of(v, &val);
+                        self.r.set(v, val, w);
+                    }
+                },
             }
             if let Some(e) = self.search(k + 1, taint.clone()) {
                 return Some(e);
@@ -159,4 +168,75 @@ impl Search<'_, '_> {
         let generated: Vec<_> = (0..n).map(|v| if self.sp[v].is_some() { self.r.value(v) } else { None }).collect();
         on_failure(self.r.conj, self.sched, &generated, self.genuine_only, self.budget.deadline)
     }
+}
+
+/// Arena words of the values of table spaces, built once per size before any case runs (so
+/// releasing the arena after a case keeps them), and the words of lazy spaces' values built
+/// from them, one constructor cell per level.
+#[derive(Default)]
+struct WordCache {
+    tables: HashMap<*const Space, Vec<Option<Word>>>,
+}
+
+impl WordCache {
+    fn prebuild(&mut self, s: &Rc<Space>, ty: &Ty, r: &mut Runner) {
+        let key = Rc::as_ptr(s);
+        if self.tables.contains_key(&key) {
+            return;
+        }
+        match s.as_table() {
+            Some(t) => {
+                let w = t.iter().map(|x| r.word_of_ty(x, ty)).collect();
+                self.tables.insert(key, w);
+            }
+            None => {
+                self.tables.insert(key, Vec::new());
+                for a in s.alts() {
+                    for (f, t) in a.fields.iter().zip(&a.tys) {
+                        self.prebuild(f, t, r);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The word of value `i` of `s`, if the JIT can build it.
+    fn word(&self, s: &Space, i: u64, r: &mut Runner) -> Option<Word> {
+        if s.as_table().is_some() {
+            return self.tables.get(&(s as *const Space))?.get(i as usize).copied().flatten();
+        }
+        let (a, mut n) = s.locate(i)?;
+        let mut buf = [0 as Word; 16];
+        let k = a.fields.len();
+        if k > buf.len() {
+            return None;
+        }
+        for j in (0..k).rev() {
+            let f = &a.fields[j];
+            let c = f.count();
+            buf[j] = self.word(f, n % c, r)?;
+            n /= c;
+        }
+        r.ctor_word(a.tag, &buf[..k])
+    }
+}
+
+/// Whether values of `ty` can contain functions (which the JIT's words cannot be read back
+/// from).
+fn has_functions(p: &Program, ty: &Ty) -> bool {
+    fn go(p: &Program, ty: &Ty, seen: &mut Vec<lang::core::ir::DataId>) -> bool {
+        match ty {
+            Ty::Bool | Ty::Nat | Ty::Int => false,
+            Ty::Fun(..) => true,
+            Ty::Set(e) => go(p, e, seen),
+            Ty::Data(d) => {
+                if seen.contains(d) {
+                    return false;
+                }
+                seen.push(*d);
+                p.data(*d).ctors.iter().any(|c| c.fields.iter().any(|f| go(p, f, seen)))
+            }
+        }
+    }
+    go(p, ty, &mut Vec::new())
 }

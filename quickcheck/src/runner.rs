@@ -110,6 +110,16 @@ impl<'c> Runner<'c> {
         self.jit.as_mut().and_then(|j| j.word_of(v, ty).ok())
     }
 
+    /// Builds `v` of type `ty` in the arena, if there is a JIT and it can.
+    pub fn word_of_ty(&mut self, v: &Value, ty: &lang::core::ir::Ty) -> Option<Word> {
+        self.jit.as_mut().and_then(|j| j.word_of(v, ty).ok())
+    }
+
+    /// Builds constructor `tag` over field words in the arena.
+    pub fn ctor_word(&mut self, tag: u32, fields: &[Word]) -> Option<Word> {
+        self.jit.as_mut().and_then(|j| j.ctor_word(tag, fields).ok())
+    }
+
     /// Sets variable `var` to `value`, with its word when the caller has one.
     pub fn set(&mut self, var: usize, value: Value, word: Option<Word>) {
         self.values[var] = Some(value);

@@ -37,9 +37,11 @@ pub enum Space {
 
 #[derive(Debug)]
 pub struct Alt {
-    tag: u32,
-    fields: Vec<Rc<Space>>,
-    count: u64,
+    pub tag: u32,
+    pub fields: Vec<Rc<Space>>,
+    /// The type of each field.
+    pub tys: Vec<Ty>,
+    pub count: u64,
 }
 
 /// A space that would be too big to build.
@@ -55,26 +57,41 @@ impl Space {
     }
 
     /// The `n`-th value (`n < count()`).
-    pub fn value(&self, mut n: u64) -> Value {
+    pub fn value(&self, n: u64) -> Value {
         match self {
             Space::Table(v) => v[n as usize].clone(),
-            Space::Ctors { alts, .. } => {
-                for a in alts {
-                    if n < a.count {
-                        // Mixed radix, last field fastest.
-                        let mut fields = Vec::with_capacity(a.fields.len());
-                        for f in a.fields.iter().rev() {
-                            let c = f.count();
-                            fields.push(f.value(n % c));
-                            n /= c;
-                        }
-                        fields.reverse();
-                        return Value::ctor(a.tag, fields);
-                    }
-                    n -= a.count;
+            Space::Ctors { .. } => {
+                let (a, mut n) = self.locate(n).expect("index below count");
+                // Mixed radix, last field fastest.
+                let mut fields = Vec::with_capacity(a.fields.len());
+                for f in a.fields.iter().rev() {
+                    let c = f.count();
+                    fields.push(f.value(n % c));
+                    n /= c;
                 }
-                unreachable!("index below count")
+                fields.reverse();
+                Value::ctor(a.tag, fields)
             }
+        }
+    }
+
+    /// The alternative value `n` of a lazy space falls in, and its index within it.
+    pub fn locate(&self, mut n: u64) -> Option<(&Alt, u64)> {
+        let Space::Ctors { alts, .. } = self else { return None };
+        for a in alts {
+            if n < a.count {
+                return Some((a, n));
+            }
+            n -= a.count;
+        }
+        None
+    }
+
+    /// The alternatives of a lazy space (none for a table).
+    pub fn alts(&self) -> &[Alt] {
+        match self {
+            Space::Ctors { alts, .. } => alts,
+            Space::Table(_) => &[],
         }
     }
 
@@ -147,7 +164,7 @@ impl<'p> Spaces<'p> {
                         fields.push(s);
                     }
                     if n > 0 {
-                        alts.push(Alt { tag: tag as u32, fields, count: n });
+                        alts.push(Alt { tag: tag as u32, fields, tys: c.fields.clone(), count: n });
                         count = count.saturating_add(n);
                     }
                 }
