@@ -111,6 +111,8 @@ impl Jit {
         set(&mut flags, "is_pic", "false")?;
         set(&mut flags, "opt_level", "speed")?;
         set(&mut flags, "preserve_frame_pointers", "true")?;
+        // The IR verifier costs a large part of compile time; debug builds keep it.
+        set(&mut flags, "enable_verifier", if cfg!(debug_assertions) { "true" } else { "false" })?;
         let isa = cranelift_native::builder()
             .map_err(|e| CodegenError(e.to_string()))?
             .finish(settings::Flags::new(flags))

@@ -390,7 +390,9 @@ const INTER: Keep = Keep(false, true, false);
 const MINUS: Keep = Keep(true, false, false);
 
 /// The sorted merge of two ascending element slices into a new cell, with complement flag
-/// `compl`. Shares an input cell instead when the result is known to equal it.
+/// `compl`. Shares an input cell instead when the result is known to equal it. Inlined, so
+/// each call site's `keep` is a constant and its loop specialised.
+#[inline(always)]
 unsafe fn merge(
     ctx: *mut Ctx,
     cmp: &impl Fn(u64, u64) -> Ordering,
@@ -500,12 +502,20 @@ unsafe fn set_op(ctx: *mut Ctx, op: i64, a: u64, b: u64, cmp: impl Fn(u64, u64) 
             if contains(xb, a) != cb {
                 return b;
             }
-            let x = [a];
             if cb {
-                merge(ctx, &cmp, (b, xb), (0, &x), MINUS, true)
-            } else {
-                merge(ctx, &cmp, (b, xb), (0, &x), UNION, false)
+                return merge(ctx, &cmp, (b, xb), (0, &[a]), MINUS, true);
             }
+            // The common case (`set`, `tset`, `insert x {}`): one pass, no merge.
+            let Some(mut out) = SetOut::new(ctx, xb.len() + 1) else { return 0 };
+            let at = xb.iter().position(|e| cmp(a, *e) == Ordering::Less).unwrap_or(xb.len());
+            for e in &xb[..at] {
+                out.push(*e);
+            }
+            out.push(a);
+            for e in &xb[at..] {
+                out.push(*e);
+            }
+            out.done(ctx, false)
         }
         SET_MEMBER => {
             let (cb, xb) = read(b);

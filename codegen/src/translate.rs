@@ -613,14 +613,39 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
     }
 
     fn case(&mut self, v: Value, data: DataId, alts: &[Alt], default: Option<&Expr>, k: K) {
-        let tag = data_tag(&mut self.b, self.g.prog, data, v);
-        let mut sw = Switch::new();
         let blocks: Vec<Block> = alts.iter().map(|_| self.b.create_block()).collect();
-        for (a, blk) in alts.iter().zip(&blocks) {
-            sw.set_entry(a.tag as u128, *blk);
-        }
         let otherwise = self.b.create_block();
-        sw.emit(&mut self.b, tag, otherwise);
+        let target = |tag: u32| alts.iter().position(|a| a.tag == tag).map_or(otherwise, |i| blocks[i]);
+        // The low bit tells immediates (nullary constructors) from cells, so a datatype with
+        // one constructor of each kind (lists, options, trees) dispatches on that bit alone,
+        // without loading the tag or a jump table.
+        let d = self.g.prog.data(data);
+        let (mut imms, mut cells) = (Vec::new(), Vec::new());
+        for (t, c) in d.ctors.iter().enumerate() {
+            let t = t as u32;
+            if c.fields.is_empty() {
+                imms.push((t, target(t)));
+            } else {
+                cells.push((t, target(t)));
+            }
+        }
+        match (imms.is_empty(), cells.is_empty()) {
+            (false, true) => {
+                let tag = self.b.ins().ushr_imm_u(v, 1);
+                self.dispatch(tag, &imms, otherwise);
+            }
+            (true, false) => self.dispatch_cell(v, &cells, otherwise),
+            _ => {
+                let (ib, cb) = (self.b.create_block(), self.b.create_block());
+                let low = self.b.ins().band_imm_u(v, 1);
+                self.b.ins().brif(low, ib, &[], cb, &[]);
+                self.b.switch_to_block(ib);
+                let tag = self.b.ins().ushr_imm_u(v, 1);
+                self.dispatch(tag, &imms, otherwise);
+                self.b.switch_to_block(cb);
+                self.dispatch_cell(v, &cells, otherwise);
+            }
+        }
         for (a, blk) in alts.iter().zip(&blocks) {
             self.b.switch_to_block(*blk);
             for (i, x) in a.binders.iter().enumerate() {
@@ -637,6 +662,39 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
                 self.store_ctx(OFF_STATUS, s);
                 self.b.ins().jump(self.fail, &[]);
             }
+        }
+    }
+
+    /// Jumps to the block of `tag` among `targets` (every tag a word of this kind can have).
+    fn dispatch(&mut self, tag: Value, targets: &[(u32, Block)], otherwise: Block) {
+        match targets {
+            [] => {
+                self.b.ins().jump(otherwise, &[]);
+            }
+            [(_, only)] => {
+                self.b.ins().jump(*only, &[]);
+            }
+            [(t0, b0), (_, b1)] => {
+                let is0 = self.b.ins().icmp_imm_s(IntCC::Equal, tag, *t0 as i64);
+                self.b.ins().brif(is0, *b0, &[], *b1, &[]);
+            }
+            _ => {
+                let mut sw = Switch::new();
+                for (t, blk) in targets {
+                    sw.set_entry(*t as u128, *blk);
+                }
+                sw.emit(&mut self.b, tag, otherwise);
+            }
+        }
+    }
+
+    /// `dispatch` for a cell, loading its tag only when there is more than one to tell apart.
+    fn dispatch_cell(&mut self, v: Value, targets: &[(u32, Block)], otherwise: Block) {
+        if targets.len() == 1 {
+            self.b.ins().jump(targets[0].1, &[]);
+        } else {
+            let tag = self.b.ins().uload32(mf(), v, 0);
+            self.dispatch(tag, targets, otherwise);
         }
     }
 
