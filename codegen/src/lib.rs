@@ -16,11 +16,13 @@
 //! Compiled natively: numbers, booleans, datatypes, calls (tail calls as `return_call`),
 //! `Case`/`NatCase`/`If`/`Let`, closures (`Lambda`, `FunRef`, `Apply` with partial and
 //! over-application), equality and order on numbers, booleans and datatypes without
-//! functions or sets inside (structural compare in `rt_cmp`), quantifiers and set
+//! functions or sets inside (a compiled comparison per datatype, `rt_cmp` near the end of the
+//! stack), quantifiers and set
 //! comprehensions as loops over a finite set (`∀x∈A`, `{x ∈ A. P}`) or over `bool` and
-//! datatypes of nullary constructors only (`a3`), and set operations in `rt_set` (empty,
-//! insert, member, union, inter, diff, `sorted_list_of_set`, `=`, `⊆`, `⊂`, and `UNIV` and
-//! `- A` over infinite element types). Function values given as input may be partial
+//! datatypes of nullary constructors only (`a3`), and set operations in `rt_set` (insert,
+//! member, union, inter, diff, `sorted_list_of_set`, `=`, `⊆`, `⊂`, and `UNIV` and `- A` over
+//! infinite element types; `rt_set_scalar` when elements order as words; results written
+//! straight into the arena; `{}` is one shared read-only cell). Function values given as input may be partial
 //! applications or finite maps (`Value::fun_map`). Handed over (`JitOutcome::NotSupported`):
 //! `UNIV`/`- A` over finite types, quantifiers and comprehensions over complements or over
 //! other finite types (`a3 option`), inductive predicates, sets of elements containing
@@ -109,6 +111,8 @@ impl Jit {
         set(&mut flags, "is_pic", "false")?;
         set(&mut flags, "opt_level", "speed")?;
         set(&mut flags, "preserve_frame_pointers", "true")?;
+        // The IR verifier costs a large part of compile time; debug builds keep it.
+        set(&mut flags, "enable_verifier", if cfg!(debug_assertions) { "true" } else { "false" })?;
         let isa = cranelift_native::builder()
             .map_err(|e| CodegenError(e.to_string()))?
             .finish(settings::Flags::new(flags))
@@ -119,6 +123,7 @@ impl Jit {
         jb.symbol("rt_divmod", rt_divmod as *const u8);
         jb.symbol("rt_cmp", rt_cmp as *const u8);
         jb.symbol("rt_set", rt_set as *const u8);
+        jb.symbol("rt_set_scalar", rt_set_scalar as *const u8);
         let module = JITModule::new(jb);
         let prog = Box::new(prog.clone());
         let mut g = translate::Gen::new(module, &prog)?;

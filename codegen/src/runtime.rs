@@ -331,6 +331,10 @@ fn fallback_stack_limit() -> u64 {
     (&here as *const u64 as u64).saturating_sub(1 << 20)
 }
 
+/// The empty set cell `[0, 0]`, shared by every `{}` the compiled code builds (set cells are
+/// never written after they are built, so one read-only cell serves all of them).
+pub(crate) static EMPTY_SET: [u64; 2] = [0, 0];
+
 /// Set operations (`Prim::Set*`, and `=`, `<`, `≤` at set types) on set cells
 /// `[complement: 0/1, n, elements ascending...]`, the interpreter's canonical form: a finite
 /// set or the complement of one. Over finite element types no complement is ever built (the
@@ -341,42 +345,138 @@ pub(crate) unsafe extern "C" fn rt_set(ctx: *mut Ctx, op: i64, a: u64, b: u64, t
     let prog = &*c.prog;
     let tys: &Vec<Ty> = &*c.cmp_tys;
     let ty = &tys[ty as usize];
-    let cmp = |x: u64, y: u64| cmp_words(prog, x, y, ty);
-    let read = |s: u64| -> (bool, &[u64]) {
-        let p = s as *const u64;
-        (*p == 1, std::slice::from_raw_parts(p.add(2), *p.add(1) as usize))
+    set_op(ctx, op, a, b, |x, y| cmp_words(prog, x, y, ty))
+}
+
+/// `rt_set` for elements whose words order as `i64` (numbers, booleans, datatypes of nullary
+/// constructors only, whose immediates `(tag << 1) | 1` ascend with the tag): no type walk.
+pub(crate) unsafe extern "C" fn rt_set_scalar(ctx: *mut Ctx, op: i64, a: u64, b: u64) -> u64 {
+    set_op(ctx, op, a, b, |x, y| (x as i64).cmp(&(y as i64)))
+}
+
+/// A set cell being filled in the arena: room for `cap` elements is taken up front, and the
+/// unused tail is given back by `done` (nothing else allocates in between).
+struct SetOut {
+    p: *mut u64,
+    n: usize,
+}
+
+impl SetOut {
+    unsafe fn new(ctx: *mut Ctx, cap: usize) -> Option<SetOut> {
+        alloc(ctx, 2 + cap as u64).map(|p| SetOut { p, n: 0 })
+    }
+
+    #[inline]
+    unsafe fn push(&mut self, e: u64) {
+        *self.p.add(2 + self.n) = e;
+        self.n += 1;
+    }
+
+    unsafe fn done(self, ctx: *mut Ctx, compl: bool) -> u64 {
+        *self.p = compl as u64;
+        *self.p.add(1) = self.n as u64;
+        (*ctx).heap = self.p.add(2 + self.n) as u64;
+        self.p as u64
+    }
+}
+
+/// Which elements a sorted merge keeps: those only in the left input, in both, only in the
+/// right (union keeps all three, intersection the middle, difference the first).
+#[derive(Clone, Copy)]
+struct Keep(bool, bool, bool);
+
+const UNION: Keep = Keep(true, true, true);
+const INTER: Keep = Keep(false, true, false);
+const MINUS: Keep = Keep(true, false, false);
+
+/// The sorted merge of two ascending element slices into a new cell, with complement flag
+/// `compl`. Shares an input cell instead when the result is known to equal it. Inlined, so
+/// each call site's `keep` is a constant and its loop specialised.
+#[inline(always)]
+unsafe fn merge(
+    ctx: *mut Ctx,
+    cmp: &impl Fn(u64, u64) -> Ordering,
+    (x, xs): (u64, &[u64]),
+    (y, ys): (u64, &[u64]),
+    keep: Keep,
+    compl: bool,
+) -> u64 {
+    // `x` and `y` are the cells the slices come from (0 for a slice not in a cell), reused
+    // when the other side is empty and the result is that side with the same flag.
+    let flag_of = |c: u64| c != 0 && (*(c as *const u64) == 1) == compl;
+    if ys.is_empty() && (keep.0 || xs.is_empty()) && flag_of(x) {
+        return x;
+    }
+    if xs.is_empty() && keep.2 && flag_of(y) {
+        return y;
+    }
+    let cap = match (keep.0, keep.2) {
+        (true, true) => xs.len() + ys.len(),
+        (true, false) => xs.len(),
+        (false, true) => ys.len(),
+        (false, false) => xs.len().min(ys.len()),
     };
-    let make = |compl: bool, elems: &[u64]| -> u64 {
-        let Some(p) = alloc(ctx, 2 + elems.len() as u64) else { return 0 };
-        *p = compl as u64;
-        *p.add(1) = elems.len() as u64;
-        for (i, e) in elems.iter().enumerate() {
-            *p.add(2 + i) = *e;
-        }
-        p as u64
-    };
-    let contains = |es: &[u64], x: u64| es.binary_search_by(|e| cmp(*e, x)).is_ok();
-    // Sorted-merge set algebra on element slices.
-    let union = |x: &[u64], y: &[u64]| -> Vec<u64> {
-        let mut out: Vec<u64> = Vec::with_capacity(x.len() + y.len());
-        let (mut i, mut j) = (0, 0);
-        while i < x.len() || j < y.len() {
-            if j == y.len() || (i < x.len() && cmp(x[i], y[j]) == Ordering::Less) {
-                out.push(x[i]);
+    let Some(mut out) = SetOut::new(ctx, cap) else { return 0 };
+    let (mut i, mut j) = (0, 0);
+    while i < xs.len() && j < ys.len() {
+        match cmp(xs[i], ys[j]) {
+            Ordering::Less => {
+                if keep.0 {
+                    out.push(xs[i]);
+                }
                 i += 1;
-            } else if i == x.len() || cmp(x[i], y[j]) == Ordering::Greater {
-                out.push(y[j]);
+            }
+            Ordering::Greater => {
+                if keep.2 {
+                    out.push(ys[j]);
+                }
                 j += 1;
-            } else {
-                out.push(x[i]);
+            }
+            Ordering::Equal => {
+                if keep.1 {
+                    out.push(xs[i]);
+                }
                 i += 1;
                 j += 1;
             }
         }
-        out
+    }
+    if keep.0 {
+        for e in &xs[i..] {
+            out.push(*e);
+        }
+    }
+    if keep.2 {
+        for e in &ys[j..] {
+            out.push(*e);
+        }
+    }
+    out.done(ctx, compl)
+}
+
+/// The set algebra of `rt_set` and `rt_set_scalar`, over an element order `cmp`. Results
+/// are written straight into the arena (no intermediate buffers).
+#[inline(always)]
+unsafe fn set_op(ctx: *mut Ctx, op: i64, a: u64, b: u64, cmp: impl Fn(u64, u64) -> Ordering) -> u64 {
+    let read = |s: u64| -> (bool, &[u64]) {
+        let p = s as *const u64;
+        (*p == 1, std::slice::from_raw_parts(p.add(2), *p.add(1) as usize))
     };
-    let inter = |x: &[u64], y: &[u64]| -> Vec<u64> { x.iter().copied().filter(|e| contains(y, *e)).collect() };
-    let minus = |x: &[u64], y: &[u64]| -> Vec<u64> { x.iter().copied().filter(|e| !contains(y, *e)).collect() };
+    let contains = |es: &[u64], x: u64| {
+        // Sets are mostly small: a linear scan over the ascending elements beats bisection.
+        if es.len() <= 16 {
+            for e in es {
+                match cmp(*e, x) {
+                    Ordering::Less => {}
+                    Ordering::Equal => return true,
+                    Ordering::Greater => return false,
+                }
+            }
+            false
+        } else {
+            es.binary_search_by(|e| cmp(*e, x)).is_ok()
+        }
+    };
     let subset = |(ca, xa): (bool, &[u64]), (cb, xb): (bool, &[u64])| -> bool {
         match (ca, cb) {
             (false, false) => xa.iter().all(|e| contains(xb, *e)),
@@ -390,16 +490,32 @@ pub(crate) unsafe extern "C" fn rt_set(ctx: *mut Ctx, op: i64, a: u64, b: u64, t
         ca == cb && xa.len() == xb.len() && xa.iter().zip(xb).all(|(x, y)| cmp(*x, *y) == Ordering::Equal)
     };
     match op {
-        SET_EMPTY => make(false, &[]),
-        SET_UNIV => make(true, &[]),
+        SET_EMPTY => EMPTY_SET.as_ptr() as u64,
+        SET_UNIV => match SetOut::new(ctx, 0) {
+            Some(out) => out.done(ctx, true),
+            None => 0,
+        },
         SET_INSERT => {
             let (cb, xb) = read(b);
-            let x = [a];
-            if cb {
-                make(true, &minus(xb, &x))
-            } else {
-                make(false, &union(xb, &x))
+            // Inserting what is already in (or into a complement, what is not excluded)
+            // changes nothing: the cell itself is the result.
+            if contains(xb, a) != cb {
+                return b;
             }
+            if cb {
+                return merge(ctx, &cmp, (b, xb), (0, &[a]), MINUS, true);
+            }
+            // The common case (`set`, `tset`, `insert x {}`): one pass, no merge.
+            let Some(mut out) = SetOut::new(ctx, xb.len() + 1) else { return 0 };
+            let at = xb.iter().position(|e| cmp(a, *e) == Ordering::Less).unwrap_or(xb.len());
+            for e in &xb[..at] {
+                out.push(*e);
+            }
+            out.push(a);
+            for e in &xb[at..] {
+                out.push(*e);
+            }
+            out.done(ctx, false)
         }
         SET_MEMBER => {
             let (cb, xb) = read(b);
@@ -409,21 +525,27 @@ pub(crate) unsafe extern "C" fn rt_set(ctx: *mut Ctx, op: i64, a: u64, b: u64, t
             let ((ca, xa), (cb, xb)) = (read(a), read(b));
             // A - B = A ∩ -B.
             let (op, cb) = if op == SET_DIFF { (SET_INTER, !cb) } else { (op, cb) };
-            let (compl, elems) = match (op, ca, cb) {
-                (SET_UNION, false, false) => (false, union(xa, xb)),
-                (SET_UNION, true, true) => (true, inter(xa, xb)),
-                (SET_UNION, false, true) => (true, minus(xb, xa)),
-                (SET_UNION, true, false) => (true, minus(xa, xb)),
-                (_, false, false) => (false, inter(xa, xb)),
-                (_, true, true) => (true, union(xa, xb)),
-                (_, false, true) => (false, minus(xa, xb)),
-                (_, true, false) => (false, minus(xb, xa)),
-            };
-            make(compl, &elems)
+            // `merge` shares a cell only when its own flag matches the result's, so the flip
+            // of `cb` above cannot make it share `b` wrongly.
+            let (sa, sb) = ((a, xa), (b, xb));
+            match (op, ca, cb) {
+                (SET_UNION, false, false) => merge(ctx, &cmp, sa, sb, UNION, false),
+                (SET_UNION, true, true) => merge(ctx, &cmp, sa, sb, INTER, true),
+                (SET_UNION, false, true) => merge(ctx, &cmp, sb, sa, MINUS, true),
+                (SET_UNION, true, false) => merge(ctx, &cmp, sa, sb, MINUS, true),
+                (_, false, false) => merge(ctx, &cmp, sa, sb, INTER, false),
+                (_, true, true) => merge(ctx, &cmp, sa, sb, UNION, true),
+                (_, false, true) => merge(ctx, &cmp, sa, sb, MINUS, false),
+                (_, true, false) => merge(ctx, &cmp, sb, sa, MINUS, false),
+            }
         }
         SET_COMPL => {
             let (ca, xa) = read(a);
-            make(!ca, xa)
+            let Some(mut out) = SetOut::new(ctx, xa.len()) else { return 0 };
+            for e in xa {
+                out.push(*e);
+            }
+            out.done(ctx, !ca)
         }
         SET_TO_LIST => {
             let (ca, xa) = read(a);

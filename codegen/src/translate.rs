@@ -20,7 +20,7 @@ use cranelift_codegen::isa::CallConv;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch, Variable};
 use cranelift_jit::JITModule;
 use cranelift_module::{FuncId, Linkage, Module};
-use lang::core::ir::{Alt, Expr, Lit, NumTy, Prim, Program, Ty, Undef, VarId};
+use lang::core::ir::{Alt, DataId, Expr, Lit, NumTy, Prim, Program, Ty, Undef, VarId};
 use num_traits::ToPrimitive;
 use std::collections::{BTreeSet, HashMap};
 
@@ -43,6 +43,7 @@ struct Rt {
     divmod: FuncId,
     cmp: FuncId,
     set: FuncId,
+    set_scalar: FuncId,
 }
 
 /// A `Lambda` waiting to be compiled into its own closure entry.
@@ -64,6 +65,9 @@ pub(crate) struct Gen<'p> {
     num_lambdas: usize,
     pub undefs: Vec<Undef>,
     pub cmp_tys: Vec<Ty>,
+    /// The compiled structural comparison of each datatype that needs one (`cmp_fun`).
+    cmp_funs: HashMap<DataId, FuncId>,
+    pending_cmps: Vec<DataId>,
 }
 
 fn err(e: impl std::fmt::Debug) -> CodegenError {
@@ -89,6 +93,7 @@ impl<'p> Gen<'p> {
             divmod: imp(&mut module, "rt_divmod", 4)?,
             cmp: imp(&mut module, "rt_cmp", 4)?,
             set: imp(&mut module, "rt_set", 5)?,
+            set_scalar: imp(&mut module, "rt_set_scalar", 4)?,
         };
         let mut funs = Vec::new();
         let mut wraps = Vec::new();
@@ -107,6 +112,8 @@ impl<'p> Gen<'p> {
             num_lambdas: 0,
             undefs: Vec::new(),
             cmp_tys: Vec::new(),
+            cmp_funs: HashMap::new(),
+            pending_cmps: Vec::new(),
         })
     }
 
@@ -200,6 +207,141 @@ impl<'p> Gen<'p> {
                 self.module.clear_context(&mut cx);
             }
         }
+        while let Some(d) = self.pending_cmps.pop() {
+            let id = self.cmp_funs[&d];
+            cx.func.signature = self.module.declarations().get_function_decl(id).signature.clone();
+            cx.func.name = UserFuncName::user(2, id.as_u32());
+            self.compile_cmp(d, &mut cx.func, &mut fctx)?;
+            self.module.define_function(id, &mut cx).map_err(err)?;
+            self.module.clear_context(&mut cx);
+        }
+        Ok(())
+    }
+
+    /// The compiled comparison `(ctx, a, b) -> -1/0/1` of two words of datatype `d` (whose
+    /// values hold no functions or sets), declared on first use and compiled at the end.
+    fn cmp_fun(&mut self, d: DataId) -> Result<FuncId, CodegenError> {
+        if let Some(id) = self.cmp_funs.get(&d) {
+            return Ok(*id);
+        }
+        let mut s = Signature::new(CallConv::Tail);
+        for _ in 0..3 {
+            s.params.push(AbiParam::new(I64));
+        }
+        s.returns.push(AbiParam::new(I64));
+        let id = self.module.declare_function(&format!("cmp{}", d.0), Linkage::Local, &s).map_err(err)?;
+        self.cmp_funs.insert(d, id);
+        self.pending_cmps.push(d);
+        Ok(id)
+    }
+
+    /// The body of `cmp_fun(d)`: the order of `cmp_words` (tags, then fields left to right),
+    /// with identical words equal at once, scalar fields compared inline, the last field
+    /// continued with a tail call (so lists compare in constant stack), and other datatype
+    /// fields by calls. Near the end of the stack it hands the pair to the iterative `rt_cmp`.
+    fn compile_cmp(
+        &mut self,
+        d: DataId,
+        func: &mut cranelift_codegen::ir::Function,
+        fctx: &mut FunctionBuilderContext,
+    ) -> Result<(), CodegenError> {
+        let ty_index = self.cmp_index(&Ty::Data(d));
+        let prog = self.prog;
+        let mut b = FunctionBuilder::new(func, fctx);
+        let mut refs: HashMap<FuncId, FuncRef> = HashMap::new();
+        let entry = b.create_block();
+        b.append_block_params_for_function_params(entry);
+        b.switch_to_block(entry);
+        let ps = b.block_params(entry).to_vec();
+        let (ctx, x, y) = (ps[0], ps[1], ps[2]);
+        // Returns `v` from a fresh block, branched to when `cond` holds; continues after.
+        let ret_if = |b: &mut FunctionBuilder, cond: Value, v: Option<Value>| {
+            let (out, cont) = (b.create_block(), b.create_block());
+            b.ins().brif(cond, out, &[], cont, &[]);
+            b.switch_to_block(out);
+            let v = v.unwrap_or_else(|| b.ins().iconst(I64, 0));
+            b.ins().return_(&[v]);
+            b.switch_to_block(cont);
+        };
+        // -1 or 1 by `lt`.
+        let sign = |b: &mut FunctionBuilder, lt: Value| {
+            let m1 = b.ins().iconst(I64, -1);
+            let p1 = b.ins().iconst(I64, 1);
+            b.ins().select(lt, m1, p1)
+        };
+        let same = b.ins().icmp(IntCC::Equal, x, y);
+        ret_if(&mut b, same, None);
+        let sp = b.ins().get_stack_pointer(I64);
+        let lim = b.ins().load(I64, mf(), ctx, OFF_STACK_LIMIT);
+        let low = b.ins().icmp(IntCC::UnsignedLessThan, sp, lim);
+        let (slow, fast) = (b.create_block(), b.create_block());
+        b.ins().brif(low, slow, &[], fast, &[]);
+        b.switch_to_block(slow);
+        let rt = *refs.entry(self.rt.cmp).or_insert_with(|| self.module.declare_func_in_func(self.rt.cmp, b.func));
+        let iv = b.ins().iconst(I64, ty_index);
+        let call = b.ins().call(rt, &[ctx, x, y, iv]);
+        let r = b.inst_results(call)[0];
+        b.ins().return_(&[r]);
+        b.switch_to_block(fast);
+        let tx = data_tag(&mut b, prog, d, x);
+        let ty = data_tag(&mut b, prog, d, y);
+        let ne = b.ins().icmp(IntCC::NotEqual, tx, ty);
+        let lt = b.ins().icmp(IntCC::UnsignedLessThan, tx, ty);
+        let r = sign(&mut b, lt);
+        ret_if(&mut b, ne, Some(r));
+        let mut sw = Switch::new();
+        let ctors: Vec<(usize, Block)> = prog
+            .data(d)
+            .ctors
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| !c.fields.is_empty())
+            .map(|(i, _)| (i, b.create_block()))
+            .collect();
+        for (i, blk) in &ctors {
+            sw.set_entry(*i as u128, *blk);
+        }
+        // Equal tags of a nullary constructor are equal immediates, caught above.
+        let other = b.create_block();
+        sw.emit(&mut b, tx, other);
+        b.switch_to_block(other);
+        let z = b.ins().iconst(I64, 0);
+        b.ins().return_(&[z]);
+        for (i, blk) in ctors {
+            b.switch_to_block(blk);
+            let fields = &prog.data(d).ctors[i].fields;
+            for (k, fty) in fields.iter().enumerate() {
+                let off = (8 * (k + 1)) as i32;
+                let fx = b.ins().load(I64, mf(), x, off);
+                let fy = b.ins().load(I64, mf(), y, off);
+                match fty {
+                    Ty::Data(e) if !prog.data(*e).ctors.iter().all(|c| c.fields.is_empty()) => {
+                        let id = self.cmp_fun(*e)?;
+                        let fr = *refs.entry(id).or_insert_with(|| self.module.declare_func_in_func(id, b.func));
+                        if k + 1 == fields.len() {
+                            b.ins().return_call(fr, &[ctx, fx, fy]);
+                            let dead = b.create_block();
+                            b.switch_to_block(dead);
+                        } else {
+                            let call = b.ins().call(fr, &[ctx, fx, fy]);
+                            let r = b.inst_results(call)[0];
+                            ret_if(&mut b, r, Some(r));
+                        }
+                    }
+                    // Numbers, booleans and immediates order as `i64`.
+                    _ => {
+                        let ne = b.ins().icmp(IntCC::NotEqual, fx, fy);
+                        let lt = b.ins().icmp(IntCC::SignedLessThan, fx, fy);
+                        let r = sign(&mut b, lt);
+                        ret_if(&mut b, ne, Some(r));
+                    }
+                }
+            }
+            let z = b.ins().iconst(I64, 0);
+            b.ins().return_(&[z]);
+        }
+        b.seal_all_blocks();
+        b.finalize(self.module.target_config());
         Ok(())
     }
 
@@ -217,6 +359,32 @@ impl<'p> Gen<'p> {
         }
         self.cmp_tys.push(t.clone());
         (self.cmp_tys.len() - 1) as i64
+    }
+}
+
+/// The constructor tag of a word of datatype `d`: immediates are `(tag << 1) | 1`, cells
+/// start with the tag (as a 32-bit word).
+fn data_tag(b: &mut FunctionBuilder, prog: &Program, d: DataId, v: Value) -> Value {
+    let d = prog.data(d);
+    let any_nullary = d.ctors.iter().any(|c| c.fields.is_empty());
+    let any_cell = d.ctors.iter().any(|c| !c.fields.is_empty());
+    if !any_cell {
+        b.ins().ushr_imm_u(v, 1)
+    } else if !any_nullary {
+        b.ins().uload32(mf(), v, 0)
+    } else {
+        let (ib, cb, m) = (b.create_block(), b.create_block(), b.create_block());
+        b.append_block_param(m, I64);
+        let low = b.ins().band_imm_u(v, 1);
+        b.ins().brif(low, ib, &[], cb, &[]);
+        b.switch_to_block(ib);
+        let t = b.ins().ushr_imm_u(v, 1);
+        b.ins().jump(m, &[t.into()]);
+        b.switch_to_block(cb);
+        let t = b.ins().uload32(mf(), v, 0);
+        b.ins().jump(m, &[t.into()]);
+        b.switch_to_block(m);
+        b.block_params(m)[0]
     }
 }
 
@@ -444,35 +612,40 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
         }
     }
 
-    fn case(&mut self, v: Value, data: lang::core::ir::DataId, alts: &[Alt], default: Option<&Expr>, k: K) {
-        let d = self.g.prog.data(data);
-        let any_nullary = d.ctors.iter().any(|c| c.fields.is_empty());
-        let any_cell = d.ctors.iter().any(|c| !c.fields.is_empty());
-        let tag = if !any_cell {
-            self.b.ins().ushr_imm_u(v, 1)
-        } else if !any_nullary {
-            self.b.ins().uload32(mf(), v, 0)
-        } else {
-            let (ib, cb, m) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
-            self.b.append_block_param(m, I64);
-            let low = self.b.ins().band_imm_u(v, 1);
-            self.b.ins().brif(low, ib, &[], cb, &[]);
-            self.b.switch_to_block(ib);
-            let t = self.b.ins().ushr_imm_u(v, 1);
-            self.b.ins().jump(m, &[t.into()]);
-            self.b.switch_to_block(cb);
-            let t = self.b.ins().uload32(mf(), v, 0);
-            self.b.ins().jump(m, &[t.into()]);
-            self.b.switch_to_block(m);
-            self.b.block_params(m)[0]
-        };
-        let mut sw = Switch::new();
+    fn case(&mut self, v: Value, data: DataId, alts: &[Alt], default: Option<&Expr>, k: K) {
         let blocks: Vec<Block> = alts.iter().map(|_| self.b.create_block()).collect();
-        for (a, blk) in alts.iter().zip(&blocks) {
-            sw.set_entry(a.tag as u128, *blk);
-        }
         let otherwise = self.b.create_block();
-        sw.emit(&mut self.b, tag, otherwise);
+        let target = |tag: u32| alts.iter().position(|a| a.tag == tag).map_or(otherwise, |i| blocks[i]);
+        // The low bit tells immediates (nullary constructors) from cells, so a datatype with
+        // one constructor of each kind (lists, options, trees) dispatches on that bit alone,
+        // without loading the tag or a jump table.
+        let d = self.g.prog.data(data);
+        let (mut imms, mut cells) = (Vec::new(), Vec::new());
+        for (t, c) in d.ctors.iter().enumerate() {
+            let t = t as u32;
+            if c.fields.is_empty() {
+                imms.push((t, target(t)));
+            } else {
+                cells.push((t, target(t)));
+            }
+        }
+        match (imms.is_empty(), cells.is_empty()) {
+            (false, true) => {
+                let tag = self.b.ins().ushr_imm_u(v, 1);
+                self.dispatch(tag, &imms, otherwise);
+            }
+            (true, false) => self.dispatch_cell(v, &cells, otherwise),
+            _ => {
+                let (ib, cb) = (self.b.create_block(), self.b.create_block());
+                let low = self.b.ins().band_imm_u(v, 1);
+                self.b.ins().brif(low, ib, &[], cb, &[]);
+                self.b.switch_to_block(ib);
+                let tag = self.b.ins().ushr_imm_u(v, 1);
+                self.dispatch(tag, &imms, otherwise);
+                self.b.switch_to_block(cb);
+                self.dispatch_cell(v, &cells, otherwise);
+            }
+        }
         for (a, blk) in alts.iter().zip(&blocks) {
             self.b.switch_to_block(*blk);
             for (i, x) in a.binders.iter().enumerate() {
@@ -489,6 +662,39 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
                 self.store_ctx(OFF_STATUS, s);
                 self.b.ins().jump(self.fail, &[]);
             }
+        }
+    }
+
+    /// Jumps to the block of `tag` among `targets` (every tag a word of this kind can have).
+    fn dispatch(&mut self, tag: Value, targets: &[(u32, Block)], otherwise: Block) {
+        match targets {
+            [] => {
+                self.b.ins().jump(otherwise, &[]);
+            }
+            [(_, only)] => {
+                self.b.ins().jump(*only, &[]);
+            }
+            [(t0, b0), (_, b1)] => {
+                let is0 = self.b.ins().icmp_imm_s(IntCC::Equal, tag, *t0 as i64);
+                self.b.ins().brif(is0, *b0, &[], *b1, &[]);
+            }
+            _ => {
+                let mut sw = Switch::new();
+                for (t, blk) in targets {
+                    sw.set_entry(*t as u128, *blk);
+                }
+                sw.emit(&mut self.b, tag, otherwise);
+            }
+        }
+    }
+
+    /// `dispatch` for a cell, loading its tag only when there is more than one to tell apart.
+    fn dispatch_cell(&mut self, v: Value, targets: &[(u32, Block)], otherwise: Block) {
+        if targets.len() == 1 {
+            self.b.ins().jump(targets[0].1, &[]);
+        } else {
+            let tag = self.b.ins().uload32(mf(), v, 0);
+            self.dispatch(tag, targets, otherwise);
         }
     }
 
@@ -658,17 +864,36 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
         if !structural(self.g.prog, elem) {
             return self.fail_with(ST_NOT_SUPPORTED);
         }
-        let i = self.g.cmp_index(elem);
-        let iv = self.b.ins().iconst(I64, i);
+        if op == SET_EMPTY {
+            // One shared read-only cell: `{}` allocates nothing.
+            return self.b.ins().iconst(I64, EMPTY_SET.as_ptr() as i64);
+        }
         let opv = self.b.ins().iconst(I64, op);
         let z = self.b.ins().iconst(I64, 0);
         let a = vals.first().copied().unwrap_or(z);
         let b = vals.get(1).copied().unwrap_or(z);
-        let fr = self.fref(self.g.rt.set);
-        let call = self.b.ins().call(fr, &[self.ctx, opv, a, b, iv]);
+        let call = if self.scalar(elem) {
+            let fr = self.fref(self.g.rt.set_scalar);
+            self.b.ins().call(fr, &[self.ctx, opv, a, b])
+        } else {
+            let i = self.g.cmp_index(elem);
+            let iv = self.b.ins().iconst(I64, i);
+            let fr = self.fref(self.g.rt.set);
+            self.b.ins().call(fr, &[self.ctx, opv, a, b, iv])
+        };
         let r = self.b.inst_results(call)[0];
         self.check_status();
         r
+    }
+
+    /// Whether words of `ty` order as `i64`: numbers, booleans, and datatypes of nullary
+    /// constructors only (immediates `(tag << 1) | 1`).
+    fn scalar(&self, ty: &Ty) -> bool {
+        match ty {
+            Ty::Bool | Ty::Nat | Ty::Int => true,
+            Ty::Data(d) => self.g.prog.data(*d).ctors.iter().all(|c| c.fields.is_empty()),
+            _ => false,
+        }
     }
 
     /// Number of values of `ty` when the JIT enumerates it natively: `bool` and datatypes of
@@ -891,11 +1116,13 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
                         let e = (**e).clone();
                         self.set_op(op, &e, &vals)
                     }
-                    _ if structural(self.g.prog, t) => {
-                        let i = self.g.cmp_index(t);
-                        let iv = self.b.ins().iconst(I64, i);
-                        let fr = self.fref(self.g.rt.cmp);
-                        let call = self.b.ins().call(fr, &[self.ctx, vals[0], vals[1], iv]);
+                    Ty::Data(d) if structural(self.g.prog, t) => {
+                        let id = match self.g.cmp_fun(*d) {
+                            Ok(id) => id,
+                            Err(_) => return self.fail_with(ST_NOT_SUPPORTED),
+                        };
+                        let fr = self.fref(id);
+                        let call = self.b.ins().call(fr, &[self.ctx, vals[0], vals[1]]);
                         let r = self.b.inst_results(call)[0];
                         let z = self.b.ins().iconst(I64, 0);
                         self.bool_of(cc, r, z)

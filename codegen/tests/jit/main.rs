@@ -2,6 +2,7 @@
 //! reference interpreter and asserts the same outcome (`common::check`).
 
 mod common;
+mod fast_paths;
 mod fixtures;
 mod gen;
 mod guards;

@@ -1,0 +1,143 @@
+//! Workload (c) of `/work/shared/peers/README.md`: `ordered t ⟶ ordered (ins x t)` for the
+//! binary search trees of `/work/shared/examples/Trees.thy` (its definitions are copied into
+//! the theory below) over all trees with <= 5 nodes and keys 0..5 and `x` in 0..5
+//! (2,075,370 cases), measured three ways in one run: the JIT, the reference interpreter
+//! (trees with <= 4 nodes, with the JIT at that bound too for the ratio), and hand-written
+//! Rust on `Rc` trees. Throughput is in test cases.
+
+mod common;
+
+use codegen::Jit;
+use common::*;
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use lang::interp::{Interp, Limits, Value};
+use std::hint::black_box;
+use std::rc::Rc;
+
+/// From Trees.thy: the datatype, `tset`, `ordered`, `ins`, verbatim.
+const THEORY: &str = r#"theory C imports Main begin
+datatype bst = E | T bst nat bst
+
+primrec tset :: "bst ⇒ nat set" where
+  "tset E = {}"
+| "tset (T l x r) = tset l ∪ {x} ∪ tset r"
+
+primrec ordered :: "bst ⇒ bool" where
+  "ordered E = True"
+| "ordered (T l x r) = (ordered l ∧ ordered r ∧ (∀y ∈ tset l. y < x) ∧ (∀y ∈ tset r. x < y))"
+
+primrec ins :: "nat ⇒ bst ⇒ bst" where
+  "ins x E = T E x E"
+| "ins x (T l y r) = (if x < y then T (ins x l) y r else if y < x then T l y (ins x r) else T l y r)"
+
+definition ins_ordered :: "nat ⇒ bst ⇒ bool" where
+  "ins_ordered x t = (ordered t ⟶ ordered (ins x t))"
+value "ins_ordered 0 E"
+end"#;
+
+/// The tree as native Rust data: shared subtrees, as `ins` shares them.
+enum N {
+    E,
+    T(Rc<N>, u64, Rc<N>),
+}
+
+fn native(t: &Tree) -> Rc<N> {
+    Rc::new(match t {
+        Tree::E => N::E,
+        Tree::T(l, k, r) => N::T(native(l), *k, native(r)),
+    })
+}
+
+/// `∀y ∈ tset t. p y`, without building the set.
+fn all_keys(t: &N, p: &impl Fn(u64) -> bool) -> bool {
+    match t {
+        N::E => true,
+        N::T(l, k, r) => p(*k) && all_keys(l, p) && all_keys(r, p),
+    }
+}
+
+/// `ordered`, equation by equation.
+fn ordered_native(t: &N) -> bool {
+    match t {
+        N::E => true,
+        N::T(l, x, r) => ordered_native(l) && ordered_native(r) && all_keys(l, &|y| y < *x) && all_keys(r, &|y| *x < y),
+    }
+}
+
+/// `ins`, copying the path and sharing the rest.
+fn ins_native(x: u64, t: &Rc<N>) -> Rc<N> {
+    match &**t {
+        N::E => Rc::new(N::T(Rc::new(N::E), x, Rc::new(N::E))),
+        N::T(l, y, r) => {
+            if x < *y {
+                Rc::new(N::T(ins_native(x, l), *y, r.clone()))
+            } else if *y < x {
+                Rc::new(N::T(l.clone(), *y, ins_native(x, r)))
+            } else {
+                t.clone()
+            }
+        }
+    }
+}
+
+fn bench(c: &mut Criterion) {
+    let (p, prop) = program(THEORY, "ins_ordered");
+    let tree_ty = p.fun(prop).params[1].1.clone();
+    let limits = Limits::default();
+    let mut g = c.benchmark_group("bst_ins");
+    g.sample_size(10);
+
+    for (max_nodes, cases, premise) in [(5, 2_075_370u64, 3_594u64), (4, 115_818, 0)] {
+        let ts = trees(max_nodes);
+        assert_eq!(6 * ts.len() as u64, cases);
+        g.throughput(Throughput::Elements(cases));
+        g.bench_function(format!("jit_nodes{max_nodes}"), |b| {
+            // Every tree built once: about 7M words at 5 nodes.
+            let mut jit = Jit::with_arena(&p, 16 << 20).unwrap();
+            let vals: Vec<Value> = ts.iter().map(tree_value).collect();
+            let ws = words(&mut jit, &vals, &tree_ty);
+            drop(vals);
+            b.iter(|| {
+                let ok = jit_cases(&mut jit, prop, &ws, &limits);
+                assert_eq!(ok, cases);
+                black_box(ok)
+            })
+        });
+        if max_nodes == 5 {
+            g.bench_function(format!("native_nodes{max_nodes}"), |b| {
+                let ns: Vec<Rc<N>> = ts.iter().map(native).collect();
+                b.iter(|| {
+                    let (mut ok, mut pre) = (0u64, 0u64);
+                    for x in 0..=5u64 {
+                        for t in &ns {
+                            let t = black_box(t);
+                            let r = if ordered_native(t) {
+                                pre += 1;
+                                ordered_native(&ins_native(black_box(x), t))
+                            } else {
+                                true
+                            };
+                            ok += r as u64;
+                        }
+                    }
+                    assert_eq!((ok, pre), (cases, premise));
+                    black_box(ok)
+                })
+            });
+        } else {
+            g.bench_function(format!("interp_nodes{max_nodes}"), |b| {
+                let mut it = Interp::new(&p);
+                let vals: Vec<Value> = ts.iter().map(tree_value).collect();
+                b.iter(|| {
+                    let ok = interp_cases(&mut it, prop, &vals, &limits);
+                    assert_eq!(ok, cases);
+                    black_box(ok)
+                })
+            });
+        }
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,94 @@
+//! Workload (b) of `/work/shared/peers/README.md`: `sorted xs ⟶ sorted (insort x xs)` (the
+//! prelude's `sorted` and `insort`) over all nat lists of length <= 5 with elements 0..5 and
+//! `x` in 0..5 (55,986 cases), measured three ways in one run: the JIT, the reference
+//! interpreter, and hand-written Rust on slices. Throughput is in test cases.
+
+mod common;
+
+use codegen::Jit;
+use common::*;
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use lang::interp::{Interp, Limits, Value};
+use std::hint::black_box;
+
+const THEORY: &str = r#"theory B imports Main begin
+definition sorted_insort :: "nat ⇒ nat list ⇒ bool" where
+  "sorted_insort x xs = (sorted xs ⟶ sorted (insort x xs))"
+value "sorted_insort 0 []"
+end"#;
+
+/// `sorted (x # ys) = ((∀y∈set ys. x ≤ y) ∧ sorted ys)`, on a slice.
+fn sorted_native(xs: &[u64]) -> bool {
+    match xs {
+        [] => true,
+        [x, ys @ ..] => ys.iter().all(|y| x <= y) && sorted_native(ys),
+    }
+}
+
+/// `insort x (y # ys) = (if x ≤ y then x # y # ys else y # insort x ys)`, into `out`.
+fn insort_native(x: u64, xs: &[u64], out: &mut Vec<u64>) {
+    out.clear();
+    let pos = xs.iter().position(|y| x <= *y).unwrap_or(xs.len());
+    out.extend_from_slice(&xs[..pos]);
+    out.push(x);
+    out.extend_from_slice(&xs[pos..]);
+}
+
+fn bench(c: &mut Criterion) {
+    let (p, prop) = program(THEORY, "sorted_insort");
+    let list_ty = p.fun(prop).params[1].1.clone();
+    let limits = Limits::default();
+    let mut g = c.benchmark_group("sorted_insort");
+    g.sample_size(10);
+
+    let all = lists(5);
+    let n = 6 * all.len() as u64;
+    assert_eq!(n, 55_986);
+    // The property is a theorem: every case holds (the premise in 2,772 of them).
+    let holds = n;
+    g.throughput(Throughput::Elements(n));
+    g.bench_function("jit_len5", |b| {
+        let mut jit = Jit::compile(&p).unwrap();
+        let vals: Vec<Value> = all.iter().map(|l| list_value(l)).collect();
+        let ws = words(&mut jit, &vals, &list_ty);
+        b.iter(|| {
+            let ok = jit_cases(&mut jit, prop, &ws, &limits);
+            assert_eq!(ok, holds);
+            black_box(ok)
+        })
+    });
+    g.bench_function("native_len5", |b| {
+        let mut buf = Vec::with_capacity(6);
+        b.iter(|| {
+            let (mut ok, mut premise) = (0u64, 0u64);
+            for x in 0..=5u64 {
+                for xs in &all {
+                    let xs = black_box(xs);
+                    let r = if sorted_native(xs) {
+                        premise += 1;
+                        insort_native(black_box(x), xs, &mut buf);
+                        sorted_native(&buf)
+                    } else {
+                        true
+                    };
+                    ok += r as u64;
+                }
+            }
+            assert_eq!((ok, premise), (holds, 2_772));
+            black_box(ok)
+        })
+    });
+    g.bench_function("interp_len5", |b| {
+        let mut it = Interp::new(&p);
+        let vals: Vec<Value> = all.iter().map(|l| list_value(l)).collect();
+        b.iter(|| {
+            let ok = interp_cases(&mut it, prop, &vals, &limits);
+            assert_eq!(ok, holds);
+            black_box(ok)
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
