@@ -358,6 +358,9 @@ impl Lowerer {
                 e
             }
             TermKind::Quant(q, l, bound, body) => {
+                if let Some(e) = self.quant_over_list(cx, *q, *l, bound.as_ref(), body) {
+                    return e;
+                }
                 let ty = self.local_ty(cx, *l);
                 let (domain, guard) = self.bound(cx, bound.as_ref(), &ty);
                 let var = cx.bind(*l);
@@ -406,6 +409,36 @@ impl Lowerer {
                 }
             }
         }
+    }
+
+    /// `∀x∈set xs. P` and `∃x∈set xs. P` as `list_all (λx. P) xs` and `list_ex (λx. P) xs`:
+    /// the same truth value, without building the set (Isabelle's own code equations do the
+    /// same). `None` when the bound is not `set` of a list.
+    fn quant_over_list(
+        &mut self,
+        cx: &mut Cx,
+        q: Quant,
+        l: LocalId,
+        bound: Option<&Bound>,
+        body: &Term,
+    ) -> Option<Expr> {
+        let Some(Bound::In(dom)) = bound else { return None };
+        let walker = match q {
+            Quant::All => "list_all",
+            Quant::Ex => "list_ex",
+            Quant::Ex1 => return None,
+        };
+        let (head, args) = dom.spine();
+        let TermKind::Const(id, _) = &head.kind else { return None };
+        if args.len() != 1 || !matches!(self.prelude.get("set"), Some(NameRef::Const(set)) if set == id) {
+            return None;
+        }
+        let ty = self.local_ty(cx, l);
+        let f = self.prelude_fun(walker, vec![ty.clone()])?;
+        let list = self.expr(cx, args[0]);
+        let var = cx.bind(l);
+        let pred = Expr::Lambda(vec![(var, ty)], Box::new(self.expr(cx, body)));
+        Some(Expr::Call(f, vec![pred, list]))
     }
 
     fn prelude_fun(&mut self, name: &str, tys: Vec<Ty>) -> Option<FunId> {
