@@ -14,11 +14,13 @@ use crate::outcome::ShrinkStats;
 use crate::program::{Schedule, Step};
 use crate::runner::{Runner, Stop};
 use crate::search::{on_failure, Budget, End, SizeResult};
+use codegen::Word;
 use lang::core::conjecture::Conjecture;
 use lang::core::ir::{DataId, Program, Ty};
 use lang::interp::{cardinality, Closure, SetValue, Value};
 use rand::RngExt;
 use rand_xoshiro::Xoshiro256PlusPlus;
+use std::rc::Rc;
 use std::time::Instant;
 
 /// Where a generator's decisions come from: a random generator (recording them), or a
@@ -33,7 +35,13 @@ pub struct Choices<'a> {
 
 impl<'a> Choices<'a> {
     pub fn random(rng: &'a mut Xoshiro256PlusPlus) -> Choices<'a> {
-        Choices { rng: Some(rng), replay: &[], pos: 0, record: Vec::new() }
+        Choices::random_into(rng, Vec::new())
+    }
+
+    /// A random source recording into `buf` (cleared), so a caller can reuse its allocation.
+    pub fn random_into(rng: &'a mut Xoshiro256PlusPlus, mut buf: Vec<u64>) -> Choices<'a> {
+        buf.clear();
+        Choices { rng: Some(rng), replay: &[], pos: 0, record: buf }
     }
 
     pub fn replay(choices: &'a [u64]) -> Choices<'a> {
@@ -76,93 +84,231 @@ impl<'a> Choices<'a> {
     }
 }
 
+/// What a generator builds values with: a stack machine, so one generator serves both
+/// interpreter values (for reports and the interpreter) and JIT words built straight into
+/// the arena (for speed: no allocation per case once the stack has grown).
+pub trait Build {
+    fn bool(&mut self, b: bool);
+    fn int(&mut self, i: i64);
+    /// Pops `n` fields and pushes constructor `tag` applied to them.
+    fn ctor(&mut self, tag: u32, n: usize);
+    /// Pops `n` elements and pushes the list of them (`Nil` tag 0, `Cons` tag 1).
+    fn list(&mut self, n: usize);
+    /// Pops `n` elements and pushes the finite set of them.
+    fn set(&mut self, n: usize);
+    /// Pops a default and `n` key/value pairs and pushes the finite map.
+    fn map(&mut self, n: usize);
+}
+
+/// Builds interpreter values.
+#[derive(Default)]
+pub struct ValueBuilder {
+    stack: Vec<Value>,
+}
+
+impl ValueBuilder {
+    pub fn take(&mut self) -> Value {
+        self.stack.pop().expect("a generated value")
+    }
+}
+
+impl Build for ValueBuilder {
+    fn bool(&mut self, b: bool) {
+        self.stack.push(Value::Bool(b));
+    }
+    fn int(&mut self, i: i64) {
+        self.stack.push(Value::int(i));
+    }
+    fn ctor(&mut self, tag: u32, n: usize) {
+        let fields = self.stack.split_off(self.stack.len() - n);
+        self.stack.push(if fields.is_empty() { Value::nullary(tag) } else { Value::ctor(tag, fields) });
+    }
+    fn list(&mut self, n: usize) {
+        let elems = self.stack.split_off(self.stack.len() - n);
+        let mut v = Value::nullary(0);
+        for x in elems.into_iter().rev() {
+            v = Value::ctor(1, vec![x, v]);
+        }
+        self.stack.push(v);
+    }
+    fn set(&mut self, n: usize) {
+        let elems = self.stack.split_off(self.stack.len() - n);
+        self.stack.push(Value::set(SetValue::finite(elems)));
+    }
+    fn map(&mut self, n: usize) {
+        let mut flat = self.stack.split_off(self.stack.len() - (1 + 2 * n)).into_iter();
+        let default = flat.next().expect("a default");
+        let mut entries = Vec::with_capacity(n);
+        while let (Some(k), Some(v)) = (flat.next(), flat.next()) {
+            entries.push((k, v));
+        }
+        self.stack.push(Value::fun_map(default, entries));
+    }
+}
+
+/// Builds JIT words in the runner's arena. Only for types without sets and functions
+/// (`words_ok`); a full arena leaves `failed` set.
+pub struct WordBuilder<'r, 'c> {
+    pub r: &'r mut Runner<'c>,
+    pub stack: &'r mut Vec<Word>,
+    pub failed: bool,
+}
+
+impl Build for WordBuilder<'_, '_> {
+    fn bool(&mut self, b: bool) {
+        self.stack.push(b as Word);
+    }
+    fn int(&mut self, i: i64) {
+        self.stack.push(i as Word);
+    }
+    fn ctor(&mut self, tag: u32, n: usize) {
+        let at = self.stack.len() - n;
+        let w = self.r.ctor_word(tag, &self.stack[at..]);
+        self.stack.truncate(at);
+        self.failed |= w.is_none();
+        self.stack.push(w.unwrap_or(0));
+    }
+    fn list(&mut self, n: usize) {
+        let at = self.stack.len() - n;
+        let mut v: Word = 1; // Nil: (0 << 1) | 1
+        for i in (at..self.stack.len()).rev() {
+            match self.r.ctor_word(1, &[self.stack[i], v]) {
+                Some(w) => v = w,
+                None => self.failed = true,
+            }
+        }
+        self.stack.truncate(at);
+        self.stack.push(v);
+    }
+    fn set(&mut self, _: usize) {
+        self.failed = true;
+    }
+    fn map(&mut self, _: usize) {
+        self.failed = true;
+    }
+}
+
+/// What a generator needs to know about a datatype, computed once.
+struct DataInfo {
+    /// Constructor tags, non-recursive first.
+    order: Vec<u32>,
+    /// How many constructors are non-recursive (at least 1).
+    base: usize,
+    /// Per constructor: each field's type and whether it is recursive, and how many are.
+    ctors: Vec<(Vec<(Ty, bool)>, u64)>,
+    /// `'a list`, drawn QuickCheck's way: a length, then the elements.
+    list_elem: Option<Ty>,
+    pair: bool,
+}
+
 /// Random values of the types of one program.
 pub struct Generators<'p> {
     prog: &'p Program,
-    /// Per datatype: constructor tags, non-recursive ones first, and which are recursive.
-    ctor_order: Vec<Option<Vec<(u32, bool)>>>,
+    datas: Vec<Option<Rc<DataInfo>>>,
 }
 
 impl<'p> Generators<'p> {
     pub fn new(prog: &'p Program) -> Generators<'p> {
-        Generators { prog, ctor_order: vec![None; prog.datas.len()] }
+        Generators { prog, datas: vec![None; prog.datas.len()] }
     }
 
+    /// A random value of `ty` as an interpreter value.
     pub fn value(&mut self, ty: &Ty, size: u64, ch: &mut Choices) -> Value {
+        let mut b = ValueBuilder::default();
+        self.gen(ty, size, ch, &mut b);
+        b.take()
+    }
+
+    /// Draws a value of `ty` of size `size` into `b`.
+    pub fn gen(&mut self, ty: &Ty, size: u64, ch: &mut Choices, b: &mut impl Build) {
         match ty {
-            Ty::Bool => Value::Bool(ch.draw(2) == 1),
-            Ty::Nat => Value::nat(ch.draw(size + 1)),
+            Ty::Bool => b.bool(ch.draw(2) == 1),
+            Ty::Nat => b.int(ch.draw(size + 1) as i64),
             Ty::Int => {
                 // 0, 1, -1, 2, -2, ...: a smaller choice is a smaller magnitude.
                 let c = ch.draw(2 * size + 1) as i64;
-                Value::int(if c % 2 == 1 { c / 2 + 1 } else { -(c / 2) })
+                b.int(if c % 2 == 1 { c / 2 + 1 } else { -(c / 2) })
             }
-            Ty::Data(d) => self.data(*d, size, ch),
+            Ty::Data(d) => self.data(*d, size, ch, b),
             Ty::Set(e) => {
-                let mut elems = Vec::new();
-                ch.sequence(size, |ch| elems.push(self.value(e, size, ch)));
-                Value::set(SetValue::finite(elems))
+                let mut n = 0;
+                ch.sequence(size, |ch| {
+                    self.gen(e, size, ch, b);
+                    n += 1;
+                });
+                b.set(n)
             }
-            Ty::Fun(a, b) => {
+            Ty::Fun(a, r) => {
                 if let Some(keys) =
                     cardinality(self.prog, a).filter(|n| *n <= 64).and_then(|_| lang::interp::enumerate(self.prog, a))
                 {
-                    let entries: Vec<(Value, Value)> = keys.into_iter().map(|k| (k, self.value(b, size, ch))).collect();
-                    let default = entries.first().map(|(_, v)| v.clone()).unwrap_or(Value::Bool(false));
-                    return Value::fun_map(default, entries);
+                    // Every key gets a value; the first one's is the default.
+                    let mut vb = ValueBuilder::default();
+                    let mut results = Vec::with_capacity(keys.len());
+                    for _ in &keys {
+                        self.gen(r, size, ch, &mut vb);
+                        results.push(vb.take());
+                    }
+                    let default = results.first().cloned().unwrap_or(Value::Bool(false));
+                    let map = Value::fun_map(default, keys.into_iter().zip(results).collect());
+                    // Finite-domain functions only occur with `ValueBuilder`s (`words_ok`).
+                    push_value(b, map);
+                    return;
                 }
-                let default = self.value(b, size, ch);
-                let mut entries = Vec::new();
+                self.gen(r, size, ch, b);
+                let mut n = 0;
                 ch.sequence(size, |ch| {
-                    let k = self.value(a, size, ch);
-                    entries.push((k, self.value(b, size, ch)));
+                    self.gen(a, size, ch, b);
+                    self.gen(r, size, ch, b);
+                    n += 1;
                 });
-                Value::fun_map(default, entries)
+                b.map(n)
             }
         }
     }
 
-    fn data(&mut self, d: DataId, size: u64, ch: &mut Choices) -> Value {
-        let dd = self.prog.data(d);
-        if dd.name == "list" && dd.ctors.len() == 2 && dd.ctors[1].fields.len() == 2 {
-            // Lists as QuickCheck draws them: length and elements up to the size.
-            let elem = dd.ctors[1].fields[0].clone();
-            let mut elems = Vec::new();
-            ch.sequence(size, |ch| elems.push(self.value(&elem, size, ch)));
-            let mut v = Value::nullary(0);
-            for x in elems.into_iter().rev() {
-                v = Value::ctor(1, vec![x, v]);
-            }
-            return v;
+    fn data(&mut self, d: DataId, size: u64, ch: &mut Choices, b: &mut impl Build) {
+        let info = self.info(d);
+        if let Some(elem) = &info.list_elem {
+            let mut n = 0;
+            ch.sequence(size, |ch| {
+                self.gen(elem, size, ch, b);
+                n += 1;
+            });
+            return b.list(n);
         }
-        let order = self.order(d);
-        let base = order.iter().filter(|(_, rec)| !rec).count().max(1);
-        let n = if size == 0 { base } else { order.len() };
-        let (tag, _) = order[ch.draw(n as u64) as usize];
-        let fields = self.prog.data(d).ctors[tag as usize].fields.clone();
-        let recursive = fields.iter().filter(|f| self.mentions(f, d)).count() as u64;
-        let pair = self.prog.data(d).name == "prod";
-        let vals = fields
+        let n = if size == 0 { info.base } else { info.order.len() };
+        let tag = info.order[ch.draw(n as u64) as usize];
+        let (fields, recursive) = &info.ctors[tag as usize];
+        for (f, rec) in fields {
+            let s = if info.pair || !rec { size } else { size.saturating_sub(1) / (*recursive).max(1) };
+            self.gen(f, s, ch, b);
+        }
+        b.ctor(tag, fields.len())
+    }
+
+    fn info(&mut self, d: DataId) -> Rc<DataInfo> {
+        if let Some(i) = &self.datas[d.0 as usize] {
+            return i.clone();
+        }
+        let dd = self.prog.data(d);
+        let ctors: Vec<(Vec<(Ty, bool)>, u64)> = dd
+            .ctors
             .iter()
-            .map(|f| {
-                let s = if pair || !self.mentions(f, d) { size } else { size.saturating_sub(1) / recursive.max(1) };
-                self.value(f, s, ch)
+            .map(|c| {
+                let fields: Vec<(Ty, bool)> = c.fields.iter().map(|f| (f.clone(), self.mentions(f, d))).collect();
+                let rec = fields.iter().filter(|(_, r)| *r).count() as u64;
+                (fields, rec)
             })
             .collect();
-        Value::ctor(tag, vals)
-    }
-
-    /// The constructors of `d`, non-recursive first.
-    fn order(&mut self, d: DataId) -> Vec<(u32, bool)> {
-        if let Some(o) = &self.ctor_order[d.0 as usize] {
-            return o.clone();
-        }
-        let ctors = self.prog.data(d).ctors.clone();
-        let mut o: Vec<(u32, bool)> =
-            ctors.iter().enumerate().map(|(t, c)| (t as u32, c.fields.iter().any(|f| self.mentions(f, d)))).collect();
-        o.sort_by_key(|(t, rec)| (*rec, *t));
-        self.ctor_order[d.0 as usize] = Some(o.clone());
-        o
+        let mut order: Vec<u32> = (0..ctors.len() as u32).collect();
+        order.sort_by_key(|t| (ctors[*t as usize].1 > 0, *t));
+        let base = ctors.iter().filter(|(_, rec)| *rec == 0).count().max(1);
+        let list_elem = (dd.name == "list" && dd.ctors.len() == 2 && dd.ctors[1].fields.len() == 2)
+            .then(|| dd.ctors[1].fields[0].clone());
+        let info = Rc::new(DataInfo { order, base, ctors, list_elem, pair: dd.name == "prod" });
+        self.datas[d.0 as usize] = Some(info.clone());
+        info
     }
 
     /// Whether values of `ty` can contain values of datatype `d`.
@@ -170,6 +316,60 @@ impl<'p> Generators<'p> {
         let mut seen = Vec::new();
         mentions(self.prog, ty, d, &mut seen)
     }
+}
+
+/// Pushes a ready-made value onto a builder: only `ValueBuilder`s take one (generators never
+/// give a `WordBuilder` a type with functions inside).
+fn push_value(b: &mut impl Build, v: Value) {
+    // The builders' own operations rebuild `v` from its parts.
+    match v {
+        Value::Fun(c) => match &*c {
+            Closure::Map { default, entries } => {
+                push_value(b, default.clone());
+                for (k, x) in entries {
+                    push_value(b, k.clone());
+                    push_value(b, x.clone());
+                }
+                b.map(entries.len());
+            }
+            _ => b.map(0),
+        },
+        Value::Bool(x) => b.bool(x),
+        Value::Int(i) => b.int(i.to_i64().unwrap_or(0)),
+        Value::Ctor(tag, _) => {
+            let fields = v.fields().to_vec();
+            let n = fields.len();
+            for f in fields {
+                push_value(b, f);
+            }
+            b.ctor(tag, n)
+        }
+        Value::Set(s) => {
+            let n = s.elems().len();
+            for e in s.elems() {
+                push_value(b, e.clone());
+            }
+            b.set(n)
+        }
+    }
+}
+
+/// Whether random values of `ty` can be built as words directly (no sets, no functions).
+pub fn words_ok(p: &Program, ty: &Ty) -> bool {
+    fn go(p: &Program, ty: &Ty, seen: &mut Vec<DataId>) -> bool {
+        match ty {
+            Ty::Bool | Ty::Nat | Ty::Int => true,
+            Ty::Fun(..) | Ty::Set(_) => false,
+            Ty::Data(d) => {
+                if seen.contains(d) {
+                    return true;
+                }
+                seen.push(*d);
+                p.data(*d).ctors.iter().all(|c| c.fields.iter().all(|f| go(p, f, seen)))
+            }
+        }
+    }
+    go(p, ty, &mut Vec::new())
 }
 
 fn mentions(p: &Program, ty: &Ty, d: DataId, seen: &mut Vec<DataId>) -> bool {
@@ -223,27 +423,45 @@ fn run_case(
     gens: &mut Generators,
     size: u64,
     ch: &mut Choices,
+    scratch: &mut Vec<Word>,
 ) -> Result<Case, Stop> {
     r.reset_arena();
     r.clear();
-    let mut generated = vec![None; r.conj.vars.len()];
     let mut taint = None;
     for step in &sched.steps {
         let flow = match step {
             Step::Gen(v) => {
-                let val = gens.value(&r.conj.vars[*v].ty.clone(), size, ch);
-                let w = r.word_of(*v, &val);
-                generated[*v] = Some(val.clone());
-                r.set(*v, val, w);
+                let ty = &r.conj.vars[*v].ty;
+                if r.words_ok(*v) {
+                    scratch.clear();
+                    let ty = ty.clone();
+                    let mut b = WordBuilder { r, stack: scratch, failed: false };
+                    gens.gen(&ty, size, ch, &mut b);
+                    match (b.failed, scratch.pop()) {
+                        (false, Some(w)) => r.set_word(*v, w),
+                        _ => return Err(Stop::Diverged("out of memory building test data".into())),
+                    }
+                } else {
+                    let val = gens.value(&ty.clone(), size, ch);
+                    let w = r.word_of(*v, &val);
+                    r.set(*v, val, w);
+                }
                 Flow::Next
             }
             s => run_step(r, *s, &mut taint)?,
         };
         if flow != Flow::Next {
+            let mut generated = Vec::new();
+            if matches!(flow, Flow::Failed(_)) {
+                // The failing assignment as values, read back before the arena is reused.
+                generated = (0..r.conj.vars.len())
+                    .map(|v| if sched.steps.contains(&Step::Gen(v)) { r.value(v) } else { None })
+                    .collect();
+            }
             return Ok(Case { flow, generated });
         }
     }
-    Ok(Case { flow: Flow::Passed, generated })
+    Ok(Case { flow: Flow::Passed, generated: Vec::new() })
 }
 
 /// The random tester of one type instance, run size by size.
@@ -253,6 +471,9 @@ pub struct Random<'c> {
     r: Runner<'c>,
     gens: Generators<'c>,
     genuine_only: bool,
+    /// The word builder's stack and the choice record, reused across cases.
+    scratch: Vec<Word>,
+    record: Vec<u64>,
 }
 
 impl<'c> Random<'c> {
@@ -263,6 +484,8 @@ impl<'c> Random<'c> {
             r: Runner::new(c, use_jit, budget.deadline),
             gens: Generators::new(&c.program),
             genuine_only,
+            scratch: Vec::new(),
+            record: Vec::new(),
         }
     }
 
@@ -275,8 +498,9 @@ impl<'c> Random<'c> {
                 res.end = Some(if budget.cancelled() { End::Cancelled } else { End::Stopped(Stop::Timeout) });
                 return res;
             }
-            let mut ch = Choices::random(rng);
-            let case = match run_case(&mut self.r, &self.sched, &mut self.gens, size, &mut ch) {
+            let mut ch = Choices::random_into(rng, std::mem::take(&mut self.record));
+            let case = run_case(&mut self.r, &self.sched, &mut self.gens, size, &mut ch, &mut self.scratch);
+            let case = match case {
                 Ok(case) => case,
                 Err(stop) => {
                     res.end = Some(End::Stopped(stop));
@@ -284,35 +508,45 @@ impl<'c> Random<'c> {
                 }
             };
             res.tests += 1;
-            match case.flow {
-                Flow::Passed => res.passed += 1,
-                Flow::Failed(taint) => {
-                    res.passed += 1;
-                    if taint.is_some() && self.genuine_only {
-                        continue;
-                    }
-                    let before: u64 = case.generated.iter().flatten().map(value_size).sum();
-                    let t0 = Instant::now();
-                    let (choices, attempts) =
-                        shrink(&mut self.r, &self.sched, &mut self.gens, size, ch.record, taint.is_none(), &budget);
-                    let replayed =
-                        run_case(&mut self.r, &self.sched, &mut self.gens, size, &mut Choices::replay(&choices));
-                    let shrunk = match replayed {
-                        Ok(Case { flow: Flow::Failed(_), generated }) => generated,
-                        _ => case.generated,
-                    };
-                    res.shrink = Some(ShrinkStats {
-                        size_before: before,
-                        size_after: shrunk.iter().flatten().map(value_size).sum(),
-                        attempts,
-                        seconds: t0.elapsed().as_secs_f64(),
-                    });
-                    if let Some(end) = on_failure(self.c, &self.sched, &shrunk, self.genuine_only, budget.deadline) {
-                        res.end = Some(end);
-                        return res;
-                    }
+            let taint = match case.flow {
+                Flow::Failed(taint) => taint,
+                flow => {
+                    self.record = ch.record;
+                    res.passed += u64::from(flow == Flow::Passed);
+                    continue;
                 }
-                _ => {}
+            };
+            res.passed += 1;
+            if taint.is_some() && self.genuine_only {
+                continue;
+            }
+            let before: u64 = case.generated.iter().flatten().map(value_size).sum();
+            let t0 = Instant::now();
+            let sched = &self.sched;
+            let (choices, attempts) = shrink(
+                &mut self.r,
+                sched,
+                &mut self.gens,
+                &mut self.scratch,
+                size,
+                ch.record,
+                taint.is_none(),
+                &budget,
+            );
+            let mut replay = Choices::replay(&choices);
+            let shrunk = match run_case(&mut self.r, sched, &mut self.gens, size, &mut replay, &mut self.scratch) {
+                Ok(Case { flow: Flow::Failed(_), generated }) => generated,
+                _ => case.generated,
+            };
+            res.shrink = Some(ShrinkStats {
+                size_before: before,
+                size_after: shrunk.iter().flatten().map(value_size).sum(),
+                attempts,
+                seconds: t0.elapsed().as_secs_f64(),
+            });
+            if let Some(end) = on_failure(self.c, sched, &shrunk, self.genuine_only, budget.deadline) {
+                res.end = Some(end);
+                return res;
             }
         }
         res
@@ -325,10 +559,12 @@ const SHRINK_ATTEMPTS: u64 = 20_000;
 /// Shrinks a failing choice sequence: repeatedly deletes blocks of choices and lowers single
 /// choices, keeping a candidate when it still fails (genuinely, if `genuine` is set) and is
 /// smaller in shortlex order. Returns the smallest sequence and the candidates tried.
+#[allow(clippy::too_many_arguments)]
 fn shrink(
     r: &mut Runner,
     sched: &Schedule,
     gens: &mut Generators,
+    scratch: &mut Vec<Word>,
     size: u64,
     start: Vec<u64>,
     genuine: bool,
@@ -339,7 +575,7 @@ fn shrink(
     let mut fails = |cand: &[u64], attempts: &mut u64| -> Option<Vec<u64>> {
         *attempts += 1;
         let mut ch = Choices::replay(cand);
-        match run_case(r, sched, gens, size, &mut ch) {
+        match run_case(r, sched, gens, size, &mut ch, scratch) {
             Ok(Case { flow: Flow::Failed(t), .. }) if !genuine || t.is_none() => Some(ch.record),
             _ => None,
         }

@@ -55,6 +55,9 @@ pub struct Runner<'c> {
     jit_refuses: Vec<bool>,
     /// The variables each function of the program reads (empty for the lemma's constants).
     fun_uses: Vec<Vec<usize>>,
+    /// Per variable: generators may build its values as words directly (no sets or
+    /// functions inside, and there is a JIT).
+    words_ok: Vec<bool>,
     pub deadline: Instant,
 }
 
@@ -64,7 +67,7 @@ impl<'c> Runner<'c> {
     pub fn new(conj: &'c Conjecture, use_jit: bool, deadline: Instant) -> Runner<'c> {
         let jit = if use_jit { Jit::compile(&conj.program).ok() } else { None };
         let n = conj.vars.len();
-        Runner {
+        let mut r = Runner {
             conj,
             jit,
             interp: Interp::new(&conj.program),
@@ -73,8 +76,17 @@ impl<'c> Runner<'c> {
             values: vec![None; n],
             jit_refuses: vec![false; conj.program.funs.len()],
             fun_uses: fun_uses(conj),
+            words_ok: Vec::new(),
             deadline,
-        }
+        };
+        r.words_ok =
+            conj.vars.iter().map(|v| r.jit.is_some() && crate::random::words_ok(&conj.program, &v.ty)).collect();
+        r
+    }
+
+    /// Whether values of variable `var` can be built as words directly.
+    pub fn words_ok(&self, var: usize) -> bool {
+        self.words_ok[var]
     }
 
     pub fn has_jit(&self) -> bool {
