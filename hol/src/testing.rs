@@ -58,8 +58,9 @@ pub fn test_lemma(
         options.overrides.apply(&mut opts);
         let at = cmd.map_or(lemma.statement.start, |c| c.span.start);
         let progress = Progress::start(options.progress, &format!("{}:{}", file.path, file.line(at)));
+        let engine = if options.interpreter { quickcheck::Engine::Interpreter } else { quickcheck::Engine::Tiered };
         // A bug in a tester must not cost the rest of the file: it becomes this run's error.
-        let report = crate::guard::catch(|| quickcheck::check_lemma(theory, lemma.index, &opts, !options.interpreter))
+        let report = crate::guard::catch(|| quickcheck::check_lemma(theory, lemma.index, &opts, engine))
             .unwrap_or_else(|panic| {
                 let tester = opts.tester.unwrap_or(quickcheck::Tester::Exhaustive);
                 Report::new(tester, quickcheck::OutcomeKind::Error)

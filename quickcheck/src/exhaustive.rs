@@ -7,7 +7,7 @@
 
 use crate::case::{run_step, Flow};
 use crate::program::{Schedule, Step};
-use crate::runner::{Runner, Stop};
+use crate::runner::{Engine, Runner, Stop};
 use crate::search::{on_failure, Budget, End, SizeResult};
 use crate::space::{Space, Spaces};
 use codegen::Word;
@@ -32,13 +32,13 @@ pub struct Exhaustive<'c> {
 }
 
 impl<'c> Exhaustive<'c> {
-    pub fn new(c: &'c Conjecture, genuine_only: bool, budget: &Budget, use_jit: bool) -> Exhaustive<'c> {
+    pub fn new(c: &'c Conjecture, genuine_only: bool, budget: &Budget, engine: impl Into<Engine>) -> Exhaustive<'c> {
         let sched = Schedule::of(c);
         let gens: Vec<usize> = sched.generated().collect();
         let cards = gens.iter().map(|v| cardinality(&c.program, &c.vars[*v].ty)).collect();
         Exhaustive {
             c,
-            r: Runner::new(c, use_jit, budget.deadline),
+            r: Runner::new(c, engine, budget.deadline),
             spaces: Spaces::new(&c.program),
             sched,
             gens,
@@ -59,6 +59,8 @@ impl<'c> Exhaustive<'c> {
             }
         }
         let r = &mut self.r;
+        let cases = self.gens.iter().filter_map(|v| sp[*v].as_ref()).fold(1u64, |n, s| n.saturating_mul(s.count()));
+        r.tier_up(cases);
         r.reset_arena();
         let mut words = WordCache::default();
         let mut word_only = vec![false; c.vars.len()];

@@ -22,6 +22,7 @@ pub mod space;
 
 pub use options::{Expect, Options, Overrides, Tester};
 pub use outcome::{Counterexample, Evaluated, OutcomeKind, Report, ShrinkStats};
+pub use runner::Engine;
 
 use lang::core::conjecture::{needs_numeric, Conjecture, TypeChoice};
 use lang::CheckedTheory;
@@ -65,15 +66,16 @@ pub fn fresh_seed() -> u64 {
     x ^ (x >> 31)
 }
 
-/// Tests lemma item `index` of `theory` with `opts`. `use_jit = false` evaluates everything
-/// in the reference interpreter.
-pub fn check_lemma(theory: &CheckedTheory, index: usize, opts: &Options, use_jit: bool) -> Report {
+/// Tests lemma item `index` of `theory` with `opts`, running cases on `engine`
+/// (`Engine::Tiered` for the front ends; a `bool` says compiled or interpreted).
+pub fn check_lemma(theory: &CheckedTheory, index: usize, opts: &Options, engine: impl Into<Engine>) -> Report {
+    let engine = engine.into();
     let conjectures: Vec<Conjecture> =
         instances(theory, index, opts).iter().map(|inst| theory.lower_conjecture(index, inst)).collect();
     let seed = opts.seed.unwrap_or_else(fresh_seed);
     match opts.tester {
-        Some(t) => run_tester(t, &conjectures, opts, seed, &AtomicBool::new(false), use_jit),
-        None => portfolio::run(&conjectures, opts, seed, use_jit),
+        Some(t) => run_tester(t, &conjectures, opts, seed, &AtomicBool::new(false), engine),
+        None => portfolio::run(&conjectures, opts, seed, engine),
     }
 }
 
@@ -92,7 +94,7 @@ pub fn run_tester(
     opts: &Options,
     seed: u64,
     cancel: &AtomicBool,
-    use_jit: bool,
+    engine: Engine,
 ) -> Report {
     let t0 = Instant::now();
     let budget = Budget { deadline: t0 + opts.timeout.max(Duration::from_millis(1)), cancel };
@@ -115,9 +117,9 @@ pub fn run_tester(
         .iter()
         .map(|c| match tester {
             Tester::Exhaustive => {
-                InstanceTester::Exhaustive(exhaustive::Exhaustive::new(c, opts.genuine_only, &budget, use_jit))
+                InstanceTester::Exhaustive(exhaustive::Exhaustive::new(c, opts.genuine_only, &budget, engine))
             }
-            _ => InstanceTester::Random(random::Random::new(c, opts.genuine_only, &budget, use_jit)),
+            _ => InstanceTester::Random(random::Random::new(c, opts.genuine_only, &budget, engine)),
         })
         .collect();
     let mut order: Vec<(usize, u64)> =

@@ -7,13 +7,14 @@
 use crate::options::{Options, Tester};
 use crate::outcome::{OutcomeKind, Report};
 use crate::run_tester;
+use crate::runner::Engine;
 use lang::core::conjecture::Conjecture;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 
 const TESTERS: [Tester; 2] = [Tester::Exhaustive, Tester::Random];
 
-pub fn run(conjectures: &[Conjecture], opts: &Options, seed: u64, use_jit: bool) -> Report {
+pub fn run(conjectures: &[Conjecture], opts: &Options, seed: u64, engine: Engine) -> Report {
     let cancel = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel();
     let mut reports: Vec<Report> = Vec::new();
@@ -24,7 +25,7 @@ pub fn run(conjectures: &[Conjecture], opts: &Options, seed: u64, use_jit: bool)
             let spawned = std::thread::Builder::new().stack_size(64 << 20).spawn_scoped(s, move || {
                 // A panic in one tester is that tester's error, not the portfolio's end.
                 let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    run_tester(t, conjectures, opts, seed, cancel, use_jit)
+                    run_tester(t, conjectures, opts, seed, cancel, engine)
                 }))
                 .unwrap_or_else(|_| {
                     Report::new(t, OutcomeKind::Error).with_message("internal error: the tester panicked")
@@ -33,7 +34,7 @@ pub fn run(conjectures: &[Conjecture], opts: &Options, seed: u64, use_jit: bool)
             });
             if spawned.is_err() {
                 // No thread: run it here instead.
-                reports.push(run_tester(t, conjectures, opts, seed, cancel, use_jit));
+                reports.push(run_tester(t, conjectures, opts, seed, cancel, engine));
             }
         }
         drop(tx);

@@ -12,7 +12,7 @@
 use crate::case::{run_step, Flow};
 use crate::outcome::ShrinkStats;
 use crate::program::{Schedule, Step};
-use crate::runner::{Runner, Stop};
+use crate::runner::{Engine, Runner, Stop};
 use crate::search::{on_failure, Budget, End, SizeResult};
 use codegen::Word;
 use lang::core::conjecture::Conjecture;
@@ -477,11 +477,11 @@ pub struct Random<'c> {
 }
 
 impl<'c> Random<'c> {
-    pub fn new(c: &'c Conjecture, genuine_only: bool, budget: &Budget, use_jit: bool) -> Random<'c> {
+    pub fn new(c: &'c Conjecture, genuine_only: bool, budget: &Budget, engine: impl Into<Engine>) -> Random<'c> {
         Random {
             c,
             sched: Schedule::of(c),
-            r: Runner::new(c, use_jit, budget.deadline),
+            r: Runner::new(c, engine, budget.deadline),
             gens: Generators::new(&c.program),
             genuine_only,
             scratch: Vec::new(),
@@ -498,6 +498,7 @@ impl<'c> Random<'c> {
                 res.end = Some(if budget.cancelled() { End::Cancelled } else { End::Stopped(Stop::Timeout) });
                 return res;
             }
+            self.r.tier_up(iterations);
             let mut ch = Choices::random_into(rng, std::mem::take(&mut self.record));
             let case = run_case(&mut self.r, &self.sched, &mut self.gens, size, &mut ch, &mut self.scratch);
             let case = match case {

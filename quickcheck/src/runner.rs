@@ -14,6 +14,34 @@ use std::time::Instant;
 const CASE_FUEL: u64 = 50_000_000;
 const CASE_DEPTH: u32 = 100_000;
 
+/// Evaluations after which compiling the program pays: the interpreter runs a small case in
+/// a few microseconds, compiling takes a few milliseconds.
+const TIER_UP: u64 = 2_000;
+
+/// Where test cases run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// The reference interpreter only (`--interpreter`).
+    Interpreter,
+    /// The interpreter first, compiled code once the search has grown past a few thousand
+    /// evaluations: what `hol check` uses, so a lemma refuted at once never pays for
+    /// compilation.
+    Tiered,
+    /// Compiled code from the first case (differential tests, benchmarks).
+    Compiled,
+}
+
+/// `true` is `Compiled`, `false` is `Interpreter`.
+impl From<bool> for Engine {
+    fn from(jit: bool) -> Engine {
+        if jit {
+            Engine::Compiled
+        } else {
+            Engine::Interpreter
+        }
+    }
+}
+
 /// What evaluating a boolean part gave.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
@@ -45,6 +73,10 @@ impl Stop {
 pub struct Runner<'c> {
     pub conj: &'c Conjecture,
     jit: Option<Jit>,
+    /// Compile when the search grows (`tier_up`).
+    want_jit: bool,
+    /// Parts evaluated so far.
+    evals: u64,
     interp: Interp<'c>,
     /// The current assignment as JIT words (valid while the arena is not released below it).
     words: Vec<Word>,
@@ -62,26 +94,41 @@ pub struct Runner<'c> {
 }
 
 impl<'c> Runner<'c> {
-    /// `use_jit = false` runs everything in the interpreter (`--interpreter`, or when the JIT
-    /// fails to compile the program).
-    pub fn new(conj: &'c Conjecture, use_jit: bool, deadline: Instant) -> Runner<'c> {
-        let jit = if use_jit { Jit::compile(&conj.program).ok() } else { None };
+    /// A runner on `engine` (see `Engine`).
+    pub fn new(conj: &'c Conjecture, engine: impl Into<Engine>, deadline: Instant) -> Runner<'c> {
         let n = conj.vars.len();
+        let engine = engine.into();
         let mut r = Runner {
             conj,
-            jit,
+            jit: None,
+            want_jit: engine != Engine::Interpreter,
+            evals: 0,
             interp: Interp::new(&conj.program),
             words: vec![0; n],
             has_word: vec![false; n],
             values: vec![None; n],
             jit_refuses: vec![false; conj.program.funs.len()],
             fun_uses: fun_uses(conj),
-            words_ok: Vec::new(),
+            words_ok: vec![false; n],
             deadline,
         };
-        r.words_ok =
-            conj.vars.iter().map(|v| r.jit.is_some() && crate::random::words_ok(&conj.program, &v.ty)).collect();
+        if engine == Engine::Compiled {
+            r.tier_up(u64::MAX);
+        }
         r
+    }
+
+    /// Compiles the program when the cases run so far plus `expected` more reach
+    /// `TIER_UP`. Call it where a tester can start using words (before building a size's
+    /// tables, before a random case).
+    pub fn tier_up(&mut self, expected: u64) {
+        if !self.want_jit || self.jit.is_some() || self.evals.saturating_add(expected) < TIER_UP {
+            return;
+        }
+        self.want_jit = false;
+        self.jit = Jit::compile(&self.conj.program).ok();
+        let (p, has) = (&self.conj.program, self.jit.is_some());
+        self.words_ok = self.conj.vars.iter().map(|v| has && crate::random::words_ok(p, &v.ty)).collect();
     }
 
     /// Whether values of variable `var` can be built as words directly.
@@ -185,6 +232,7 @@ impl<'c> Runner<'c> {
 
     /// Evaluates the boolean function `f` on the current assignment.
     pub fn check(&mut self, f: FunId) -> Result<Verdict, Stop> {
+        self.evals += 1;
         if let Some(r) = self.try_jit(f) {
             return match r {
                 Ok(w) => Ok(if w != 0 { Verdict::Holds } else { Verdict::Fails }),
