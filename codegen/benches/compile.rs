@@ -8,63 +8,11 @@ use codegen::Jit;
 use criterion::{criterion_group, criterion_main, Criterion};
 use lang::core::ir::{Expr, Program};
 
+#[path = "../tests/support/signatures.rs"]
+mod signatures;
+use signatures::{instantiate, signatures};
+
 const TREES: &str = include_str!("Trees.thy");
-
-/// `(name, type)` of every `fun`/`primrec`/`definition`/`function` in a theory text.
-fn signatures(text: &str) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    for line in text.lines() {
-        let Some(rest) = ["fun ", "primrec ", "definition ", "function "].iter().find_map(|k| line.strip_prefix(k))
-        else {
-            continue;
-        };
-        let Some((name, ty)) = rest.split_once("::") else { continue };
-        let Some(ty) = ty.trim().strip_prefix('"').and_then(|t| t.split_once('"')).map(|(t, _)| t) else { continue };
-        out.push((name.trim().to_string(), ty.to_string()));
-    }
-    out
-}
-
-/// Replaces every type variable (`'a`, `'a::linorder`, `'a::{...}`) by `nat`.
-fn at_nat(ty: &str) -> String {
-    let cs: Vec<char> = ty.chars().collect();
-    let mut out = String::new();
-    let mut i = 0;
-    while i < cs.len() {
-        if cs[i] != '\'' {
-            out.push(cs[i]);
-            i += 1;
-            continue;
-        }
-        i += 1;
-        while i < cs.len() && (cs[i].is_alphanumeric() || cs[i] == '_') {
-            i += 1;
-        }
-        let mut j = i;
-        while j < cs.len() && cs[j] == ' ' {
-            j += 1;
-        }
-        if j + 1 < cs.len() && cs[j] == ':' && cs[j + 1] == ':' {
-            j += 2;
-            while j < cs.len() && cs[j] == ' ' {
-                j += 1;
-            }
-            if j < cs.len() && cs[j] == '{' {
-                while j < cs.len() && cs[j] != '}' {
-                    j += 1;
-                }
-                j += 1;
-            } else {
-                while j < cs.len() && (cs[j].is_alphanumeric() || cs[j] == '_') {
-                    j += 1;
-                }
-            }
-            i = j;
-        }
-        out.push_str("nat");
-    }
-    out
-}
 
 /// Trees.thy with a `value` per function of Main.thy and Trees.thy at nat, lowered together.
 fn program() -> Program {
@@ -72,7 +20,7 @@ fn program() -> Program {
     let end = TREES.rfind("end").expect("Trees.thy ends with end");
     let mut text = TREES[..end].to_string();
     for (name, ty) in signatures(lang::prelude::MAIN_THY).into_iter().chain(signatures(TREES)) {
-        text.push_str(&format!("value \"({name} :: {})\"\n", at_nat(&ty)));
+        text.push_str(&format!("value \"({name} :: {})\"\n", instantiate(&ty, "nat")));
     }
     text.push_str("end\n");
     let mut th = lang::check_theory(&text);

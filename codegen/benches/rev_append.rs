@@ -9,6 +9,9 @@ use lang::core::ir::{FunId, Program};
 use lang::interp::{Interp, Limits, Value};
 use std::hint::black_box;
 
+mod common;
+use common::lists;
+
 const THEORY: &str = r#"theory B imports Main begin
 definition rev_app :: "nat list ⇒ nat list ⇒ bool" where "rev_app xs ys = (rev (xs @ ys) = rev ys @ rev xs)"
 value "rev_app [] []"
@@ -22,25 +25,6 @@ fn program() -> (Program, FunId) {
     let p = p.clone();
     let f = p.funs.iter().position(|f| f.name.starts_with("rev_app")).expect("rev_app lowered");
     (p, FunId(f as u32))
-}
-
-/// All lists of length <= `max_len` over 0..=5.
-fn lists(max_len: usize) -> Vec<Vec<u64>> {
-    let mut all = vec![vec![]];
-    let mut layer = vec![vec![]];
-    for _ in 0..max_len {
-        let mut next = Vec::new();
-        for l in &layer {
-            for x in 0..=5 {
-                let mut m: Vec<u64> = l.clone();
-                m.push(x);
-                next.push(m);
-            }
-        }
-        all.extend(next.iter().cloned());
-        layer = next;
-    }
-    all
 }
 
 fn to_value(l: &[u64]) -> Value {

@@ -366,6 +366,47 @@ mod tests {
     }
 
     #[test]
+    fn quickcheck_record() {
+        let mut report = quickcheck::Report::new(quickcheck::Tester::Random, quickcheck::OutcomeKind::Counterexample);
+        report.counterexample = Some(quickcheck::Counterexample {
+            assignment: vec![("xs".into(), "[a1, a2]".into()), ("n".into(), "0".into())],
+            evaluated: vec![],
+            instance: vec![("'a".into(), "finite_2".into())],
+            spurious_because: None,
+        });
+        report.tests = 12;
+        report.passed_premises = 12;
+        report.size = 3;
+        report.seed = Some(7);
+        let run = QuickcheckRun {
+            line: 9,
+            lemma_name: None,
+            statement: "rev xs = xs".into(),
+            statement_span: Span::new(0, 1),
+            command: Some("quickcheck[random, expect = counterexample]".into()),
+            report,
+            evaluated: vec![("rev xs".into(), "[a2, a1]".into())],
+            expect: Some(quickcheck::Expect::Counterexample),
+            expect_met: Some(true),
+            quiet: false,
+            verbose: false,
+            show_report: false,
+        };
+        let text = line(&file(""), &Event::Quickcheck(Box::new(run)));
+        // The assignment keeps the lemma's order, not the keys' order.
+        assert!(text.contains(r#""counterexample":{"xs":"[a1, a2]","n":"0"}"#), "{text}");
+        let v: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["kind"], "quickcheck");
+        assert_eq!(v["lemma"], "rev xs = xs");
+        assert_eq!((v["tester"].as_str(), v["outcome"].as_str()), (Some("random"), Some("counterexample")));
+        assert_eq!((v["expect"].as_str(), v["expect_met"].as_bool()), (Some("counterexample"), Some(true)));
+        assert_eq!(v["instance"], json!({"'a": "finite_2"}));
+        assert_eq!(v["evaluated"], json!([{"term": "rev xs", "value": "[a2, a1]"}]));
+        assert_eq!((v["tests"].as_u64(), v["size"].as_u64(), v["seed"].as_u64()), (Some(12), Some(3), Some(7)));
+        assert_eq!(v["shrink"], Value::Null);
+    }
+
+    #[test]
     fn ir_record() {
         let v = parsed(&file(""), &Event::Ir { text: "fun f\n".into() });
         assert_eq!(v, json!({"kind": "ir", "file": "Lists.thy", "ir": "fun f\n"}));

@@ -12,7 +12,7 @@ use crate::search::{on_failure, Budget, End, SizeResult};
 use crate::space::{Space, Spaces};
 use codegen::Word;
 use lang::core::conjecture::Conjecture;
-use lang::core::ir::{Program, Ty, Undef};
+use lang::core::ir::{Ty, Undef};
 use lang::interp::cardinality;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -68,7 +68,7 @@ impl<'c> Exhaustive<'c> {
             for v in &self.gens {
                 if let Some(s) = &sp[*v] {
                     words.prebuild(s, &c.vars[*v].ty, r);
-                    word_only[*v] = s.as_table().is_none() && !has_functions(&c.program, &c.vars[*v].ty);
+                    word_only[*v] = s.as_table().is_none() && !crate::types::has_functions(&c.program, &c.vars[*v].ty);
                 }
             }
         }
@@ -221,24 +221,4 @@ impl WordCache {
         }
         r.ctor_word(a.tag, &buf[..k])
     }
-}
-
-/// Whether values of `ty` can contain functions (which the JIT's words cannot be read back
-/// from).
-fn has_functions(p: &Program, ty: &Ty) -> bool {
-    fn go(p: &Program, ty: &Ty, seen: &mut Vec<lang::core::ir::DataId>) -> bool {
-        match ty {
-            Ty::Bool | Ty::Nat | Ty::Int => false,
-            Ty::Fun(..) => true,
-            Ty::Set(e) => go(p, e, seen),
-            Ty::Data(d) => {
-                if seen.contains(d) {
-                    return false;
-                }
-                seen.push(*d);
-                p.data(*d).ctors.iter().any(|c| c.fields.iter().any(|f| go(p, f, seen)))
-            }
-        }
-    }
-    go(p, ty, &mut Vec::new())
 }

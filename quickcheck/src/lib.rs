@@ -19,6 +19,7 @@ pub mod random;
 pub mod runner;
 pub mod search;
 pub mod space;
+pub mod types;
 
 pub use options::{Expect, Options, Overrides, Tester};
 pub use outcome::{Counterexample, Evaluated, OutcomeKind, Report, ShrinkStats};

@@ -14,6 +14,7 @@ use crate::outcome::ShrinkStats;
 use crate::program::{Schedule, Step};
 use crate::runner::{Engine, Runner, Stop};
 use crate::search::{on_failure, Budget, End, SizeResult};
+use crate::types::mentions;
 use codegen::Word;
 use lang::core::conjecture::Conjecture;
 use lang::core::ir::{DataId, Program, Ty};
@@ -296,7 +297,7 @@ impl<'p> Generators<'p> {
             .ctors
             .iter()
             .map(|c| {
-                let fields: Vec<(Ty, bool)> = c.fields.iter().map(|f| (f.clone(), self.mentions(f, d))).collect();
+                let fields: Vec<(Ty, bool)> = c.fields.iter().map(|f| (f.clone(), mentions(self.prog, f, d))).collect();
                 let rec = fields.iter().filter(|(_, r)| *r).count() as u64;
                 (fields, rec)
             })
@@ -309,12 +310,6 @@ impl<'p> Generators<'p> {
         let info = Rc::new(DataInfo { order, base, ctors, list_elem, pair: dd.name == "prod" });
         self.datas[d.0 as usize] = Some(info.clone());
         info
-    }
-
-    /// Whether values of `ty` can contain values of datatype `d`.
-    fn mentions(&self, ty: &Ty, d: DataId) -> bool {
-        let mut seen = Vec::new();
-        mentions(self.prog, ty, d, &mut seen)
     }
 }
 
@@ -350,42 +345,6 @@ fn push_value(b: &mut impl Build, v: Value) {
                 push_value(b, e.clone());
             }
             b.set(n)
-        }
-    }
-}
-
-/// Whether random values of `ty` can be built as words directly (no sets, no functions).
-pub fn words_ok(p: &Program, ty: &Ty) -> bool {
-    fn go(p: &Program, ty: &Ty, seen: &mut Vec<DataId>) -> bool {
-        match ty {
-            Ty::Bool | Ty::Nat | Ty::Int => true,
-            Ty::Fun(..) | Ty::Set(_) => false,
-            Ty::Data(d) => {
-                if seen.contains(d) {
-                    return true;
-                }
-                seen.push(*d);
-                p.data(*d).ctors.iter().all(|c| c.fields.iter().all(|f| go(p, f, seen)))
-            }
-        }
-    }
-    go(p, ty, &mut Vec::new())
-}
-
-fn mentions(p: &Program, ty: &Ty, d: DataId, seen: &mut Vec<DataId>) -> bool {
-    match ty {
-        Ty::Bool | Ty::Nat | Ty::Int => false,
-        Ty::Fun(a, b) => mentions(p, a, d, seen) || mentions(p, b, d, seen),
-        Ty::Set(e) => mentions(p, e, d, seen),
-        Ty::Data(e) => {
-            if *e == d {
-                return true;
-            }
-            if seen.contains(e) {
-                return false;
-            }
-            seen.push(*e);
-            p.data(*e).ctors.iter().any(|c| c.fields.iter().any(|f| mentions(p, f, d, seen)))
         }
     }
 }

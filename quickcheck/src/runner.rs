@@ -128,7 +128,7 @@ impl<'c> Runner<'c> {
         self.want_jit = false;
         self.jit = Jit::compile(&self.conj.program).ok();
         let (p, has) = (&self.conj.program, self.jit.is_some());
-        self.words_ok = self.conj.vars.iter().map(|v| has && crate::random::words_ok(p, &v.ty)).collect();
+        self.words_ok = self.conj.vars.iter().map(|v| has && crate::types::words_ok(p, &v.ty)).collect();
     }
 
     /// Whether values of variable `var` can be built as words directly.

@@ -8,4 +8,6 @@ mod gen;
 mod guards;
 mod layout;
 mod prelude;
+#[path = "../support/signatures.rs"]
+mod signatures;
 mod terms;

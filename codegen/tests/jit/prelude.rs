@@ -4,66 +4,11 @@
 
 use crate::common::{check_call, Tally};
 use crate::gen::{value, Rng};
+use crate::signatures::{instantiate, signatures};
 use codegen::Jit;
 use lang::core::ir::{FunId, Program, Ty};
 use lang::interp::{print_value, Limits};
 use std::path::Path;
-
-/// `(name, type)` of every `fun`/`primrec`/`definition`/`function` in a theory text.
-fn signatures(text: &str) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    for line in text.lines() {
-        let Some(rest) = ["fun ", "primrec ", "definition ", "function "].iter().find_map(|k| line.strip_prefix(k))
-        else {
-            continue;
-        };
-        let Some((name, ty)) = rest.split_once("::") else { continue };
-        let Some(ty) = ty.trim().strip_prefix('"').and_then(|t| t.split_once('"')).map(|(t, _)| t) else { continue };
-        out.push((name.trim().to_string(), ty.to_string()));
-    }
-    out
-}
-
-/// Replaces type variables (with their sort annotations) by `inst`.
-fn instantiate(ty: &str, inst: &str) -> String {
-    let mut out = String::new();
-    let cs: Vec<char> = ty.chars().collect();
-    let mut i = 0;
-    while i < cs.len() {
-        if cs[i] == '\'' {
-            i += 1;
-            while i < cs.len() && (cs[i].is_alphanumeric() || cs[i] == '_') {
-                i += 1;
-            }
-            let mut j = i;
-            while j < cs.len() && cs[j] == ' ' {
-                j += 1;
-            }
-            if j + 1 < cs.len() && cs[j] == ':' && cs[j + 1] == ':' {
-                j += 2;
-                while j < cs.len() && cs[j] == ' ' {
-                    j += 1;
-                }
-                if j < cs.len() && cs[j] == '{' {
-                    while j < cs.len() && cs[j] != '}' {
-                        j += 1;
-                    }
-                    j += 1;
-                } else {
-                    while j < cs.len() && (cs[j].is_alphanumeric() || cs[j] == '_') {
-                        j += 1;
-                    }
-                }
-                i = j;
-            }
-            out.push_str(inst);
-        } else {
-            out.push(cs[i]);
-            i += 1;
-        }
-    }
-    out
-}
 
 /// Helper functions, so that function-typed parameters have something to be.
 const HELPERS: &str = r#"

@@ -325,6 +325,29 @@ pub struct Program {
 }
 
 impl Program {
+    /// Whether `ty` or a type inside it (through datatype fields, each datatype once)
+    /// satisfies `pred`: "can a value of `ty` contain a function?" and the like.
+    pub fn type_contains(&self, ty: &Ty, pred: &dyn Fn(&Ty) -> bool) -> bool {
+        fn go(p: &Program, ty: &Ty, pred: &dyn Fn(&Ty) -> bool, seen: &mut Vec<DataId>) -> bool {
+            if pred(ty) {
+                return true;
+            }
+            match ty {
+                Ty::Bool | Ty::Nat | Ty::Int => false,
+                Ty::Fun(a, b) => go(p, a, pred, seen) || go(p, b, pred, seen),
+                Ty::Set(a) => go(p, a, pred, seen),
+                Ty::Data(id) => {
+                    if seen.contains(id) || id.0 as usize >= p.datas.len() {
+                        return false;
+                    }
+                    seen.push(*id);
+                    p.data(*id).ctors.iter().any(|c| c.fields.iter().any(|f| go(p, f, pred, seen)))
+                }
+            }
+        }
+        go(self, ty, pred, &mut Vec::new())
+    }
+
     pub fn data(&self, id: DataId) -> &DataDef {
         &self.datas[id.0 as usize]
     }

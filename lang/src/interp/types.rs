@@ -5,7 +5,7 @@
 
 use super::enumerate::{cardinality, enumerate, ENUM_CAP};
 use super::value::Value;
-use crate::core::ir::{DataId, Program, Ty};
+use crate::core::ir::{Program, Ty};
 use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -49,30 +49,11 @@ impl Types {
         }
         let info = Rc::new(TyInfo {
             ty: ty.clone(),
-            has_fun: contains(p, ty, &|t| matches!(t, Ty::Fun(..)), &mut Vec::new()),
-            plain_order: !contains(p, ty, &|t| matches!(t, Ty::Fun(..) | Ty::Set(_)), &mut Vec::new()),
+            has_fun: p.type_contains(ty, &|t| matches!(t, Ty::Fun(..))),
+            plain_order: !p.type_contains(ty, &|t| matches!(t, Ty::Fun(..) | Ty::Set(_))),
             univ: OnceCell::new(),
         });
         self.map.borrow_mut().insert(ty.clone(), info.clone());
         info
-    }
-}
-
-/// Whether `ty` or a type inside it (through datatype fields) satisfies `pred`.
-fn contains(p: &Program, ty: &Ty, pred: &dyn Fn(&Ty) -> bool, seen: &mut Vec<DataId>) -> bool {
-    if pred(ty) {
-        return true;
-    }
-    match ty {
-        Ty::Bool | Ty::Nat | Ty::Int => false,
-        Ty::Fun(a, b) => contains(p, a, pred, seen) || contains(p, b, pred, seen),
-        Ty::Set(a) => contains(p, a, pred, seen),
-        Ty::Data(id) => {
-            if seen.contains(id) || id.0 as usize >= p.datas.len() {
-                return false;
-            }
-            seen.push(*id);
-            p.data(*id).ctors.iter().any(|c| c.fields.iter().any(|f| contains(p, f, pred, seen)))
-        }
     }
 }
