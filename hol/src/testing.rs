@@ -90,21 +90,38 @@ pub fn test_lemma(
     }
 }
 
-/// The source text of a subterm, with the closing parentheses its span stops short of
-/// (`f (g x` is shown as `f (g x)`), and without quotes around a whole statement.
+/// The source text of a subterm, with the parentheses its span stops short of (`f (g x` is
+/// shown as `f (g x)`, `f :: nat ⇒ nat) x` as `(f :: nat ⇒ nat) x`), and without quotes
+/// around a whole statement.
 fn balanced(text: &str, span: Span) -> String {
     let mut t = crate::check::term_text(text, span).to_owned();
     let open = t.matches('(').count();
-    let mut close = t.matches(')').count();
-    let mut rest = text.get(span.end as usize..).unwrap_or("").chars();
-    while close < open {
-        match rest.next() {
-            Some(')') => {
-                t.push(')');
-                close += 1;
+    let close = t.matches(')').count();
+    if close < open {
+        let mut rest = text.get(span.end as usize..).unwrap_or("").chars();
+        let mut missing = open - close;
+        while missing > 0 {
+            match rest.next() {
+                Some(')') => {
+                    t.push(')');
+                    missing -= 1;
+                }
+                Some(c) if c.is_whitespace() => {}
+                _ => break,
             }
-            Some(c) if c.is_whitespace() => {}
-            _ => break,
+        }
+    } else if open < close {
+        let mut before = text.get(..span.start as usize).unwrap_or("").chars().rev();
+        let mut missing = close - open;
+        while missing > 0 {
+            match before.next() {
+                Some('(') => {
+                    t.insert(0, '(');
+                    missing -= 1;
+                }
+                Some(c) if c.is_whitespace() => {}
+                _ => break,
+            }
         }
     }
     t
@@ -124,5 +141,9 @@ mod tests {
         assert_eq!(balanced(text, at("f (g x)", 6)), "f (g x)");
         assert_eq!(balanced(text, at("g (f (x))", 7)), "g (f (x))");
         assert_eq!(balanced(text, at("f (g x)", 1)), "f");
+        let typed = "lemma \"(f :: nat ⇒ nat) x = x\"";
+        let i = typed.find("f ::").unwrap();
+        let j = typed.find(") x").unwrap() + 3;
+        assert_eq!(balanced(typed, Span::new(i, j)), "(f :: nat ⇒ nat) x");
     }
 }
