@@ -411,9 +411,12 @@ impl Lowerer {
         }
     }
 
-    /// `∀x∈set xs. P` and `∃x∈set xs. P` as `list_all (λx. P) xs` and `list_ex (λx. P) xs`:
-    /// the same truth value, without building the set (Isabelle's own code equations do the
-    /// same). `None` when the bound is not `set` of a list.
+    /// `∀x∈set xs. P` and `∃x∈set xs. P` walk the list instead of building the set (the
+    /// same truth value; Isabelle's own code equations do the same): as a helper function of
+    /// their own, `walk c1 .. cn (x # ys) = (if P then walk c1 .. cn ys else False)` over the
+    /// variables `P` captures, so each step is a direct (tail) call; or, when a captured
+    /// variable's type is not known here, as `list_all (λx. P) xs` / `list_ex`. `None` when
+    /// the bound is not `set` of a list.
     fn quant_over_list(
         &mut self,
         cx: &mut Cx,
@@ -423,9 +426,9 @@ impl Lowerer {
         body: &Term,
     ) -> Option<Expr> {
         let Some(Bound::In(dom)) = bound else { return None };
-        let walker = match q {
-            Quant::All => "list_all",
-            Quant::Ex => "list_ex",
+        let (walker, all) = match q {
+            Quant::All => ("list_all", true),
+            Quant::Ex => ("list_ex", false),
             Quant::Ex1 => return None,
         };
         let (head, args) = dom.spine();
@@ -433,12 +436,61 @@ impl Lowerer {
         if args.len() != 1 || !matches!(self.prelude.get("set"), Some(NameRef::Const(set)) if set == id) {
             return None;
         }
+        let Ty::Data(list_data) = self.ty(&args[0].ty, &cx.subst) else { return None };
+        let is_list = {
+            let c = &self.program.data(list_data).ctors;
+            c.len() == 2 && c[0].fields.is_empty() && c[1].fields.len() == 2
+        };
         let ty = self.local_ty(cx, l);
-        let f = self.prelude_fun(walker, vec![ty.clone()])?;
         let list = self.expr(cx, args[0]);
         let var = cx.bind(l);
-        let pred = Expr::Lambda(vec![(var, ty)], Box::new(self.expr(cx, body)));
-        Some(Expr::Call(f, vec![pred, list]))
+        let pred = self.expr(cx, body);
+        let mut free = std::collections::BTreeSet::new();
+        crate::interp::free_vars(&pred, &mut vec![var.0], &mut free);
+        let mut captured = Vec::new();
+        for v in &free {
+            let local = cx.vars.iter().find(|(_, x)| x.0 == *v).map(|(l, _)| *l);
+            match local {
+                Some(lv) => captured.push((VarId(*v), self.local_ty(cx, lv))),
+                None => break,
+            }
+        }
+        if !is_list || captured.len() != free.len() {
+            let f = self.prelude_fun(walker, vec![ty.clone()])?;
+            return Some(Expr::Call(f, vec![Expr::Lambda(vec![(var, ty)], Box::new(pred)), list]));
+        }
+        let (xs, ys) = (cx.fresh(), cx.fresh());
+        let fid = FunId(self.program.funs.len() as u32);
+        let mut rec_args: Vec<Expr> = captured.iter().map(|(v, _)| Expr::Var(*v)).collect();
+        rec_args.push(Expr::Var(ys));
+        let recur = Expr::Call(fid, rec_args);
+        let step = if all {
+            Expr::If(Box::new(pred), Box::new(recur), Box::new(Expr::Lit(Lit::Bool(false))))
+        } else {
+            Expr::If(Box::new(pred), Box::new(Expr::Lit(Lit::Bool(true))), Box::new(recur))
+        };
+        let walk = Expr::Case {
+            scrut: Box::new(Expr::Var(xs)),
+            data: list_data,
+            alts: vec![
+                Alt { tag: 0, binders: vec![], body: Expr::Lit(Lit::Bool(all)) },
+                Alt { tag: 1, binders: vec![var, ys], body: step },
+            ],
+            default: None,
+        };
+        let mut params = captured.clone();
+        params.push((xs, Ty::Data(list_data)));
+        let n = self.program.funs.iter().filter(|f| f.name.starts_with(&*cx.fname)).count();
+        self.program.funs.push(FunDef {
+            name: format!("{}.{walker}{n}", cx.fname),
+            params,
+            ret: Ty::Bool,
+            body: walk,
+            num_vars: cx.next,
+        });
+        let mut call_args: Vec<Expr> = captured.iter().map(|(v, _)| Expr::Var(*v)).collect();
+        call_args.push(list);
+        Some(Expr::Call(fid, call_args))
     }
 
     fn prelude_fun(&mut self, name: &str, tys: Vec<Ty>) -> Option<FunId> {
