@@ -16,7 +16,8 @@
 //!   lemma's order, or `null`), `instance` (type variable → type), `evaluated` (`[{"term",
 //!   "value"}]`), `spurious_because`, `tests`, `passed_premises`, `size`, `seconds`, `seed`
 //!   (random runs), `exhausted` (the whole space of finite types was tested), `shrink`
-//!   (`{"size_before", "size_after", "attempts", "seconds"}` or `null`).
+//!   (`{"size_before", "size_after", "attempts", "seconds"}` or `null`), `log` (with
+//!   `verbose`: one line per instance and size tested).
 //! - `ir` (`--dump-ir`): `file`, `ir`.
 //!
 //! Lines are 1-based; columns are 1-based and counted in characters. No summary record.
@@ -62,6 +63,8 @@ pub struct RunRecord<'a> {
     pub seed: Option<u64>,
     pub exhausted: bool,
     pub shrink: Option<ShrinkRecord>,
+    /// With `verbose`: what each instance and size did.
+    pub log: &'a [String],
 }
 
 /// Name/value pairs written as a JSON object in their own order.
@@ -235,6 +238,7 @@ fn run_record<'a>(file: &'a str, run: &'a QuickcheckRun) -> RunRecord<'a> {
             attempts: s.attempts,
             seconds: s.seconds,
         }),
+        log: &r.log,
     }
 }
 

@@ -78,7 +78,12 @@ fn quickcheck_text(file: &SourceFile, run: &QuickcheckRun, color: bool) -> Strin
             return String::new();
         }
         let detail = r.message.as_deref().map(|m| format!("{m}; ")).unwrap_or_default();
-        return format!("{}:{}: {what}: {} ({detail}{figures})\n", file.path, run.line, outcome_words(r.outcome));
+        let mut text =
+            format!("{}:{}: {what}: {} ({detail}{figures})\n", file.path, run.line, outcome_words(r.outcome));
+        for line in &r.log {
+            text.push_str(&format!("  {line}\n"));
+        }
+        return text;
     }
     let message = match (unmet, r.outcome) {
         (true, o) => format!(
@@ -118,6 +123,9 @@ fn quickcheck_text(file: &SourceFile, run: &QuickcheckRun, color: bool) -> Strin
         d = d.with_note(m.clone());
     }
     d = d.with_note(figures);
+    for line in &r.log {
+        d = d.with_note(line.clone());
+    }
     format!("{}\n\n", render::diagnostic(&d, &file.path, &file.text, color))
 }
 

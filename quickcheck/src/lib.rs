@@ -139,6 +139,12 @@ pub fn run_tester(
         };
         report.tests += res.tests;
         report.passed_premises += res.passed;
+        if opts.verbose {
+            let inst: Vec<String> = conjectures[i].instance.iter().map(|(a, t)| format!("{a} = {t}")).collect();
+            let inst = if inst.is_empty() { String::new() } else { format!(" ({})", inst.join(", ")) };
+            let plural = if res.tests == 1 { "" } else { "s" };
+            report.log.push(format!("size {k}{inst}: {} test{plural}, {} passed the premises", res.tests, res.passed));
+        }
         if res.shrink.is_some() {
             report.shrink = res.shrink;
         }

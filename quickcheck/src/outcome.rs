@@ -93,6 +93,8 @@ pub struct Report {
     /// statement holds for these types.
     pub exhausted: bool,
     pub shrink: Option<ShrinkStats>,
+    /// With `verbose`: one line per instance and size tested, in order.
+    pub log: Vec<String>,
 }
 
 impl Report {
@@ -109,6 +111,7 @@ impl Report {
             seed: None,
             exhausted: false,
             shrink: None,
+            log: Vec::new(),
         }
     }
 
