@@ -48,12 +48,13 @@ fn main() -> ExitCode {
         },
     };
     let format = args.format;
+    let skip_tests = args.skip_tests;
     let files = args.files;
 
     let (tally, written) = guard::with_large_stack(move || {
         let stdout = io::stdout().lock();
         let mut out: Box<dyn Output> = match format {
-            Format::Human => Box::new(report::Human::new(stdout, color)),
+            Format::Human => Box::new(report::Human::new(stdout, color, skip_tests)),
             Format::Json => Box::new(json::Json::new(stdout)),
         };
         let mut tally = Tally::default();

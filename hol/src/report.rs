@@ -1,4 +1,5 @@
-//! Human output: one line per `value` and lemma (`Arith.thy:68: value "…" = … :: nat`),
+//! Human output: one line per `value` (`Arith.thy:68: value "…" = … :: nat`), per quickcheck
+//! run that finds nothing, and per lemma under `--skip-tests`,
 //! rustc-style diagnostics (via `render`) each followed by a blank line, and a summary line
 //! at the end. Colors only when the caller says so.
 
@@ -12,11 +13,14 @@ use std::io::{self, Write};
 pub struct Human<W: Write> {
     out: W,
     color: bool,
+    /// Print a line per lemma: only when lemmas are not tested (`--skip-tests`); otherwise
+    /// each quickcheck run reports on its lemma.
+    list_lemmas: bool,
 }
 
 impl<W: Write> Human<W> {
-    pub fn new(out: W, color: bool) -> Human<W> {
-        Human { out, color }
+    pub fn new(out: W, color: bool, list_lemmas: bool) -> Human<W> {
+        Human { out, color, list_lemmas }
     }
 }
 
@@ -178,6 +182,9 @@ pub fn summary_text(t: &Tally) -> String {
 
 impl<W: Write> Output for Human<W> {
     fn event(&mut self, file: &SourceFile, event: &Event) -> io::Result<()> {
+        if matches!(event, Event::Lemma { .. }) && !self.list_lemmas {
+            return Ok(());
+        }
         self.out.write_all(event_text(file, event, self.color).as_bytes())?;
         self.out.flush()
     }
