@@ -41,7 +41,8 @@ use std::hint::black_box;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-/// Workloads (a), (b) and (c); the `bst` part is copied from `/work/shared/examples/Trees.thy`.
+/// Workloads (a) and (b); (c) is the lemma `ins_ordered` of Trees.thy (the copy the JIT's
+/// benches use, `codegen/benches/Trees.thy`).
 const THEORY: &str = r#"theory QcBench imports Main begin
 
 lemma rev_app: "rev (xs @ ys) = rev ys @ rev xs"
@@ -50,24 +51,9 @@ lemma rev_app: "rev (xs @ ys) = rev ys @ rev xs"
 lemma sorted_insort: "sorted xs ⟹ sorted (insort x xs)"
   sorry
 
-datatype bst = E | T bst nat bst
-
-primrec tset :: "bst ⇒ nat set" where
-  "tset E = {}"
-| "tset (T l x r) = tset l ∪ {x} ∪ tset r"
-
-primrec ordered :: "bst ⇒ bool" where
-  "ordered E = True"
-| "ordered (T l x r) = (ordered l ∧ ordered r ∧ (∀y ∈ tset l. y < x) ∧ (∀y ∈ tset r. x < y))"
-
-primrec ins :: "nat ⇒ bst ⇒ bst" where
-  "ins x E = T E x E"
-| "ins x (T l y r) = (if x < y then T (ins x l) y r else if y < x then T l y (ins x r) else T l y r)"
-
-lemma ins_ordered: "ordered t ⟹ ordered (ins x t)"
-  sorry
-
 end"#;
+
+const TREES: &str = include_str!("../../codegen/benches/Trees.thy");
 
 /// Generator sizes (Isabelle's `size - 1`) of the exhaustive workloads: the largest whose
 /// whole space takes well under the criterion sample time. (a): 1237^2 pairs of lists of up
@@ -86,7 +72,17 @@ fn conjectures() -> Vec<Conjecture> {
     let th = lang::check_theory(THEORY);
     assert!(th.diagnostics.is_empty(), "{:?}", th.diagnostics);
     let nat = [TypeChoice::Named("nat".into())];
-    vec![th.lower_conjecture(0, &nat), th.lower_conjecture(1, &nat), th.lower_conjecture(2, &[])]
+    let trees = lang::check_theory(TREES);
+    assert!(trees.diagnostics.is_empty(), "{:?}", trees.diagnostics);
+    let ins_ordered = trees
+        .items
+        .iter()
+        .find_map(|it| match &it.kind {
+            lang::ItemKind::Lemma { name: Some(n), index, .. } if n == "ins_ordered" => Some(*index),
+            _ => None,
+        })
+        .expect("Trees.thy has lemma ins_ordered");
+    vec![th.lower_conjecture(0, &nat), th.lower_conjecture(1, &nat), trees.lower_conjecture(ins_ordered, &[])]
 }
 
 fn var(c: &Conjecture, name: &str) -> usize {
