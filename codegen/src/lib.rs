@@ -176,6 +176,16 @@ impl Jit {
         ArenaMark(self.ctx.heap)
     }
 
+    /// Words still free in the arena.
+    pub fn arena_room(&self) -> usize {
+        (self.ctx.heap_end.saturating_sub(self.ctx.heap) / 8) as usize
+    }
+
+    /// The arena's size in words.
+    pub fn arena_words(&self) -> usize {
+        self.arena.len()
+    }
+
     /// Frees everything allocated since `m` was taken (words from after it become invalid).
     pub fn release(&mut self, m: ArenaMark) {
         self.ctx.heap = m.0;

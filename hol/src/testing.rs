@@ -95,33 +95,37 @@ pub fn test_lemma(
 /// around a whole statement.
 fn balanced(text: &str, span: Span) -> String {
     let mut t = crate::check::term_text(text, span).to_owned();
-    let open = t.matches('(').count();
-    let close = t.matches(')').count();
-    if close < open {
-        let mut rest = text.get(span.end as usize..).unwrap_or("").chars();
-        let mut missing = open - close;
-        while missing > 0 {
-            match rest.next() {
-                Some(')') => {
-                    t.push(')');
-                    missing -= 1;
-                }
-                Some(c) if c.is_whitespace() => {}
-                _ => break,
-            }
+    // Closers with no opener inside the span need openers before it; openers left open need
+    // closers after it.
+    let (mut depth, mut unopened) = (0usize, 0usize);
+    for c in t.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' if depth == 0 => unopened += 1,
+            ')' => depth -= 1,
+            _ => {}
         }
-    } else if open < close {
-        let mut before = text.get(..span.start as usize).unwrap_or("").chars().rev();
-        let mut missing = close - open;
-        while missing > 0 {
-            match before.next() {
-                Some('(') => {
-                    t.insert(0, '(');
-                    missing -= 1;
-                }
-                Some(c) if c.is_whitespace() => {}
-                _ => break,
+    }
+    let mut before = text.get(..span.start as usize).unwrap_or("").chars().rev();
+    while unopened > 0 {
+        match before.next() {
+            Some('(') => {
+                t.insert(0, '(');
+                unopened -= 1;
             }
+            Some(c) if c.is_whitespace() => {}
+            _ => break,
+        }
+    }
+    let mut after = text.get(span.end as usize..).unwrap_or("").chars();
+    while depth > 0 {
+        match after.next() {
+            Some(')') => {
+                t.push(')');
+                depth -= 1;
+            }
+            Some(c) if c.is_whitespace() => {}
+            _ => break,
         }
     }
     t
@@ -145,5 +149,9 @@ mod tests {
         let i = typed.find("f ::").unwrap();
         let j = typed.find(") x").unwrap() + 3;
         assert_eq!(balanced(typed, Span::new(i, j)), "(f :: nat ⇒ nat) x");
+        let both = "lemma \"(f :: nat ⇒ nat) (g x) = x\"";
+        let i = both.find("f ::").unwrap();
+        let j = both.find("g x").unwrap() + 3;
+        assert_eq!(balanced(both, Span::new(i, j)), "(f :: nat ⇒ nat) (g x)");
     }
 }

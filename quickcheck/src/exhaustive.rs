@@ -188,7 +188,9 @@ impl WordCache {
         }
         match s.as_table() {
             Some(t) => {
-                let w = t.iter().map(|x| r.word_of_ty(x, ty)).collect();
+                // Tables take at most half the arena; values left without a word run in the
+                // interpreter.
+                let w = t.iter().map(|x| if r.arena_half_free() { r.word_of_ty(x, ty) } else { None }).collect();
                 self.tables.insert(key, w);
             }
             None => {

@@ -207,7 +207,10 @@ pub fn run_tester(
         report.message = Some(if exhausted {
             "the statement holds for these types: every value was tested".into()
         } else if too_big.iter().any(|b| *b) {
-            format!("none up to size {} (larger spaces are too big to enumerate)", report.size)
+            // Every instance covered at least `bound`; the ones cut short by a space too big
+            // to enumerate covered no more.
+            report.size = bound;
+            format!("none up to size {bound} (larger spaces are too big to enumerate)")
         } else if tester == Tester::Random {
             format!("none in {} random tests up to size {}", report.tests, opts.size)
         } else {

@@ -174,6 +174,12 @@ impl<'c> Runner<'c> {
         self.jit.as_mut().and_then(|j| j.word_of(v, ty).ok())
     }
 
+    /// Whether at least half of the JIT's arena is still free (test data built before the
+    /// cases must leave the cases room to run).
+    pub fn arena_half_free(&self) -> bool {
+        self.jit.as_ref().is_some_and(|j| j.arena_room() >= j.arena_words() / 2)
+    }
+
     /// Builds constructor `tag` over field words in the arena.
     pub fn ctor_word(&mut self, tag: u32, fields: &[Word]) -> Option<Word> {
         self.jit.as_mut().and_then(|j| j.ctor_word(tag, fields).ok())
