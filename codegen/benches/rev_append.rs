@@ -5,34 +5,30 @@
 
 use codegen::Jit;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use lang::core::ir::{FunId, Program};
+use lang::core::ir::FunId;
 use lang::interp::{Interp, Limits, Value};
 use std::hint::black_box;
 
 mod common;
-use common::lists;
+use common::{list_value, lists, program, words};
 
 const THEORY: &str = r#"theory B imports Main begin
 definition rev_app :: "nat list ⇒ nat list ⇒ bool" where "rev_app xs ys = (rev (xs @ ys) = rev ys @ rev xs)"
 value "rev_app [] []"
 end"#;
 
-/// The program and the `prop` instance.
-fn program() -> (Program, FunId) {
-    let mut th = lang::check_theory(THEORY);
-    assert!(th.diagnostics.is_empty(), "{:?}", th.diagnostics);
-    let (p, _, _) = th.lower_value(0);
-    let p = p.clone();
-    let f = p.funs.iter().position(|f| f.name.starts_with("rev_app")).expect("rev_app lowered");
-    (p, FunId(f as u32))
-}
-
-fn to_value(l: &[u64]) -> Value {
-    let mut v = Value::nullary(0);
-    for x in l.iter().rev() {
-        v = Value::ctor(1, vec![Value::nat(*x), v]);
+/// Runs `prop` on every pair of `words` in the JIT, releasing the arena before each case;
+/// returns how many cases held.
+fn jit_pairs(jit: &mut Jit, prop: FunId, words: &[u64], limits: &Limits) -> u64 {
+    let m = jit.mark();
+    let mut ok = 0u64;
+    for x in words {
+        for y in words {
+            jit.release(m);
+            ok += jit.run(prop, &[*x, *y], limits).unwrap();
+        }
     }
-    v
+    ok
 }
 
 fn rev_native(xs: &[u64]) -> Vec<u64> {
@@ -55,7 +51,7 @@ fn append_native(xs: &[u64], ys: &[u64]) -> Vec<u64> {
 }
 
 fn bench(c: &mut Criterion) {
-    let (p, prop) = program();
+    let (p, prop) = program(THEORY, "rev_app");
     let list_ty = p.fun(prop).params[0].1.clone();
     let limits = Limits::default();
     let mut g = c.benchmark_group("rev_append");
@@ -66,16 +62,9 @@ fn bench(c: &mut Criterion) {
     g.throughput(Throughput::Elements(n_big));
     g.bench_function("jit_len4", |b| {
         let mut jit = Jit::compile(&p).unwrap();
-        let words: Vec<u64> = big.iter().map(|l| jit.word_of(&to_value(l), &list_ty).unwrap()).collect();
-        let m = jit.mark();
+        let inputs = words(&mut jit, &big.iter().map(|l| list_value(l)).collect::<Vec<_>>(), &list_ty);
         b.iter(|| {
-            let mut ok = 0u64;
-            for x in &words {
-                for y in &words {
-                    jit.release(m);
-                    ok += jit.run(prop, &[*x, *y], &limits).unwrap();
-                }
-            }
+            let ok = jit_pairs(&mut jit, prop, &inputs, &limits);
             assert_eq!(ok, n_big);
             black_box(ok)
         })
@@ -100,7 +89,7 @@ fn bench(c: &mut Criterion) {
     g.throughput(Throughput::Elements(n_small));
     g.bench_function("interp_len3", |b| {
         let mut it = Interp::new(&p);
-        let vals: Vec<Value> = small.iter().map(|l| to_value(l)).collect();
+        let vals: Vec<Value> = small.iter().map(|l| list_value(l)).collect();
         b.iter(|| {
             let mut ok = 0u64;
             for x in &vals {
@@ -115,18 +104,8 @@ fn bench(c: &mut Criterion) {
     });
     g.bench_function("jit_len3", |b| {
         let mut jit = Jit::compile(&p).unwrap();
-        let words: Vec<u64> = small.iter().map(|l| jit.word_of(&to_value(l), &list_ty).unwrap()).collect();
-        let m = jit.mark();
-        b.iter(|| {
-            let mut ok = 0u64;
-            for x in &words {
-                for y in &words {
-                    jit.release(m);
-                    ok += jit.run(prop, &[*x, *y], &limits).unwrap();
-                }
-            }
-            black_box(ok)
-        })
+        let inputs = words(&mut jit, &small.iter().map(|l| list_value(l)).collect::<Vec<_>>(), &list_ty);
+        b.iter(|| black_box(jit_pairs(&mut jit, prop, &inputs, &limits)))
     });
     g.finish();
 }

@@ -21,6 +21,7 @@ use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch, Variab
 use cranelift_jit::JITModule;
 use cranelift_module::{FuncId, Linkage, Module};
 use lang::core::ir::{Alt, DataId, Expr, Lit, NumTy, Prim, Program, Ty, Undef, VarId};
+use lang::interp::free_vars;
 use num_traits::ToPrimitive;
 use std::collections::{BTreeSet, HashMap};
 
@@ -1164,19 +1165,4 @@ struct CountedLoop {
     i: Value,
     acc: Value,
     done: Value,
-}
-
-/// Variables used in `e` and not bound inside it (or in `bound`).
-fn free_vars(e: &Expr, bound: &mut Vec<u32>, free: &mut BTreeSet<u32>) {
-    if let Expr::Var(v) = e {
-        if !bound.contains(&v.0) {
-            free.insert(v.0);
-        }
-    }
-    e.for_each_child(&mut |child, binders| {
-        let n = bound.len();
-        bound.extend(binders.iter().map(|v| v.0));
-        free_vars(child, bound, free);
-        bound.truncate(n);
-    });
 }

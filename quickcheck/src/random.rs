@@ -99,6 +99,8 @@ pub trait Build {
     fn set(&mut self, n: usize);
     /// Pops a default and `n` key/value pairs and pushes the finite map.
     fn map(&mut self, n: usize);
+    /// Pushes a value built elsewhere (a function over a finite domain, tabulated).
+    fn value(&mut self, v: Value);
 }
 
 /// Builds interpreter values.
@@ -145,6 +147,9 @@ impl Build for ValueBuilder {
         }
         self.stack.push(Value::fun_map(default, entries));
     }
+    fn value(&mut self, v: Value) {
+        self.stack.push(v);
+    }
 }
 
 /// Builds JIT words in the runner's arena. Only for types without sets and functions
@@ -185,6 +190,9 @@ impl Build for WordBuilder<'_, '_> {
         self.failed = true;
     }
     fn map(&mut self, _: usize) {
+        self.failed = true;
+    }
+    fn value(&mut self, _: Value) {
         self.failed = true;
     }
 }
@@ -251,9 +259,7 @@ impl<'p> Generators<'p> {
                         results.push(vb.take());
                     }
                     let default = results.first().cloned().unwrap_or(Value::Bool(false));
-                    let map = Value::fun_map(default, keys.into_iter().zip(results).collect());
-                    // Finite-domain functions only occur with `ValueBuilder`s (`words_ok`).
-                    push_value(b, map);
+                    b.value(Value::fun_map(default, keys.into_iter().zip(results).collect()));
                     return;
                 }
                 self.gen(r, size, ch, b);
@@ -310,42 +316,6 @@ impl<'p> Generators<'p> {
         let info = Rc::new(DataInfo { order, base, ctors, list_elem, pair: dd.name == "prod" });
         self.datas[d.0 as usize] = Some(info.clone());
         info
-    }
-}
-
-/// Pushes a ready-made value onto a builder: only `ValueBuilder`s take one (generators never
-/// give a `WordBuilder` a type with functions inside).
-fn push_value(b: &mut impl Build, v: Value) {
-    // The builders' own operations rebuild `v` from its parts.
-    match v {
-        Value::Fun(c) => match &*c {
-            Closure::Map { default, entries } => {
-                push_value(b, default.clone());
-                for (k, x) in entries {
-                    push_value(b, k.clone());
-                    push_value(b, x.clone());
-                }
-                b.map(entries.len());
-            }
-            _ => b.map(0),
-        },
-        Value::Bool(x) => b.bool(x),
-        Value::Int(i) => b.int(i.to_i64().unwrap_or(0)),
-        Value::Ctor(tag, _) => {
-            let fields = v.fields().to_vec();
-            let n = fields.len();
-            for f in fields {
-                push_value(b, f);
-            }
-            b.ctor(tag, n)
-        }
-        Value::Set(s) => {
-            let n = s.elems().len();
-            for e in s.elems() {
-                push_value(b, e.clone());
-            }
-            b.set(n)
-        }
     }
 }
 

@@ -226,6 +226,25 @@ impl<'s, 'a> Parser<'s, 'a> {
         self.peek().is_none()
     }
 
+    /// One or more `item`s separated by commas.
+    fn comma_list<T>(&mut self, mut item: impl FnMut(&mut Self) -> R<T>) -> R<Vec<T>> {
+        let mut out = vec![item(self)?];
+        while self.eat(",") {
+            out.push(item(self)?);
+        }
+        Ok(out)
+    }
+
+    /// After an opening `(`: zero or more comma-separated `item`s and the closing `)`.
+    fn parenthesized<T>(&mut self, item: impl FnMut(&mut Self) -> R<T>) -> R<Vec<T>> {
+        if self.eat(")") {
+            return Ok(Vec::new());
+        }
+        let out = self.comma_list(item)?;
+        self.expect(")")?;
+        Ok(out)
+    }
+
     /// Consumes the punctuation `s` if it comes next.
     fn eat(&mut self, s: &str) -> bool {
         self.skip_ws();
@@ -430,12 +449,7 @@ impl<'s, 'a> Parser<'s, 'a> {
         let mut args = Vec::new();
         if self.rest().starts_with('[') {
             self.pos += 1;
-            loop {
-                args.push(self.ty_ast()?);
-                if !self.eat(",") {
-                    break;
-                }
-            }
+            args = self.comma_list(Self::ty_ast)?;
             self.expect("]")?;
         }
         Ok(args)
@@ -454,18 +468,7 @@ impl<'s, 'a> Parser<'s, 'a> {
 
     fn args(&mut self) -> R<Vec<Expr>> {
         self.expect("(")?;
-        let mut args = Vec::new();
-        if self.eat(")") {
-            return Ok(args);
-        }
-        loop {
-            args.push(self.expr()?);
-            if !self.eat(",") {
-                break;
-            }
-        }
-        self.expect(")")?;
-        Ok(args)
+        self.parenthesized(Self::expr)
     }
 
     fn fun_ref(&mut self) -> R<FunId> {
@@ -585,16 +588,7 @@ impl<'s, 'a> Parser<'s, 'a> {
             }
             "fn" => {
                 self.expect("(")?;
-                let mut params = Vec::new();
-                if !self.eat(")") {
-                    loop {
-                        params.push(self.binder()?);
-                        if !self.eat(",") {
-                            break;
-                        }
-                    }
-                    self.expect(")")?;
-                }
+                let params = self.parenthesized(Self::binder)?;
                 self.expect("=>")?;
                 Ok(Expr::Lambda(params, Box::new(self.expr()?)))
             }
@@ -751,12 +745,7 @@ impl<'s, 'a> Parser<'s, 'a> {
             let tag = self.ctor_tag(&t)?;
             let mut binders = Vec::new();
             if self.eat("(") {
-                loop {
-                    binders.push(self.var()?);
-                    if !self.eat(",") {
-                        break;
-                    }
-                }
+                binders = self.comma_list(Self::var)?;
                 self.expect(")")?;
             }
             self.expect("=>")?;
@@ -794,12 +783,7 @@ impl<'s, 'a> Parser<'s, 'a> {
                 let mut fields = Vec::new();
                 if self.rest().starts_with('(') {
                     self.pos += 1;
-                    loop {
-                        fields.push(self.ty_ast()?);
-                        if !self.eat(",") {
-                            break;
-                        }
-                    }
+                    fields = self.comma_list(Self::ty_ast)?;
                     self.expect(")")?;
                 }
                 ctors.push((cname, fields));
@@ -814,16 +798,7 @@ impl<'s, 'a> Parser<'s, 'a> {
     fn fun_item(&mut self) -> R<FunDef> {
         let name = self.raw_name()?;
         self.expect("(")?;
-        let mut params = Vec::new();
-        if !self.eat(")") {
-            loop {
-                params.push(self.binder()?);
-                if !self.eat(",") {
-                    break;
-                }
-            }
-            self.expect(")")?;
-        }
+        let params = self.parenthesized(Self::binder)?;
         self.expect("->")?;
         let ret = self.ty()?;
         let vars = if self.eat_word("vars") { Some(self.small_number()?) } else { None };
@@ -837,27 +812,13 @@ impl<'s, 'a> Parser<'s, 'a> {
     fn pred_item(&mut self) -> R<InductiveDef> {
         let name = self.raw_name()?;
         self.expect("(")?;
-        let mut params = Vec::new();
-        if !self.eat(")") {
-            loop {
-                params.push(self.ty()?);
-                if !self.eat(",") {
-                    break;
-                }
-            }
-            self.expect(")")?;
-        }
+        let params = self.parenthesized(Self::ty)?;
         self.expect("=")?;
         let mut clauses = Vec::new();
         while self.eat("|") {
             let mut vars = Vec::new();
             if self.eat_word("forall") {
-                loop {
-                    vars.push(self.binder()?);
-                    if !self.eat(",") {
-                        break;
-                    }
-                }
+                vars = self.comma_list(Self::binder)?;
                 self.expect(".")?;
             }
             self.skip_ws();
@@ -867,12 +828,7 @@ impl<'s, 'a> Parser<'s, 'a> {
             let head = self.args()?;
             let mut premises = Vec::new();
             if self.eat("<==") {
-                loop {
-                    premises.push(self.expr()?);
-                    if !self.eat(",") {
-                        break;
-                    }
-                }
+                premises = self.comma_list(Self::expr)?;
             }
             let n = if self.eat_word("vars") { Some(self.small_number()?) } else { None };
             let mut c = Clause { vars, head, premises, num_vars: 0 };

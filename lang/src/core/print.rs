@@ -407,6 +407,17 @@ impl<'a> Printer<'a> {
         self.out.push(')');
     }
 
+    /// `v: ty in domain. body` of a quantifier or a set comprehension.
+    fn bound_body(&mut self, var: VarId, ty: &Ty, domain: Option<&Expr>, body: &Expr, ind: usize) {
+        self.binder(var, ty);
+        if let Some(d) = domain {
+            self.out.push_str(" in ");
+            self.expr(d, ind + 2);
+        }
+        self.out.push_str(". ");
+        self.expr(body, ind + 2);
+    }
+
     fn binder(&mut self, v: VarId, t: &Ty) {
         let _ = write!(self.out, "v{}: ", v.0);
         self.ty(t);
@@ -532,23 +543,11 @@ impl<'a> Printer<'a> {
                     Quant::Ex => "ex ",
                     Quant::Ex1 => "ex1 ",
                 });
-                self.binder(*var, ty);
-                if let Some(d) = domain {
-                    self.out.push_str(" in ");
-                    self.expr(d, ind + 2);
-                }
-                self.out.push_str(". ");
-                self.expr(body, ind + 2);
+                self.bound_body(*var, ty, domain.as_deref(), body, ind);
             }
             Expr::SetCompr { var, ty, domain, body } => {
                 self.out.push('{');
-                self.binder(*var, ty);
-                if let Some(d) = domain {
-                    self.out.push_str(" in ");
-                    self.expr(d, ind + 2);
-                }
-                self.out.push_str(". ");
-                self.expr(body, ind + 2);
+                self.bound_body(*var, ty, domain.as_deref(), body, ind);
                 self.out.push('}');
             }
             Expr::Pred(id, args) => {

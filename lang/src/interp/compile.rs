@@ -529,8 +529,9 @@ impl Compiler<'_, '_> {
 }
 
 /// Adds to `free` the variables occurring in `e` outside the binders in `bound` and those of
-/// `e` itself.
-pub(crate) fn free_vars(e: &Expr, bound: &mut Vec<u32>, free: &mut BTreeSet<u32>) {
+/// `e` itself (what a closure of `e` captures). Safe on any nesting depth: the analysis
+/// moves to a fresh stack segment when the current one runs low. Back ends use this one.
+pub fn free_vars(e: &Expr, bound: &mut Vec<u32>, free: &mut BTreeSet<u32>) {
     if stack::grow(|| free_vars_here(e, bound, free)).is_none() {
         // Too deep to analyse: nothing is captured, and evaluation of such a term fails with
         // `TooDeep` anyway.

@@ -46,7 +46,7 @@ mod types;
 mod value;
 
 pub use arith::Int;
-pub(crate) use compile::free_vars;
+pub use compile::free_vars;
 pub use compile::LambdaCode;
 pub use enumerate::{cardinality, ENUM_CAP};
 pub use print::print_type;
