@@ -125,7 +125,8 @@ impl Jit {
         jb.symbol("rt_set", rt_set as *const u8);
         jb.symbol("rt_set_scalar", rt_set_scalar as *const u8);
         let module = JITModule::new(jb);
-        let prog = Box::new(prog.clone());
+        // Compiled code runs code equations where a function has them (`Program::code`).
+        let prog = Box::new(prog.with_code_equations().unwrap_or_else(|| prog.clone()));
         let mut g = translate::Gen::new(module, &prog)?;
         g.compile_all()?;
         g.module.finalize_definitions().map_err(|e| CodegenError(format!("{e:?}")))?;

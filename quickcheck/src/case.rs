@@ -99,8 +99,20 @@ pub fn recheck(c: &Conjecture, sched: &Schedule, generated: &[Option<Value>], de
         other => {
             let assignment = assignment(&mut r, sched);
             let shown: Vec<String> = assignment.iter().map(|(n, v)| format!("{n} = {v}")).collect();
+            let mut code: Vec<&str> =
+                c.program.code.iter().map(|(f, _)| c.program.fun(*f).name.split('[').next().unwrap_or("")).collect();
+            code.sort_unstable();
+            code.dedup();
+            let blame = if code.is_empty() {
+                "internal error".to_string()
+            } else {
+                // A `[code]` lemma is only tested, not proved: a false one makes compiled code
+                // compute something else than the definitions.
+                let names: Vec<String> = code.iter().map(|n| format!("`{n}`")).collect();
+                format!("a `[code]` equation of {} does not hold, or an internal error", names.join(", "))
+            };
             return Recheck::Disagrees(format!(
-                "the interpreter finds no counterexample at {} ({other:?})",
+                "compiled code and interpreter disagree ({blame}): the interpreter finds no counterexample at {} ({other:?})",
                 shown.join(", ")
             ));
         }

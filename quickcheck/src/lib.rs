@@ -192,9 +192,7 @@ pub fn run_tester(
         Some(End::Stopped(runner::Stop::Diverged(why))) => {
             (OutcomeKind::Error, Some(format!("a test case did not finish: {why}")), None)
         }
-        Some(End::Disagreement(why)) => {
-            (OutcomeKind::Error, Some(format!("internal error: compiled code and interpreter disagree: {why}")), None)
-        }
+        Some(End::Disagreement(why)) => (OutcomeKind::Error, Some(why), None),
         Some(End::Cancelled) => (OutcomeKind::Timeout, Some("cancelled: another tester answered first".into()), None),
         Some(End::TooBig) => (OutcomeKind::NoCounterexample, None, None),
     };

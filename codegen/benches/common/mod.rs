@@ -18,6 +18,14 @@ pub fn program(theory: &str, name: &str) -> (Program, FunId) {
     (p, FunId(f as u32))
 }
 
+/// `p` without its code equations: compiled, it runs the definitions, as the interpreter
+/// does (`jit_definitions` in the benches).
+pub fn definitions_only(p: &Program) -> Program {
+    let mut d = p.clone();
+    d.code.clear();
+    d
+}
+
 /// All lists of length <= `max_len` over 0..=5, shortest first.
 pub fn lists(max_len: usize) -> Vec<Vec<u64>> {
     let mut all = vec![vec![]];

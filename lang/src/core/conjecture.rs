@@ -168,6 +168,7 @@ pub fn lower_conjecture(
     choices: &[TypeChoice],
 ) -> Conjecture {
     let mut lw = Lowerer::new(env, prelude);
+    lw.use_code_equations = !lemma.code;
     let mut subst: HashMap<Rc<str>, Ty> = HashMap::new();
     let mut instance = Vec::new();
     for ((name, _), choice) in lemma.params.iter().zip(choices) {

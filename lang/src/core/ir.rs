@@ -322,6 +322,10 @@ pub struct Program {
     pub datas: Vec<DataDef>,
     pub funs: Vec<FunDef>,
     pub inductives: Vec<InductiveDef>,
+    /// Code equations: `(f, c)` means compiled code runs `funs[c]` (same parameters, lowered
+    /// from `f`'s `[code]` lemmas) wherever it runs `f`. The interpreter, the reference,
+    /// runs the definitions and ignores this.
+    pub code: Vec<(FunId, FunId)>,
 }
 
 impl Program {
@@ -346,6 +350,23 @@ impl Program {
             }
         }
         go(self, ty, pred, &mut Vec::new())
+    }
+
+    /// This program as compiled code runs it: every function with code equations takes the
+    /// body of its code version. `None` when no function has code equations.
+    pub fn with_code_equations(&self) -> Option<Program> {
+        if self.code.is_empty() {
+            return None;
+        }
+        let mut p = self.clone();
+        for (f, c) in &self.code {
+            let code = &self.funs[c.0 as usize];
+            let def = &mut p.funs[f.0 as usize];
+            debug_assert_eq!(def.params, code.params, "a code version keeps the parameters");
+            def.body = code.body.clone();
+            def.num_vars = code.num_vars;
+        }
+        Some(p)
     }
 
     pub fn data(&self, id: DataId) -> &DataDef {

@@ -60,6 +60,8 @@ pub struct Lowerer {
     datas: HashMap<(DataIdx, Vec<Ty>), DataId>,
     pending: Vec<(FunId, ConstId, Vec<Ty>)>,
     pending_preds: Vec<(PredId, ConstId, Vec<Ty>)>,
+    /// Whether functions with code equations get a code version (`Program::code`).
+    pub use_code_equations: bool,
 }
 
 /// Prints an IR type compactly for instance names: `nat`, `list[nat]`, `nat=>bool`.
@@ -93,6 +95,7 @@ impl Lowerer {
             datas: HashMap::new(),
             pending: Vec::new(),
             pending_preds: Vec::new(),
+            use_code_equations: true,
         }
     }
 
@@ -254,6 +257,27 @@ impl Lowerer {
         let f = &mut self.program.funs[fid.0 as usize];
         f.body = body;
         f.num_vars = cx.next;
+        let code = if self.use_code_equations { self.env.code.get(&id).cloned() } else { None };
+        if let Some(code) = code {
+            // The code version: the `[code]` equations, compiled like a `fun`'s, under the
+            // definition's name so an unmatched case reads the same.
+            let mut cx = Cx {
+                subst: cx.subst,
+                locals: &code.locals,
+                vars: HashMap::new(),
+                next: *arity as u32,
+                fname: def.name.clone(),
+                in_case: false,
+            };
+            let rows = code.equations.iter().map(|(pats, rhs)| matching::Row::new(pats.clone(), rhs)).collect();
+            let body = matching::compile(self, &mut cx, params.clone(), rows);
+            let f = &self.program.funs[fid.0 as usize];
+            let code_fid = FunId(self.program.funs.len() as u32);
+            let version =
+                FunDef { name: format!("{}.code", f.name), params, ret: f.ret.clone(), body, num_vars: cx.next };
+            self.program.funs.push(version);
+            self.program.code.push((fid, code_fid));
+        }
     }
 
     fn lower_pred(&mut self, pid: PredId, id: ConstId, tys: Vec<Ty>) {

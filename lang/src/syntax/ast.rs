@@ -128,6 +128,9 @@ pub enum LemmaKind {
 pub struct Lemma {
     pub kind: LemmaKind,
     pub name: Option<Ident>,
+    /// Declared `[code]`: the statement is a code equation the compiled code runs in place
+    /// of the constant's defining equations.
+    pub code: bool,
     /// `fixes x :: "T" and y` (type optional).
     pub fixes: Vec<ConstDecl>,
     pub assumes: Vec<Equation>,

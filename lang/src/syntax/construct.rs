@@ -287,6 +287,12 @@ pub fn too_deep(span: Span) -> Diagnostic {
         .with_help("split the term with definitions")
 }
 
+/// Whether one of the comma-separated attributes `[simp, code]` is exactly `code`; `code del`,
+/// `code_unfold` and the like are not code equations.
+pub fn has_code_attribute(tokens: &[Option<&str>]) -> bool {
+    tokens.split(|t| t.is_none()).any(|attr| attr == [Some("code")])
+}
+
 pub fn ident(name: &str, l: usize, r: usize) -> Ident {
     Ident { name: normalize_name(name), span: Span::new(l, r) }
 }

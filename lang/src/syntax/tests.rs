@@ -894,7 +894,14 @@ fn lemmas() {
     let l = lemma_of(one("proposition foo [simp, intro!]: \"A\" \"B\" and \"C\""));
     assert_eq!((l.kind, l.shows.len()), (LemmaKind::Proposition, 3));
     let l = lemma_of(one("lemma [simp]: \"A\""));
-    assert!(l.name.is_none());
+    assert!(l.name.is_none() && !l.code);
+    let l = lemma_of(one("lemma rev_code [simp, code]: \"A\""));
+    assert!(l.code);
+    let l = lemma_of(one("lemma [code]: \"A\""));
+    assert!(l.name.is_none() && l.code);
+    for not_code in ["lemma a [code del]: \"A\"", "lemma a [code_unfold]: \"A\"", "lemma a: \"A\""] {
+        assert!(!lemma_of(one(not_code)).code, "{not_code}");
+    }
     let l = lemma_of(one("lemma foo:\n  fixes x :: \"nat\" and y\n  assumes a1: \"x > 0\" and \"y > 0\" \"x < y\"\n  shows \"x < y + 1\" and c: \"y > 0\""));
     assert_eq!(
         l.fixes.iter().map(|f| (f.name.name.as_str(), f.ty.is_some())).collect::<Vec<_>>(),

@@ -623,6 +623,7 @@ impl<'s> Checker<'s> {
             premises,
             conclusion,
             span,
+            code: false,
         });
         Ok(self.lemmas.len() - 1)
     }
@@ -750,7 +751,7 @@ fn check_distinct<'a>(params: impl Iterator<Item = &'a ast::Ident>) -> R<()> {
     Ok(())
 }
 
-fn plural(n: usize, word: &str) -> String {
+pub(super) fn plural(n: usize, word: &str) -> String {
     if n == 1 {
         format!("1 {word}")
     } else {

@@ -77,6 +77,17 @@ pub fn is_class(name: &str) -> bool {
     NUMERIC.contains(&name) || INT_ONLY.contains(&name) || ORDER.contains(&name) || UNIVERSAL.contains(&name)
 }
 
+/// Whether every type of sort `have` belongs to class `need`, in the flattened hierarchy:
+/// the order classes hold of the same types, and a numeric sort admits only `nat` and `int`.
+pub fn sort_implies(have: &[std::rc::Rc<str>], need: &str) -> bool {
+    let any_of = |set: &[&str]| have.iter().any(|c| set.contains(&&**c));
+    UNIVERSAL.contains(&need)
+        || have.iter().any(|c| &**c == need)
+        || (ORDER.contains(&need) && any_of(ORDER))
+        || (NUMERIC.contains(&need) && (any_of(NUMERIC) || any_of(INT_ONLY)))
+        || (INT_ONLY.contains(&need) && any_of(INT_ONLY))
+}
+
 /// What `tycon :: (s1, ..., sn) class` asks of the constructor's arguments, or `None` when
 /// `tycon` is not an instance of `class`. `is_datatype` says whether `tycon` is a datatype.
 pub fn instance(tycon: &str, arity: usize, class: &str, is_datatype: bool) -> Option<Vec<Vec<&'static str>>> {

@@ -1075,58 +1075,11 @@ impl<'e> Elab<'e> {
     }
 
     pub fn finalize_term(&self, t: &mut Term, gen: &HashMap<u32, Rc<str>>) {
-        t.ty = self.finalize_type(&t.ty, gen);
-        match &mut t.kind {
-            TermKind::Const(_, inst) | TermKind::Ctor(_, _, inst) => {
-                for ty in inst.iter_mut() {
-                    *ty = self.finalize_type(ty, gen);
-                }
-            }
-            TermKind::Local(_) | TermKind::Builtin(_) | TermKind::Num(_) => {}
-            TermKind::App(f, x) => {
-                self.finalize_term(f, gen);
-                self.finalize_term(x, gen);
-            }
-            TermKind::Lambda(_, b) => self.finalize_term(b, gen),
-            TermKind::Let(_, a, b) => {
-                self.finalize_term(a, gen);
-                self.finalize_term(b, gen);
-            }
-            TermKind::If(c, a, b) => {
-                self.finalize_term(c, gen);
-                self.finalize_term(a, gen);
-                self.finalize_term(b, gen);
-            }
-            TermKind::Case(s, arms) => {
-                self.finalize_term(s, gen);
-                for (p, rhs) in arms {
-                    self.finalize_pat(p, gen);
-                    self.finalize_term(rhs, gen);
-                }
-            }
-            TermKind::Quant(_, _, bound, body) => {
-                match bound {
-                    Some(Bound::In(a)) | Some(Bound::Less(a)) | Some(Bound::LessEq(a)) => self.finalize_term(a, gen),
-                    None => {}
-                }
-                self.finalize_term(body, gen);
-            }
-            TermKind::SetCompr(_, dom, body) => {
-                if let Some(d) = dom {
-                    self.finalize_term(d, gen);
-                }
-                self.finalize_term(body, gen);
-            }
-        }
+        t.rewrite(&mut |ty| *ty = self.finalize_type(ty, gen), &mut |_| {});
     }
 
     pub fn finalize_pat(&self, p: &mut Pat, gen: &HashMap<u32, Rc<str>>) {
-        p.ty = self.finalize_type(&p.ty, gen);
-        match &mut p.kind {
-            PatKind::Ctor(_, _, subs) => subs.iter_mut().for_each(|s| self.finalize_pat(s, gen)),
-            PatKind::Suc(s) => self.finalize_pat(s, gen),
-            _ => {}
-        }
+        p.rewrite(&mut |ty| *ty = self.finalize_type(ty, gen), &mut |_| {});
     }
 
     pub fn finalize_locals(&self, gen: &HashMap<u32, Rc<str>>) -> Vec<Local> {

@@ -4,7 +4,7 @@
 //! the constant they meant (they hold ids, not names).
 
 use super::builtins::{self, Builtin};
-use super::hir::{ConstDef, ConstId, DataDecl, DataIdx, Scheme};
+use super::hir::{CodeEquations, ConstDef, ConstId, DataDecl, DataIdx, Scheme};
 use super::ty::{Sort, Type};
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
@@ -34,6 +34,8 @@ pub struct Env {
     pub names: HashMap<Rc<str>, NameRef>,
     pub types: HashMap<Rc<str>, TypeRef>,
     pub datatype_names: Rc<HashSet<Rc<str>>>,
+    /// Code equations (`[code]` lemmas) of constants that have some.
+    pub code: HashMap<ConstId, Rc<CodeEquations>>,
 }
 
 impl Default for Env {
@@ -44,6 +46,7 @@ impl Default for Env {
             names: HashMap::new(),
             types: HashMap::new(),
             datatype_names: Rc::new(HashSet::new()),
+            code: HashMap::new(),
         };
         for (name, b) in builtins::NAMED {
             env.names.insert(Rc::from(*name), NameRef::Builtin(*b));

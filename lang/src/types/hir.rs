@@ -128,6 +128,18 @@ pub struct HornClause {
     pub premises: Vec<Term>,
 }
 
+/// A constant's code equations: lemmas declared `[code]`, which compiled code runs in place
+/// of the defining equations (as Isabelle's code generator does). Same shape as
+/// `ConstKind::Equations`, over the constant's own type parameters and padded to the
+/// definition's arity; the locals of all its code lemmas, renumbered into one list.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CodeEquations {
+    pub locals: Vec<Local>,
+    pub equations: Vec<(Vec<Pat>, Term)>,
+    /// The lemmas (indices into the checked theory's lemmas) these equations come from.
+    pub lemmas: Vec<usize>,
+}
+
 /// A checked lemma: `⟦premises⟧ ⟹ conclusion` over free variables `frees` (locals of the
 /// lemma), with type parameters `params` to be instantiated by the tester.
 #[derive(Clone, Debug, PartialEq)]
@@ -139,6 +151,9 @@ pub struct Lemma {
     pub premises: Vec<Term>,
     pub conclusion: Term,
     pub span: Span,
+    /// Declared `[code]` and registered as a code equation: tested against the definitions
+    /// only (with its own equation in use, the compiled test would be trivially true).
+    pub code: bool,
 }
 
 /// A checked `value` term, closed and monomorphic.
@@ -152,6 +167,19 @@ pub struct ValueTerm {
     pub shown_type: String,
 }
 
+impl Pat {
+    /// `Term::rewrite` for patterns.
+    pub fn rewrite(&mut self, ty: &mut impl FnMut(&mut Type), local: &mut impl FnMut(&mut LocalId)) {
+        ty(&mut self.ty);
+        match &mut self.kind {
+            PatKind::Var(l) => local(l),
+            PatKind::Ctor(_, _, subs) => subs.iter_mut().for_each(|s| s.rewrite(ty, local)),
+            PatKind::Suc(s) => s.rewrite(ty, local),
+            PatKind::Wild | PatKind::Num(_) | PatKind::Bool(_) => {}
+        }
+    }
+}
+
 impl Term {
     /// `f a b c` as `(f, [a, b, c])`: the head of an application and its arguments in order.
     pub fn spine(&self) -> (&Term, Vec<&Term>) {
@@ -163,6 +191,56 @@ impl Term {
         }
         args.reverse();
         (head, args)
+    }
+
+    /// Rewrites in place every type in this term (of subterms, instances and patterns) with
+    /// `ty`, and every local (uses, binders, pattern variables) with `local`.
+    pub fn rewrite(&mut self, ty: &mut impl FnMut(&mut Type), local: &mut impl FnMut(&mut LocalId)) {
+        ty(&mut self.ty);
+        match &mut self.kind {
+            TermKind::Const(_, inst) | TermKind::Ctor(_, _, inst) => inst.iter_mut().for_each(&mut *ty),
+            TermKind::Local(l) => local(l),
+            TermKind::Builtin(_) | TermKind::Num(_) => {}
+            TermKind::App(a, b) => {
+                a.rewrite(ty, local);
+                b.rewrite(ty, local);
+            }
+            TermKind::Let(l, a, b) => {
+                local(l);
+                a.rewrite(ty, local);
+                b.rewrite(ty, local);
+            }
+            TermKind::Lambda(l, b) => {
+                local(l);
+                b.rewrite(ty, local);
+            }
+            TermKind::If(c, a, b) => {
+                c.rewrite(ty, local);
+                a.rewrite(ty, local);
+                b.rewrite(ty, local);
+            }
+            TermKind::Case(s, arms) => {
+                s.rewrite(ty, local);
+                for (p, rhs) in arms {
+                    p.rewrite(ty, local);
+                    rhs.rewrite(ty, local);
+                }
+            }
+            TermKind::Quant(_, l, bound, body) => {
+                local(l);
+                if let Some(Bound::In(a) | Bound::Less(a) | Bound::LessEq(a)) = bound {
+                    a.rewrite(ty, local);
+                }
+                body.rewrite(ty, local);
+            }
+            TermKind::SetCompr(l, dom, body) => {
+                local(l);
+                if let Some(d) = dom {
+                    d.rewrite(ty, local);
+                }
+                body.rewrite(ty, local);
+            }
+        }
     }
 
     /// Calls `f` on this term and every subterm, outermost first.

@@ -6,6 +6,7 @@
 pub mod builtins;
 mod check;
 pub mod classes;
+mod code;
 pub mod elab;
 pub mod env;
 pub mod hir;
@@ -99,7 +100,12 @@ fn prelude() -> Result<(Env, Names), Vec<Diagnostic>> {
             let mut c = Checker::new(Env::default(), None, text);
             c.diagnostics = parsed.diagnostics;
             for cmd in &parsed.theory.commands {
-                if let Err(d) = c.command(cmd) {
+                // The prelude's lemmas are not tested; its `[code]` lemmas are registered.
+                let result = match &cmd.kind {
+                    ast::CommandKind::Lemma(l) if l.code => c.lemma_command(l, cmd.span).map(|_| ()),
+                    _ => c.command(cmd),
+                };
+                if let Err(d) = result {
                     c.diagnostics.push(d);
                 }
             }
@@ -219,7 +225,7 @@ pub(crate) fn check_theory(text: &str) -> CheckedTheory {
         let result = match &cmd.kind {
             K::Lemma(l) => {
                 let statement = l.shows.iter().map(|t| t.span).reduce(Span::to).unwrap_or(cmd.span);
-                match c.lemma(l, cmd.span) {
+                match c.lemma_command(l, cmd.span) {
                     Ok(index) => {
                         items.push(Item {
                             span: cmd.span,

@@ -99,6 +99,7 @@ fn tricky() -> Program {
         datas: vec![list("list"), list("list"), weird],
         funs: vec![f0, f1, f2, f3],
         inductives: vec![pred("p"), pred("p")],
+        code: vec![],
     }
 }
 
