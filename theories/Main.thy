@@ -301,6 +301,8 @@ fun list_all2 :: "('a ⇒ 'b ⇒ bool) ⇒ 'a list ⇒ 'b list ⇒ bool" where
 | "list_all2 P (x # xs) [] = False"
 | "list_all2 P (x # xs) (y # ys) = (P x y ∧ list_all2 P xs ys)"
 
+text ‹List.member: hol evaluates x ∈ set xs as member xs x, as Isabelle's code does.›
+
 primrec member :: "'a list ⇒ 'a ⇒ bool" where
   "member [] y = False"
 | "member (x # xs) y = (x = y ∨ member xs y)"

@@ -75,6 +75,7 @@ pub(crate) unsafe extern "C" fn rt_tick(ctx: *mut Ctx) -> i64 {
 }
 
 /// Bump allocation of `words` words; `None` (status set) when the arena is exhausted.
+#[inline]
 pub(crate) unsafe fn alloc(ctx: *mut Ctx, words: u64) -> Option<*mut u64> {
     let c = &mut *ctx;
     let p = c.heap;

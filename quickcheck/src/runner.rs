@@ -181,6 +181,7 @@ impl<'c> Runner<'c> {
     }
 
     /// Builds constructor `tag` over field words in the arena.
+    #[inline]
     pub fn ctor_word(&mut self, tag: u32, fields: &[Word]) -> Option<Word> {
         self.jit.as_mut().and_then(|j| j.ctor_word(tag, fields).ok())
     }

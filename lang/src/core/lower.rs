@@ -517,6 +517,20 @@ impl Lowerer {
         Some(Expr::Call(fid, call_args))
     }
 
+    /// `x ∈ set xs` as `member xs x`, walking the list instead of building the set (Isabelle's
+    /// code generator does the same); `None` when the set is not `set` of a list.
+    fn member_of_list(&mut self, cx: &mut Cx, x: &Term, dom: &Term) -> Option<Expr> {
+        let (head, args) = dom.spine();
+        let TermKind::Const(id, _) = &head.kind else { return None };
+        if args.len() != 1 || !matches!(self.prelude.get("set"), Some(NameRef::Const(set)) if set == id) {
+            return None;
+        }
+        let ty = self.ty(&x.ty, &cx.subst);
+        let member = self.prelude_fun("member", vec![ty])?;
+        let (x, xs) = (self.expr(cx, x), self.expr(cx, args[0]));
+        Some(Expr::Call(member, vec![xs, x]))
+    }
+
     fn prelude_fun(&mut self, name: &str, tys: Vec<Ty>) -> Option<FunId> {
         match self.prelude.get(name) {
             Some(NameRef::Const(id)) => Some(self.fun(*id, tys)),
@@ -562,6 +576,11 @@ impl Lowerer {
             }
             TermKind::Builtin(b) => {
                 let b = *b;
+                if let (Builtin::Member, [x, dom]) = (b, args) {
+                    if let Some(e) = self.member_of_list(cx, x, dom) {
+                        return e;
+                    }
+                }
                 let fty = self.ty(&head.ty, &cx.subst);
                 self.saturate(cx, head, args, b.arity(), move |lw, es| lw.prim(b, &fty, es))
             }
