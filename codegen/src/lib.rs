@@ -107,7 +107,7 @@ impl Jit {
     }
 
     /// Compiles every function of `prog`, with an arena of `words` words.
-    pub fn with_arena(prog: &Program, words: usize) -> Result<Jit, CodegenError> {
+    pub fn with_arena(prog_in: &Program, words: usize) -> Result<Jit, CodegenError> {
         let mut flags = settings::builder();
         let set = |f: &mut settings::Builder, k: &str, v: &str| f.set(k, v).map_err(|e| CodegenError(e.to_string()));
         set(&mut flags, "use_colocated_libcalls", "false")?;
@@ -129,7 +129,11 @@ impl Jit {
         jb.symbol("rt_set_scalar", rt_set_scalar as *const u8);
         let module = JITModule::new(jb);
         // Compiled code runs code equations where a function has them (`Program::code`).
-        let prog = Box::new(prog.with_code_equations().unwrap_or_else(|| prog.clone()));
+        // Then calls passing a known closure to a function that passes it on unchanged run a
+        // copy specialised for it (`fold Cons xs []` conses directly).
+        let prog = prog_in.with_code_equations();
+        let prog = prog.as_ref().unwrap_or(prog_in);
+        let prog = Box::new(lang::core::specialize::specialize_closure_args(prog).unwrap_or_else(|| prog.clone()));
         let mut g = translate::Gen::new(module, &prog)?;
         g.compile_all()?;
         g.module.finalize_definitions().map_err(|e| CodegenError(format!("{e:?}")))?;

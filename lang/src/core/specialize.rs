@@ -1,0 +1,341 @@
+//! Specialisation of higher-order functions for known closure arguments, for compiled code.
+//!
+//! `fold f xs a` passes `f` on unchanged in its recursive call: a *static* parameter. A call
+//! `fold (λx s. x # s) xs []` with a closed λ (or a top-level function, `FunRef`) there gets a
+//! copy of `fold` without that parameter, its uses replaced by the λ, and `λ` applied to
+//! arguments beta-reduced into `let`s, so each step is a direct computation instead of a
+//! closure call (the code equation `rev xs = fold Cons xs []` runs as a loop that conses).
+//! Calls inside the copies are specialised in turn, up to a fixed number of copies.
+//!
+//! The program means the same; only compiled code runs the result (`codegen` applies it),
+//! the interpreter runs the program as lowered, and the differential tests compare the two.
+
+use super::ir::*;
+use std::collections::HashMap;
+
+/// At most this many specialised copies per program (each is compiled: compile time).
+const MAX_COPIES: usize = 256;
+
+/// `p` with calls that pass a known closure for a static parameter redirected to
+/// specialised copies (appended; existing functions keep their ids and parameters), or
+/// `None` when there is no such call.
+pub fn specialize_closure_args(p: &Program) -> Option<Program> {
+    let mut s = Specializer {
+        statics: p.funs.iter().enumerate().map(|(i, f)| statics(FunId(i as u32), f)).collect(),
+        copies: Vec::new(),
+        p: p.clone(),
+    };
+    // Copies are appended as they are made, and rewritten in turn.
+    let mut i = 0;
+    while i < s.p.funs.len() {
+        let mut body = s.p.funs[i].body.clone();
+        s.rewrite_calls(&mut body);
+        s.p.funs[i].body = body;
+        i += 1;
+    }
+    if s.copies.is_empty() {
+        None
+    } else {
+        Some(s.p)
+    }
+}
+
+struct Specializer {
+    p: Program,
+    /// Per function, per parameter: passed on unchanged by every self-call, and a function.
+    statics: Vec<Vec<bool>>,
+    copies: Vec<Copy>,
+}
+
+/// A specialised copy of function `of` with the parameters at `fixed` (position, canonical
+/// closure) replaced.
+struct Copy {
+    of: FunId,
+    fixed: Vec<(usize, Expr)>,
+    id: FunId,
+}
+
+impl Specializer {
+    /// Redirects every call in `e` that passes a known closure for a static parameter.
+    fn rewrite_calls(&mut self, e: &mut Expr) {
+        for_each_child_mut(e, &mut |c| self.rewrite_calls(c));
+        let Expr::Call(g, args) = e else { return };
+        let Some(st) = self.statics.get(g.0 as usize) else { return };
+        let fixed: Vec<(usize, Expr)> = args
+            .iter()
+            .enumerate()
+            .filter(|(i, a)| st[*i] && known_closure(a))
+            .map(|(i, a)| (i, canonical(a)))
+            .collect();
+        if fixed.is_empty() {
+            return;
+        }
+        let copy = match self.copies.iter().find(|c| c.of == *g && c.fixed == fixed) {
+            Some(c) => c.id,
+            None if self.copies.len() < MAX_COPIES => self.copy(*g, fixed.clone()),
+            None => return,
+        };
+        let kept = std::mem::take(args).into_iter().enumerate().filter(|(i, _)| !fixed.iter().any(|(j, _)| j == i));
+        *e = Expr::Call(copy, kept.map(|(_, a)| a).collect());
+    }
+
+    /// A copy of `g` with the parameters at `fixed` replaced by their closures.
+    fn copy(&mut self, g: FunId, fixed: Vec<(usize, Expr)>) -> FunId {
+        let id = FunId(self.p.funs.len() as u32);
+        let f = self.p.fun(g).clone();
+        self.copies.push(Copy { of: g, fixed: fixed.clone(), id });
+        let is_fixed = |i: usize| fixed.iter().any(|(j, _)| *j == i);
+        let params: Vec<(VarId, Ty)> =
+            f.params.iter().enumerate().filter(|(i, _)| !is_fixed(*i)).map(|(_, p)| p.clone()).collect();
+        // The copy's self-calls drop the fixed arguments (the same variables, by staticness).
+        let mut body = f.body.clone();
+        redirect_self_calls(&mut body, g, id, &|i| is_fixed(i));
+        let by_var: HashMap<VarId, Expr> = fixed.iter().map(|(i, k)| (f.params[*i].0, k.clone())).collect();
+        let mut next = f.num_vars;
+        substitute(&mut body, &by_var, &mut next, &self.p);
+        self.statics.push(statics(
+            id,
+            &FunDef {
+                name: String::new(),
+                params: params.clone(),
+                ret: f.ret.clone(),
+                body: body.clone(),
+                num_vars: next,
+            },
+        ));
+        let name = format!("{}.spec{}", f.name, self.copies.len() - 1);
+        self.p.funs.push(FunDef { name, params, ret: f.ret, body, num_vars: next });
+        id
+    }
+}
+
+/// Which parameters of `f` (with id `id`) are functions passed on unchanged by every
+/// self-call and never rebound.
+fn statics(id: FunId, f: &FunDef) -> Vec<bool> {
+    let mut st: Vec<bool> = f.params.iter().map(|(_, t)| matches!(t, Ty::Fun(..))).collect();
+    fn go(e: &Expr, id: FunId, f: &FunDef, st: &mut Vec<bool>) {
+        if let Expr::Call(g, args) = e {
+            if *g == id {
+                for (i, a) in args.iter().enumerate() {
+                    if *a != Expr::Var(f.params[i].0) {
+                        st[i] = false;
+                    }
+                }
+            }
+        }
+        e.for_each_child(&mut |c, binders| {
+            for (i, (v, _)) in f.params.iter().enumerate() {
+                if binders.contains(v) {
+                    st[i] = false;
+                }
+            }
+            go(c, id, f, st)
+        });
+    }
+    go(&f.body, id, f, &mut st);
+    st
+}
+
+/// A closure whose value is known where it is written: a top-level function, or a λ with
+/// no free variables.
+fn known_closure(e: &Expr) -> bool {
+    match e {
+        Expr::FunRef(_) => true,
+        Expr::Lambda(..) => {
+            let mut free = std::collections::BTreeSet::new();
+            crate::interp::free_vars(e, &mut Vec::new(), &mut free);
+            free.is_empty()
+        }
+        _ => false,
+    }
+}
+
+/// `e` with its bound variables renumbered from 0 in binding order: equal for closures
+/// that differ only in variable names (the memo key; keeps mutual recursion finite).
+fn canonical(e: &Expr) -> Expr {
+    let mut c = e.clone();
+    rename_bound(&mut c, &mut HashMap::new(), &mut 0);
+    c
+}
+
+fn redirect_self_calls(e: &mut Expr, g: FunId, copy: FunId, is_fixed: &dyn Fn(usize) -> bool) {
+    for_each_child_mut(e, &mut |c| redirect_self_calls(c, g, copy, is_fixed));
+    if let Expr::Call(f, args) = e {
+        if *f == g {
+            let kept = std::mem::take(args).into_iter().enumerate().filter(|(i, _)| !is_fixed(*i));
+            *e = Expr::Call(copy, kept.map(|(_, a)| a).collect());
+        }
+    }
+}
+
+/// Replaces each variable of `by_var` by a fresh copy of its closure (bound variables
+/// renamed from `next` on), beta-reducing the applications this makes direct.
+fn substitute(e: &mut Expr, by_var: &HashMap<VarId, Expr>, next: &mut u32, p: &Program) {
+    if let Expr::Var(v) = e {
+        if let Some(k) = by_var.get(v) {
+            let mut k = k.clone();
+            rename_bound(&mut k, &mut HashMap::new(), next);
+            *e = k;
+        }
+        return;
+    }
+    for_each_child_mut(e, &mut |c| substitute(c, by_var, next, p));
+    if let Expr::Apply(f, args) = e {
+        match &mut **f {
+            Expr::FunRef(h) if p.fun(*h).params.len() == args.len() => *e = Expr::Call(*h, std::mem::take(args)),
+            Expr::Lambda(ps, body) if ps.len() == args.len() => {
+                // The λ's parameters are fresh, so the arguments cannot see them: a chain of
+                // lets evaluates the arguments in order, then the body.
+                let mut out = std::mem::replace(&mut **body, Expr::Lit(Lit::Bool(false)));
+                for ((v, t), a) in ps.iter().zip(std::mem::take(args)).rev() {
+                    out = Expr::Let(*v, t.clone(), Box::new(a), Box::new(out));
+                }
+                *e = out;
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Renames every variable bound in `e` to a fresh one from `next` on (`map` holds the
+/// renamings in scope; free variables stay).
+fn rename_bound(e: &mut Expr, map: &mut HashMap<VarId, VarId>, next: &mut u32) {
+    fn fresh(v: &mut VarId, map: &mut HashMap<VarId, VarId>, next: &mut u32) {
+        let n = VarId(*next);
+        *next += 1;
+        map.insert(*v, n);
+        *v = n;
+    }
+    match e {
+        Expr::Var(v) => {
+            if let Some(n) = map.get(v) {
+                *v = *n;
+            }
+        }
+        Expr::Lambda(ps, body) => {
+            ps.iter_mut().for_each(|(v, _)| fresh(v, map, next));
+            rename_bound(body, map, next);
+        }
+        Expr::Let(v, _, rhs, body) => {
+            rename_bound(rhs, map, next);
+            fresh(v, map, next);
+            rename_bound(body, map, next);
+        }
+        Expr::Case { scrut, alts, default, .. } => {
+            rename_bound(scrut, map, next);
+            for alt in alts {
+                alt.binders.iter_mut().for_each(|v| fresh(v, map, next));
+                rename_bound(&mut alt.body, map, next);
+            }
+            if let Some(d) = default {
+                rename_bound(d, map, next);
+            }
+        }
+        Expr::NatCase { scrut, zero, pred, succ } => {
+            rename_bound(scrut, map, next);
+            rename_bound(zero, map, next);
+            fresh(pred, map, next);
+            rename_bound(succ, map, next);
+        }
+        Expr::Quant { var, domain, body, .. } | Expr::SetCompr { var, domain, body, .. } => {
+            if let Some(d) = domain {
+                rename_bound(d, map, next);
+            }
+            fresh(var, map, next);
+            rename_bound(body, map, next);
+        }
+        _ => for_each_child_mut(e, &mut |c| rename_bound(c, map, next)),
+    }
+}
+
+/// Calls `f` on each direct subexpression of `e`.
+fn for_each_child_mut(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
+    match e {
+        Expr::Var(_) | Expr::Lit(_) | Expr::FunRef(_) | Expr::Undefined(_) => {}
+        Expr::Ctor(_, args) | Expr::Call(_, args) | Expr::Prim(_, args) | Expr::Pred(_, args) => {
+            args.iter_mut().for_each(f)
+        }
+        Expr::Apply(g, args) => {
+            f(g);
+            args.iter_mut().for_each(f);
+        }
+        Expr::Lambda(_, body) => f(body),
+        Expr::Let(_, _, rhs, body) => {
+            f(rhs);
+            f(body);
+        }
+        Expr::If(c, t, e) => {
+            f(c);
+            f(t);
+            f(e);
+        }
+        Expr::Case { scrut, alts, default, .. } => {
+            f(scrut);
+            alts.iter_mut().for_each(|alt| f(&mut alt.body));
+            if let Some(d) = default {
+                f(d);
+            }
+        }
+        Expr::NatCase { scrut, zero, succ, .. } => {
+            f(scrut);
+            f(zero);
+            f(succ);
+        }
+        Expr::Quant { domain, body, .. } | Expr::SetCompr { domain, body, .. } => {
+            if let Some(d) = domain {
+                f(d);
+            }
+            f(body);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::interp::{call, Limits};
+
+    fn applies(e: &Expr) -> bool {
+        let mut found = matches!(e, Expr::Apply(..));
+        e.for_each_child(&mut |c, _| found |= applies(c));
+        found
+    }
+
+    #[test]
+    fn known_closures_become_direct_code_with_the_same_values() {
+        let mut th = crate::check_theory(
+            "theory T imports Main begin
+             value \"rev [1, 2, 3 :: nat]\"
+             value \"map (λx. x + 1) [1, 2 :: nat]\"
+             value \"map (λy. y + 1) [3 :: nat] @ map Suc [4]\"
+             value \"filter (λx. x > 1) (map (λx. x * 2) [0, 1, 2 :: nat])\"
+             end",
+        );
+        assert!(th.diagnostics.is_empty(), "{:?}", th.diagnostics);
+        let (p, values) = th.lower_values();
+        let code = p.with_code_equations().expect("the prelude's rev has a code equation");
+        let s = specialize_closure_args(&code).expect("closures to specialise");
+        // `fold Cons`: a copy of `fold` without its function parameter and no closure call.
+        let fold = s.funs.iter().find(|f| f.name.starts_with("fold[") && f.name.contains(".spec")).expect("fold copy");
+        assert_eq!(fold.params.len(), 2, "{}", fold.name);
+        assert!(!applies(&fold.body), "{:?}", fold.body);
+        // `map` with `λx. x + 1` and `λy. y + 1`: one copy (the same closure up to names);
+        // with `Suc` (a λ over the constructor-like builtin) another.
+        let maps = s.funs.iter().filter(|f| f.name.starts_with("map[") && f.name.contains(".spec")).count();
+        assert_eq!(maps, 3, "{:?}", s.funs.iter().map(|f| &f.name).collect::<Vec<_>>());
+        // Existing functions keep their ids and parameters.
+        for (a, b) in code.funs.iter().zip(&s.funs) {
+            assert_eq!((&a.name, &a.params), (&b.name, &b.params));
+        }
+        for f in values {
+            assert_eq!(call(&s, f, vec![], &Limits::default()), call(p, f, vec![], &Limits::default()));
+        }
+    }
+
+    #[test]
+    fn nothing_to_specialise_is_none() {
+        let mut th = crate::check_theory("theory T imports Main begin value \"length [1, 2 :: nat]\" end");
+        let (p, _) = th.lower_values();
+        assert!(specialize_closure_args(p).is_none());
+    }
+}
