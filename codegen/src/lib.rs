@@ -129,10 +129,14 @@ impl Jit {
         jb.symbol("rt_set_scalar", rt_set_scalar as *const u8);
         let module = JITModule::new(jb);
         // Compiled code runs code equations where a function has them (`Program::code`).
-        // Then calls passing a known closure to a function that passes it on unchanged run a
-        // copy specialised for it (`fold Cons xs []` conses directly).
+        // Quantifiers over recursively built sets walk the construction instead of building
+        // the set (`∀y∈tset l. y < x`). Then calls passing a known closure to a function that
+        // passes it on unchanged run a copy specialised for it (`fold Cons xs []` conses
+        // directly). Each pass is the identity when it finds nothing to do.
         let prog = prog_in.with_code_equations();
         let prog = prog.as_ref().unwrap_or(prog_in);
+        let walked = lang::core::set_quantifiers::distribute_set_quantifiers(prog);
+        let prog = walked.as_ref().unwrap_or(prog);
         let prog = Box::new(lang::core::specialize::specialize_closure_args(prog).unwrap_or_else(|| prog.clone()));
         let mut g = translate::Gen::new(module, &prog)?;
         g.compile_all()?;

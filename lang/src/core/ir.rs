@@ -314,6 +314,48 @@ impl Expr {
             }
         }
     }
+
+    /// `for_each_child`, mutably and without the binders.
+    pub fn for_each_child_mut(&mut self, f: &mut dyn FnMut(&mut Expr)) {
+        match self {
+            Expr::Var(_) | Expr::Lit(_) | Expr::FunRef(_) | Expr::Undefined(_) => {}
+            Expr::Ctor(_, args) | Expr::Call(_, args) | Expr::Prim(_, args) | Expr::Pred(_, args) => {
+                args.iter_mut().for_each(f)
+            }
+            Expr::Apply(g, args) => {
+                f(g);
+                args.iter_mut().for_each(f);
+            }
+            Expr::Lambda(_, body) => f(body),
+            Expr::Let(_, _, rhs, body) => {
+                f(rhs);
+                f(body);
+            }
+            Expr::If(c, t, e) => {
+                f(c);
+                f(t);
+                f(e);
+            }
+            Expr::Case { scrut, alts, default, .. } => {
+                f(scrut);
+                alts.iter_mut().for_each(|alt| f(&mut alt.body));
+                if let Some(d) = default {
+                    f(d);
+                }
+            }
+            Expr::NatCase { scrut, zero, succ, .. } => {
+                f(scrut);
+                f(zero);
+                f(succ);
+            }
+            Expr::Quant { domain, body, .. } | Expr::SetCompr { domain, body, .. } => {
+                if let Some(d) = domain {
+                    f(d);
+                }
+                f(body);
+            }
+        }
+    }
 }
 
 /// A whole monomorphic program. Grows as `core::lower` instantiates what is demanded.

@@ -1,6 +1,7 @@
 //! The core IR (`ir`), its text form (`print`, `parse`) and the lowering of the typed theory
 //! into it (`lower`, with pattern-match compilation in `matching`); lemmas lowered for testing
-//! (`conjecture`); specialisation of higher-order functions for compiled code (`specialize`).
+//! (`conjecture`); for compiled code, specialisation of higher-order functions (`specialize`)
+//! and quantifiers over recursively built sets as walks (`set_quantifiers`).
 
 pub mod conjecture;
 pub mod ir;
@@ -8,4 +9,5 @@ pub mod lower;
 mod matching;
 pub mod parse;
 pub mod print;
+pub mod set_quantifiers;
 pub mod specialize;

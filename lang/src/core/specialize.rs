@@ -58,7 +58,7 @@ struct Copy {
 impl Specializer {
     /// Redirects every call in `e` that passes a known closure for a static parameter.
     fn rewrite_calls(&mut self, e: &mut Expr) {
-        for_each_child_mut(e, &mut |c| self.rewrite_calls(c));
+        e.for_each_child_mut(&mut |c| self.rewrite_calls(c));
         let Expr::Call(g, args) = e else { return };
         let Some(st) = self.statics.get(g.0 as usize) else { return };
         let fixed: Vec<(usize, Expr)> = args
@@ -152,14 +152,14 @@ fn known_closure(e: &Expr) -> bool {
 
 /// `e` with its bound variables renumbered from 0 in binding order: equal for closures
 /// that differ only in variable names (the memo key; keeps mutual recursion finite).
-fn canonical(e: &Expr) -> Expr {
+pub(crate) fn canonical(e: &Expr) -> Expr {
     let mut c = e.clone();
     rename_bound(&mut c, &mut HashMap::new(), &mut 0);
     c
 }
 
 fn redirect_self_calls(e: &mut Expr, g: FunId, copy: FunId, is_fixed: &dyn Fn(usize) -> bool) {
-    for_each_child_mut(e, &mut |c| redirect_self_calls(c, g, copy, is_fixed));
+    e.for_each_child_mut(&mut |c| redirect_self_calls(c, g, copy, is_fixed));
     if let Expr::Call(f, args) = e {
         if *f == g {
             let kept = std::mem::take(args).into_iter().enumerate().filter(|(i, _)| !is_fixed(*i));
@@ -179,27 +179,32 @@ fn substitute(e: &mut Expr, by_var: &HashMap<VarId, Expr>, next: &mut u32, p: &P
         }
         return;
     }
-    for_each_child_mut(e, &mut |c| substitute(c, by_var, next, p));
+    e.for_each_child_mut(&mut |c| substitute(c, by_var, next, p));
     if let Expr::Apply(f, args) = e {
         match &mut **f {
             Expr::FunRef(h) if p.fun(*h).params.len() == args.len() => *e = Expr::Call(*h, std::mem::take(args)),
             Expr::Lambda(ps, body) if ps.len() == args.len() => {
-                // The λ's parameters are fresh, so the arguments cannot see them: a chain of
-                // lets evaluates the arguments in order, then the body.
-                let mut out = std::mem::replace(&mut **body, Expr::Lit(Lit::Bool(false)));
-                for ((v, t), a) in ps.iter().zip(std::mem::take(args)).rev() {
-                    out = Expr::Let(*v, t.clone(), Box::new(a), Box::new(out));
-                }
-                *e = out;
+                let body = std::mem::replace(&mut **body, Expr::Lit(Lit::Bool(false)));
+                *e = beta(ps, body, std::mem::take(args));
             }
             _ => {}
         }
     }
 }
 
+/// `(λps. body) args` as a chain of lets, which evaluates the arguments in order, then the
+/// body. The parameters must be fresh (not free in any argument).
+pub(crate) fn beta(ps: &[(VarId, Ty)], body: Expr, args: Vec<Expr>) -> Expr {
+    let mut out = body;
+    for ((v, t), a) in ps.iter().zip(args).rev() {
+        out = Expr::Let(*v, t.clone(), Box::new(a), Box::new(out));
+    }
+    out
+}
+
 /// Renames every variable bound in `e` to a fresh one from `next` on (`map` holds the
 /// renamings in scope; free variables stay).
-fn rename_bound(e: &mut Expr, map: &mut HashMap<VarId, VarId>, next: &mut u32) {
+pub(crate) fn rename_bound(e: &mut Expr, map: &mut HashMap<VarId, VarId>, next: &mut u32) {
     fn fresh(v: &mut VarId, map: &mut HashMap<VarId, VarId>, next: &mut u32) {
         let n = VarId(*next);
         *next += 1;
@@ -244,49 +249,7 @@ fn rename_bound(e: &mut Expr, map: &mut HashMap<VarId, VarId>, next: &mut u32) {
             fresh(var, map, next);
             rename_bound(body, map, next);
         }
-        _ => for_each_child_mut(e, &mut |c| rename_bound(c, map, next)),
-    }
-}
-
-/// Calls `f` on each direct subexpression of `e`.
-fn for_each_child_mut(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
-    match e {
-        Expr::Var(_) | Expr::Lit(_) | Expr::FunRef(_) | Expr::Undefined(_) => {}
-        Expr::Ctor(_, args) | Expr::Call(_, args) | Expr::Prim(_, args) | Expr::Pred(_, args) => {
-            args.iter_mut().for_each(f)
-        }
-        Expr::Apply(g, args) => {
-            f(g);
-            args.iter_mut().for_each(f);
-        }
-        Expr::Lambda(_, body) => f(body),
-        Expr::Let(_, _, rhs, body) => {
-            f(rhs);
-            f(body);
-        }
-        Expr::If(c, t, e) => {
-            f(c);
-            f(t);
-            f(e);
-        }
-        Expr::Case { scrut, alts, default, .. } => {
-            f(scrut);
-            alts.iter_mut().for_each(|alt| f(&mut alt.body));
-            if let Some(d) = default {
-                f(d);
-            }
-        }
-        Expr::NatCase { scrut, zero, succ, .. } => {
-            f(scrut);
-            f(zero);
-            f(succ);
-        }
-        Expr::Quant { domain, body, .. } | Expr::SetCompr { domain, body, .. } => {
-            if let Some(d) = domain {
-                f(d);
-            }
-            f(body);
-        }
+        _ => e.for_each_child_mut(&mut |c| rename_bound(c, map, next)),
     }
 }
 
