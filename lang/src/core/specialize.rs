@@ -23,11 +23,13 @@ pub fn specialize_closure_args(p: &Program) -> Option<Program> {
     let mut s = Specializer {
         statics: p.funs.iter().enumerate().map(|(i, f)| statics(FunId(i as u32), f)).collect(),
         copies: Vec::new(),
+        types: HashMap::new(),
         p: p.clone(),
     };
     // Copies are appended as they are made, and rewritten in turn.
     let mut i = 0;
     while i < s.p.funs.len() {
+        s.types = binder_types(&s.p.funs[i], &s.p);
         let mut body = s.p.funs[i].body.clone();
         s.rewrite_calls(&mut body);
         s.p.funs[i].body = body;
@@ -45,14 +47,25 @@ struct Specializer {
     /// Per function, per parameter: passed on unchanged by every self-call, and a function.
     statics: Vec<Vec<bool>>,
     copies: Vec<Copy>,
+    /// The type of every variable of the function being rewritten.
+    types: HashMap<VarId, Ty>,
 }
 
-/// A specialised copy of function `of` with the parameters at `fixed` (position, canonical
-/// closure) replaced.
+/// A specialised copy of function `of` with the parameters at `fixed` replaced.
 struct Copy {
     of: FunId,
-    fixed: Vec<(usize, Expr)>,
+    fixed: Vec<Fixed>,
     id: FunId,
+}
+
+/// A closure fixed for a parameter: `λc1 .. ck x1 .. xn. body` in canonical form, closed,
+/// whose first `captures` parameters are the variables the closure captures at the call
+/// (passed to the copy as extra arguments, after its own).
+#[derive(Clone, PartialEq)]
+struct Fixed {
+    param: usize,
+    closure: Expr,
+    captures: usize,
 }
 
 impl Specializer {
@@ -61,12 +74,14 @@ impl Specializer {
         e.for_each_child_mut(&mut |c| self.rewrite_calls(c));
         let Expr::Call(g, args) = e else { return };
         let Some(st) = self.statics.get(g.0 as usize) else { return };
-        let fixed: Vec<(usize, Expr)> = args
-            .iter()
-            .enumerate()
-            .filter(|(i, a)| st[*i] && known_closure(a))
-            .map(|(i, a)| (i, canonical(a)))
-            .collect();
+        let mut fixed = Vec::new();
+        let mut captured = Vec::new();
+        for (i, a) in args.iter().enumerate() {
+            if let Some((closure, caps)) = st[i].then(|| self.known_closure(a)).flatten() {
+                fixed.push(Fixed { param: i, closure: canonical(&closure), captures: caps.len() });
+                captured.extend(caps.into_iter().map(Expr::Var));
+            }
+        }
         if fixed.is_empty() {
             return;
         }
@@ -75,23 +90,69 @@ impl Specializer {
             None if self.copies.len() < MAX_COPIES => self.copy(*g, fixed.clone()),
             None => return,
         };
-        let kept = std::mem::take(args).into_iter().enumerate().filter(|(i, _)| !fixed.iter().any(|(j, _)| j == i));
-        *e = Expr::Call(copy, kept.map(|(_, a)| a).collect());
+        let kept = std::mem::take(args).into_iter().enumerate().filter(|(i, _)| !fixed.iter().any(|f| f.param == *i));
+        *e = Expr::Call(copy, kept.map(|(_, a)| a).chain(captured).collect());
     }
 
-    /// A copy of `g` with the parameters at `fixed` replaced by their closures.
-    fn copy(&mut self, g: FunId, fixed: Vec<(usize, Expr)>) -> FunId {
+    /// A closure whose code is known where it is written, closed over what it captures:
+    /// a top-level function, or a λ whose free variables have known types (`λc1 .. ck x.
+    /// body`, with the captured variables `c1 .. ck`).
+    fn known_closure(&self, e: &Expr) -> Option<(Expr, Vec<VarId>)> {
+        match e {
+            Expr::FunRef(_) => Some((e.clone(), Vec::new())),
+            Expr::Lambda(ps, body) => {
+                let mut free = std::collections::BTreeSet::new();
+                crate::interp::free_vars(e, &mut Vec::new(), &mut free);
+                let caps: Vec<VarId> = free.into_iter().map(VarId).collect();
+                let mut all = Vec::new();
+                for c in &caps {
+                    all.push((*c, self.types.get(c)?.clone()));
+                }
+                all.extend(ps.iter().cloned());
+                Some((Expr::Lambda(all, body.clone()), caps))
+            }
+            _ => None,
+        }
+    }
+
+    /// A copy of `g` with the parameters at `fixed` replaced by their closures; what the
+    /// closures capture becomes parameters after `g`'s own.
+    fn copy(&mut self, g: FunId, fixed: Vec<Fixed>) -> FunId {
         let id = FunId(self.p.funs.len() as u32);
         let f = self.p.fun(g).clone();
         self.copies.push(Copy { of: g, fixed: fixed.clone(), id });
-        let is_fixed = |i: usize| fixed.iter().any(|(j, _)| *j == i);
-        let params: Vec<(VarId, Ty)> =
+        let is_fixed = |i: usize| fixed.iter().any(|k| k.param == i);
+        let mut params: Vec<(VarId, Ty)> =
             f.params.iter().enumerate().filter(|(i, _)| !is_fixed(*i)).map(|(_, p)| p.clone()).collect();
-        // The copy's self-calls drop the fixed arguments (the same variables, by staticness).
-        let mut body = f.body.clone();
-        redirect_self_calls(&mut body, g, id, &|i| is_fixed(i));
-        let by_var: HashMap<VarId, Expr> = fixed.iter().map(|(i, k)| (f.params[*i].0, k.clone())).collect();
         let mut next = f.num_vars;
+        // Each closure with its captures bound to the copy's new parameters.
+        let mut by_var: HashMap<VarId, Expr> = HashMap::new();
+        let mut capture_params = Vec::new();
+        for k in &fixed {
+            let closure = match &k.closure {
+                Expr::Lambda(ps, body) => {
+                    let caps: Vec<(VarId, Ty)> = ps[..k.captures]
+                        .iter()
+                        .map(|(_, t)| {
+                            next += 1;
+                            (VarId(next - 1), t.clone())
+                        })
+                        .collect();
+                    let args = caps.iter().map(|(v, _)| Expr::Var(*v)).collect();
+                    capture_params.extend(caps);
+                    let inner = beta(&ps[..k.captures], (**body).clone(), args);
+                    Expr::Lambda(ps[k.captures..].to_vec(), Box::new(inner))
+                }
+                other => other.clone(),
+            };
+            by_var.insert(f.params[k.param].0, closure);
+        }
+        // The copy's self-calls drop the fixed arguments (the same variables, by staticness)
+        // and pass the captures on.
+        let mut body = f.body.clone();
+        let passed: Vec<Expr> = capture_params.iter().map(|(v, _)| Expr::Var(*v)).collect();
+        redirect_self_calls(&mut body, g, id, &|i| is_fixed(i), &passed);
+        params.extend(capture_params);
         substitute(&mut body, &by_var, &mut next, &self.p);
         self.statics.push(statics(
             id,
@@ -136,20 +197,6 @@ fn statics(id: FunId, f: &FunDef) -> Vec<bool> {
     st
 }
 
-/// A closure whose value is known where it is written: a top-level function, or a λ with
-/// no free variables.
-fn known_closure(e: &Expr) -> bool {
-    match e {
-        Expr::FunRef(_) => true,
-        Expr::Lambda(..) => {
-            let mut free = std::collections::BTreeSet::new();
-            crate::interp::free_vars(e, &mut Vec::new(), &mut free);
-            free.is_empty()
-        }
-        _ => false,
-    }
-}
-
 /// `e` with its bound variables renumbered from 0 in binding order: equal for closures
 /// that differ only in variable names (the memo key; keeps mutual recursion finite).
 pub(crate) fn canonical(e: &Expr) -> Expr {
@@ -158,14 +205,44 @@ pub(crate) fn canonical(e: &Expr) -> Expr {
     c
 }
 
-fn redirect_self_calls(e: &mut Expr, g: FunId, copy: FunId, is_fixed: &dyn Fn(usize) -> bool) {
-    e.for_each_child_mut(&mut |c| redirect_self_calls(c, g, copy, is_fixed));
+fn redirect_self_calls(e: &mut Expr, g: FunId, copy: FunId, is_fixed: &dyn Fn(usize) -> bool, passed: &[Expr]) {
+    e.for_each_child_mut(&mut |c| redirect_self_calls(c, g, copy, is_fixed, passed));
     if let Expr::Call(f, args) = e {
         if *f == g {
             let kept = std::mem::take(args).into_iter().enumerate().filter(|(i, _)| !is_fixed(*i));
-            *e = Expr::Call(copy, kept.map(|(_, a)| a).collect());
+            *e = Expr::Call(copy, kept.map(|(_, a)| a).chain(passed.iter().cloned()).collect());
         }
     }
+}
+
+/// The type of every variable `f` binds (its parameters, λ parameters, lets, case binders,
+/// quantified variables).
+fn binder_types(f: &FunDef, p: &Program) -> HashMap<VarId, Ty> {
+    fn go(e: &Expr, p: &Program, m: &mut HashMap<VarId, Ty>) {
+        match e {
+            Expr::Lambda(ps, _) => m.extend(ps.iter().cloned()),
+            Expr::Let(v, t, ..) => {
+                m.insert(*v, t.clone());
+            }
+            Expr::Case { data, alts, .. } => {
+                for a in alts {
+                    let fields = &p.data(*data).ctors[a.tag as usize].fields;
+                    m.extend(a.binders.iter().copied().zip(fields.iter().cloned()));
+                }
+            }
+            Expr::NatCase { pred, .. } => {
+                m.insert(*pred, Ty::Nat);
+            }
+            Expr::Quant { var, ty, .. } | Expr::SetCompr { var, ty, .. } => {
+                m.insert(*var, ty.clone());
+            }
+            _ => {}
+        }
+        e.for_each_child(&mut |c, _| go(c, p, m));
+    }
+    let mut m: HashMap<VarId, Ty> = f.params.iter().cloned().collect();
+    go(&f.body, p, &mut m);
+    m
 }
 
 /// Replaces each variable of `by_var` by a fresh copy of its closure (bound variables
@@ -272,6 +349,7 @@ mod tests {
              value \"map (λx. x + 1) [1, 2 :: nat]\"
              value \"map (λy. y + 1) [3 :: nat] @ map Suc [4]\"
              value \"filter (λx. x > 1) (map (λx. x * 2) [0, 1, 2 :: nat])\"
+             value \"let n = (2 :: nat); m = (5 :: nat) in filter (λy. y < n) [3, 1, 0] @ filter (λz. z < m) [7, 4]\"
              end",
         );
         assert!(th.diagnostics.is_empty(), "{:?}", th.diagnostics);
@@ -286,6 +364,13 @@ mod tests {
         // with `Suc` (a λ over the constructor-like builtin) another.
         let maps = s.funs.iter().filter(|f| f.name.starts_with("map[") && f.name.contains(".spec")).count();
         assert_eq!(maps, 3, "{:?}", s.funs.iter().map(|f| &f.name).collect::<Vec<_>>());
+        // `filter` with `λy. y < n` and `λz. z < m`: one copy, taking the captured bound as
+        // a parameter after the list.
+        let filters: Vec<&FunDef> =
+            s.funs.iter().filter(|f| f.name.starts_with("filter[") && f.name.contains(".spec")).collect();
+        assert_eq!(filters.len(), 2, "{:?}", filters.iter().map(|f| &f.name).collect::<Vec<_>>());
+        let captured = filters.iter().find(|f| f.params.len() == 2).expect("a copy with the capture as a parameter");
+        assert!(!applies(&captured.body), "{:?}", captured.body);
         // Existing functions keep their ids and parameters.
         for (a, b) in code.funs.iter().zip(&s.funs) {
             assert_eq!((&a.name, &a.params), (&b.name, &b.params));
