@@ -360,18 +360,19 @@ fn run_case(
     for step in &sched.steps {
         let flow = match step {
             Step::Gen(v) => {
-                let ty = &r.conj.vars[*v].ty;
+                // The conjecture outlives the runner's borrow: no type clone per case.
+                let conj: &Conjecture = r.conj;
+                let ty = &conj.vars[*v].ty;
                 if r.words_ok(*v) {
                     scratch.clear();
-                    let ty = ty.clone();
                     let mut b = WordBuilder { r, stack: scratch, failed: false };
-                    gens.gen(&ty, size, ch, &mut b);
+                    gens.gen(ty, size, ch, &mut b);
                     match (b.failed, scratch.pop()) {
                         (false, Some(w)) => r.set_word(*v, w),
                         _ => return Err(Stop::Diverged("out of memory building test data".into())),
                     }
                 } else {
-                    let val = gens.value(&ty.clone(), size, ch);
+                    let val = gens.value(ty, size, ch);
                     let w = r.word_of(*v, &val);
                     r.set(*v, val, w);
                 }
