@@ -137,6 +137,7 @@ impl Search<'_, '_> {
             };
         };
         let space = self.sp[v].clone().expect("a space for every generated variable");
+        let table_words = self.words.table(&space);
         let m = self.r.mark();
         for i in 0..space.count() {
             self.ticks += 1;
@@ -146,7 +147,7 @@ impl Search<'_, '_> {
             self.r.release(m);
             match space.as_table() {
                 Some(t) => {
-                    let w = self.words.word(&space, i, self.r);
+                    let w = table_words.get(i as usize).copied().flatten();
                     self.r.set(v, t[i as usize].clone(), w);
                 }
                 None => match self.words.word(&space, i, self.r).filter(|_| self.word_only[v]) {
@@ -178,7 +179,7 @@ impl Search<'_, '_> {
 /// from them, one constructor cell per level.
 #[derive(Default)]
 struct WordCache {
-    tables: HashMap<*const Space, Vec<Option<Word>>, BuildHasherDefault<PtrHasher>>,
+    tables: HashMap<*const Space, Rc<[Option<Word>]>, BuildHasherDefault<PtrHasher>>,
 }
 
 /// Hashes a pointer by one multiplication: the cache is looked up once per test case, where
@@ -210,11 +211,12 @@ impl WordCache {
             Some(t) => {
                 // Tables take at most half the arena; values left without a word run in the
                 // interpreter.
-                let w = t.iter().map(|x| if r.arena_half_free() { r.word_of_ty(x, ty) } else { None }).collect();
+                let w: Rc<[Option<Word>]> =
+                    t.iter().map(|x| if r.arena_half_free() { r.word_of_ty(x, ty) } else { None }).collect();
                 self.tables.insert(key, w);
             }
             None => {
-                self.tables.insert(key, Vec::new());
+                self.tables.insert(key, Rc::from([]));
                 for a in s.alts() {
                     for (f, t) in a.fields.iter().zip(&a.tys) {
                         self.prebuild(f, t, r);
@@ -222,6 +224,12 @@ impl WordCache {
                 }
             }
         }
+    }
+
+    /// The words of table space `s`'s values (empty when `s` is not a prebuilt table): the
+    /// search holds them while it walks `s`, so a case costs no lookup.
+    fn table(&self, s: &Space) -> Rc<[Option<Word>]> {
+        self.tables.get(&(s as *const Space)).cloned().unwrap_or_else(|| Rc::from([]))
     }
 
     /// The word of value `i` of `s`, if the JIT can build it.
