@@ -57,20 +57,17 @@ fn bench(c: &mut Criterion) {
     let big = lists(4);
     let n_big = (big.len() * big.len()) as u64;
     g.throughput(Throughput::Elements(n_big));
-    g.bench_function("jit_len4", |b| {
-        let mut jit = Jit::compile(&p).unwrap();
-        let inputs = words(&mut jit, &big.iter().map(|l| list_value(l)).collect::<Vec<_>>(), &list_ty);
-        b.iter(|| {
-            let ok = jit_pairs(&mut jit, prop, &inputs, &limits);
-            assert_eq!(ok, n_big);
-            black_box(ok)
-        })
-    });
-    g.bench_function("jit_definitions_len4", |b| {
-        let mut jit = Jit::compile(&definitions_only(&p)).unwrap();
-        let inputs = words(&mut jit, &big.iter().map(|l| list_value(l)).collect::<Vec<_>>(), &list_ty);
-        b.iter(|| black_box(jit_pairs(&mut jit, prop, &inputs, &limits)))
-    });
+    for (name, prog) in [("jit_len4", p.clone()), ("jit_definitions_len4", definitions_only(&p))] {
+        g.bench_function(name, |b| {
+            let mut jit = Jit::compile(&prog).unwrap();
+            let inputs = words(&mut jit, &big.iter().map(|l| list_value(l)).collect::<Vec<_>>(), &list_ty);
+            b.iter(|| {
+                let ok = jit_pairs(&mut jit, prop, &inputs, &limits);
+                assert_eq!(ok, n_big);
+                black_box(ok)
+            })
+        });
+    }
     g.bench_function("native_len4", |b| {
         b.iter(|| {
             let mut ok = 0u64;

@@ -107,7 +107,7 @@ impl Jit {
     }
 
     /// Compiles every function of `prog`, with an arena of `words` words.
-    pub fn with_arena(prog_in: &Program, words: usize) -> Result<Jit, CodegenError> {
+    pub fn with_arena(prog: &Program, words: usize) -> Result<Jit, CodegenError> {
         let mut flags = settings::builder();
         let set = |f: &mut settings::Builder, k: &str, v: &str| f.set(k, v).map_err(|e| CodegenError(e.to_string()));
         set(&mut flags, "use_colocated_libcalls", "false")?;
@@ -133,11 +133,10 @@ impl Jit {
         // the set (`∀y∈tset l. y < x`). Then calls passing a known closure to a function that
         // passes it on unchanged run a copy specialised for it (`fold Cons xs []` conses
         // directly). Each pass is the identity when it finds nothing to do.
-        let prog = prog_in.with_code_equations();
-        let prog = prog.as_ref().unwrap_or(prog_in);
-        let walked = lang::core::set_quantifiers::distribute_set_quantifiers(prog);
-        let prog = walked.as_ref().unwrap_or(prog);
-        let prog = Box::new(lang::core::specialize::specialize_closure_args(prog).unwrap_or_else(|| prog.clone()));
+        let mut prog = Box::new(prog.clone());
+        prog.apply_code_equations();
+        lang::core::set_quantifiers::apply(&mut prog);
+        lang::core::specialize::apply(&mut prog);
         let mut g = translate::Gen::new(module, &prog)?;
         g.compile_all()?;
         g.module.finalize_definitions().map_err(|e| CodegenError(format!("{e:?}")))?;

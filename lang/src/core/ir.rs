@@ -394,21 +394,24 @@ impl Program {
         go(self, ty, pred, &mut Vec::new())
     }
 
-    /// This program as compiled code runs it: every function with code equations takes the
-    /// body of its code version. `None` when no function has code equations.
-    pub fn with_code_equations(&self) -> Option<Program> {
-        if self.code.is_empty() {
-            return None;
-        }
-        let mut p = self.clone();
-        for (f, c) in &self.code {
+    /// Makes this program what compiled code runs: every function with code equations takes
+    /// the body of its code version. Whether any function has code equations.
+    pub fn apply_code_equations(&mut self) -> bool {
+        for &(f, c) in &self.code {
             let code = &self.funs[c.0 as usize];
-            let def = &mut p.funs[f.0 as usize];
-            debug_assert_eq!(def.params, code.params, "a code version keeps the parameters");
-            def.body = code.body.clone();
-            def.num_vars = code.num_vars;
+            debug_assert_eq!(self.funs[f.0 as usize].params, code.params, "a code version keeps the parameters");
+            let (body, num_vars) = (code.body.clone(), code.num_vars);
+            let def = &mut self.funs[f.0 as usize];
+            def.body = body;
+            def.num_vars = num_vars;
         }
-        Some(p)
+        !self.code.is_empty()
+    }
+
+    /// `apply_code_equations` on a copy; `None` when no function has code equations.
+    pub fn with_code_equations(&self) -> Option<Program> {
+        let mut p = self.clone();
+        p.apply_code_equations().then_some(p)
     }
 
     pub fn data(&self, id: DataId) -> &DataDef {

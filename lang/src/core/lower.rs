@@ -247,37 +247,46 @@ impl Lowerer {
 
     fn lower_fun(&mut self, fid: FunId, id: ConstId, tys: Vec<Ty>) {
         let def = self.env.consts[id.0 as usize].clone();
-        let ConstKind::Equations { locals, equations, arity } = &def.kind else { return };
+        let ConstKind::Equations { locals, equations, .. } = &def.kind else { return };
         let subst = self.scheme_subst(&def.scheme, &tys);
         let params = self.program.funs[fid.0 as usize].params.clone();
-        let mut cx =
-            Cx { subst, locals, vars: HashMap::new(), next: *arity as u32, fname: def.name.clone(), in_case: false };
-        let rows = equations.iter().map(|(pats, rhs)| matching::Row::new(pats.clone(), rhs)).collect();
-        let body = matching::compile(self, &mut cx, params.clone(), rows);
+        let (body, num_vars) = self.equations(&def.name, &subst, locals, equations, &params);
         let f = &mut self.program.funs[fid.0 as usize];
         f.body = body;
-        f.num_vars = cx.next;
+        f.num_vars = num_vars;
         let code = if self.use_code_equations { self.env.code.get(&id).cloned() } else { None };
         if let Some(code) = code {
-            // The code version: the `[code]` equations, compiled like a `fun`'s, under the
-            // definition's name so an unmatched case reads the same.
-            let mut cx = Cx {
-                subst: cx.subst,
-                locals: &code.locals,
-                vars: HashMap::new(),
-                next: *arity as u32,
-                fname: def.name.clone(),
-                in_case: false,
-            };
-            let rows = code.equations.iter().map(|(pats, rhs)| matching::Row::new(pats.clone(), rhs)).collect();
-            let body = matching::compile(self, &mut cx, params.clone(), rows);
+            // The code version, under the definition's name so an unmatched case reads the
+            // same.
+            let (body, num_vars) = self.equations(&def.name, &subst, &code.locals, &code.equations, &params);
             let f = &self.program.funs[fid.0 as usize];
-            let code_fid = FunId(self.program.funs.len() as u32);
-            let version =
-                FunDef { name: format!("{}.code", f.name), params, ret: f.ret.clone(), body, num_vars: cx.next };
+            let version = FunDef { name: format!("{}.code", f.name), params, ret: f.ret.clone(), body, num_vars };
+            self.program.code.push((fid, FunId(self.program.funs.len() as u32)));
             self.program.funs.push(version);
-            self.program.code.push((fid, code_fid));
         }
+    }
+
+    /// Equations `name p1 .. pn = rhs` (first match wins) compiled over `params`: the body
+    /// and its number of variables.
+    fn equations(
+        &mut self,
+        name: &Rc<str>,
+        subst: &HashMap<Rc<str>, Ty>,
+        locals: &[hir::Local],
+        equations: &[(Vec<hir::Pat>, Term)],
+        params: &[(VarId, Ty)],
+    ) -> (Expr, u32) {
+        let mut cx = Cx {
+            subst: subst.clone(),
+            locals,
+            vars: HashMap::new(),
+            next: params.len() as u32,
+            fname: name.clone(),
+            in_case: false,
+        };
+        let rows = equations.iter().map(|(pats, rhs)| matching::Row::new(pats.clone(), rhs)).collect();
+        let body = matching::compile(self, &mut cx, params.to_vec(), rows);
+        (body, cx.next)
     }
 
     fn lower_pred(&mut self, pid: PredId, id: ConstId, tys: Vec<Ty>) {

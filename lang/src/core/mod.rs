@@ -1,7 +1,8 @@
 //! The core IR (`ir`), its text form (`print`, `parse`) and the lowering of the typed theory
 //! into it (`lower`, with pattern-match compilation in `matching`); lemmas lowered for testing
 //! (`conjecture`); for compiled code, specialisation of higher-order functions (`specialize`)
-//! and quantifiers over recursively built sets as walks (`set_quantifiers`).
+//! and quantifiers over recursively built sets as walks (`set_quantifiers`), sharing
+//! `rewrite`.
 
 pub mod conjecture;
 pub mod ir;
@@ -9,5 +10,6 @@ pub mod lower;
 mod matching;
 pub mod parse;
 pub mod print;
+mod rewrite;
 pub mod set_quantifiers;
 pub mod specialize;

@@ -14,39 +14,45 @@
 //! re-checks every counterexample.
 
 use super::ir::*;
+use super::rewrite::{self, BodyPass};
 
 /// At most this many walking copies per program.
 const MAX_WALKS: usize = 256;
 
-/// `p` with every `∀`/`∃` over a call of a set-valued function replaced by a call of a
-/// walking copy of that function (appended; existing functions keep their ids and
-/// parameters), or `None` when there is none.
-pub fn distribute_set_quantifiers(p: &Program) -> Option<Program> {
-    let mut d = Distributor { p: p.clone(), walks: Vec::new() };
-    let mut i = 0;
-    // Walks are appended as they are made, and rewritten in turn (their fallbacks may hold
-    // quantifiers of their own).
-    while i < d.p.funs.len() {
-        let mut body = d.p.funs[i].body.clone();
-        d.rewrite(&mut body);
-        d.p.funs[i].body = body;
-        i += 1;
-    }
-    if d.walks.is_empty() {
-        None
-    } else {
-        Some(d.p)
-    }
+/// Replaces every `∀`/`∃` of `p` over a call of a set-valued function by a call of a walking
+/// copy of that function (appended; existing functions keep their ids and parameters).
+/// Whether there was such a quantifier.
+pub fn apply(p: &mut Program) -> bool {
+    let mut d = Distributor { p, walks: Vec::new() };
+    // Walks are rewritten in turn too: their fallbacks may hold quantifiers of their own.
+    rewrite::run(&mut d);
+    !d.walks.is_empty()
 }
 
-struct Distributor {
-    p: Program,
+/// `apply` on a copy of `p`; `None` when there is no such quantifier.
+pub fn distribute_set_quantifiers(p: &Program) -> Option<Program> {
+    let mut q = p.clone();
+    apply(&mut q).then_some(q)
+}
+
+struct Distributor<'p> {
+    p: &'p mut Program,
     /// Walks made: the set function, the quantifier, the walk. A walk takes the set
     /// function's parameters and then the predicate, as a closure.
     walks: Vec<(FunId, Quant, FunId)>,
 }
 
-impl Distributor {
+impl BodyPass for Distributor<'_> {
+    fn program(&mut self) -> &mut Program {
+        self.p
+    }
+
+    fn rewrite(&mut self, _: usize, body: &mut Expr) {
+        self.rewrite(body);
+    }
+}
+
+impl Distributor<'_> {
     /// Replaces the quantifiers over set-function calls in `e`.
     fn rewrite(&mut self, e: &mut Expr) {
         e.for_each_child_mut(&mut |c| self.rewrite(c));
@@ -96,8 +102,8 @@ impl Distributor {
 }
 
 /// Turns one set-valued body into the truth of `q y ∈ it. pred y`.
-struct Walk<'d> {
-    d: &'d mut Distributor,
+struct Walk<'d, 'p> {
+    d: &'d mut Distributor<'p>,
     q: Quant,
     elem: Ty,
     /// The walk's predicate parameter.
@@ -105,7 +111,7 @@ struct Walk<'d> {
     next: u32,
 }
 
-impl Walk<'_> {
+impl Walk<'_, '_> {
     fn set(&mut self, e: Expr) -> Expr {
         let all = self.q == Quant::All;
         match e {

@@ -11,39 +11,30 @@
 //! the interpreter runs the program as lowered, and the differential tests compare the two.
 
 use super::ir::*;
+use super::rewrite::{self, beta, canonical, rename_bound, BodyPass};
 use std::collections::HashMap;
 
 /// At most this many specialised copies per program (each is compiled: compile time).
 const MAX_COPIES: usize = 256;
 
-/// `p` with calls that pass a known closure for a static parameter redirected to
-/// specialised copies (appended; existing functions keep their ids and parameters), or
-/// `None` when there is no such call.
-pub fn specialize_closure_args(p: &Program) -> Option<Program> {
-    let mut s = Specializer {
-        statics: p.funs.iter().enumerate().map(|(i, f)| statics(FunId(i as u32), f)).collect(),
-        copies: Vec::new(),
-        types: HashMap::new(),
-        p: p.clone(),
-    };
-    // Copies are appended as they are made, and rewritten in turn.
-    let mut i = 0;
-    while i < s.p.funs.len() {
-        s.types = binder_types(&s.p.funs[i], &s.p);
-        let mut body = s.p.funs[i].body.clone();
-        s.rewrite_calls(&mut body);
-        s.p.funs[i].body = body;
-        i += 1;
-    }
-    if s.copies.is_empty() {
-        None
-    } else {
-        Some(s.p)
-    }
+/// Redirects the calls of `p` that pass a known closure for a static parameter to
+/// specialised copies (appended; existing functions keep their ids and parameters).
+/// Whether there was such a call.
+pub fn apply(p: &mut Program) -> bool {
+    let statics = p.funs.iter().enumerate().map(|(i, f)| statics(FunId(i as u32), f)).collect();
+    let mut s = Specializer { p, statics, copies: Vec::new(), types: HashMap::new() };
+    rewrite::run(&mut s);
+    !s.copies.is_empty()
 }
 
-struct Specializer {
-    p: Program,
+/// `apply` on a copy of `p`; `None` when there is nothing to specialise.
+pub fn specialize_closure_args(p: &Program) -> Option<Program> {
+    let mut q = p.clone();
+    apply(&mut q).then_some(q)
+}
+
+struct Specializer<'p> {
+    p: &'p mut Program,
     /// Per function, per parameter: passed on unchanged by every self-call, and a function.
     statics: Vec<Vec<bool>>,
     copies: Vec<Copy>,
@@ -68,7 +59,18 @@ struct Fixed {
     captures: usize,
 }
 
-impl Specializer {
+impl BodyPass for Specializer<'_> {
+    fn program(&mut self) -> &mut Program {
+        self.p
+    }
+
+    fn rewrite(&mut self, f: usize, body: &mut Expr) {
+        self.types = binder_types(&self.p.funs[f], self.p);
+        self.rewrite_calls(body);
+    }
+}
+
+impl Specializer<'_> {
     /// Redirects every call in `e` that passes a known closure for a static parameter.
     fn rewrite_calls(&mut self, e: &mut Expr) {
         e.for_each_child_mut(&mut |c| self.rewrite_calls(c));
@@ -153,19 +155,10 @@ impl Specializer {
         let passed: Vec<Expr> = capture_params.iter().map(|(v, _)| Expr::Var(*v)).collect();
         redirect_self_calls(&mut body, g, id, &|i| is_fixed(i), &passed);
         params.extend(capture_params);
-        substitute(&mut body, &by_var, &mut next, &self.p);
-        self.statics.push(statics(
-            id,
-            &FunDef {
-                name: String::new(),
-                params: params.clone(),
-                ret: f.ret.clone(),
-                body: body.clone(),
-                num_vars: next,
-            },
-        ));
+        substitute(&mut body, &by_var, &mut next, self.p);
         let name = format!("{}.spec{}", f.name, self.copies.len() - 1);
         self.p.funs.push(FunDef { name, params, ret: f.ret, body, num_vars: next });
+        self.statics.push(statics(id, &self.p.funs[id.0 as usize]));
         id
     }
 }
@@ -195,14 +188,6 @@ fn statics(id: FunId, f: &FunDef) -> Vec<bool> {
     }
     go(&f.body, id, f, &mut st);
     st
-}
-
-/// `e` with its bound variables renumbered from 0 in binding order: equal for closures
-/// that differ only in variable names (the memo key; keeps mutual recursion finite).
-pub(crate) fn canonical(e: &Expr) -> Expr {
-    let mut c = e.clone();
-    rename_bound(&mut c, &mut HashMap::new(), &mut 0);
-    c
 }
 
 fn redirect_self_calls(e: &mut Expr, g: FunId, copy: FunId, is_fixed: &dyn Fn(usize) -> bool, passed: &[Expr]) {
@@ -266,67 +251,6 @@ fn substitute(e: &mut Expr, by_var: &HashMap<VarId, Expr>, next: &mut u32, p: &P
             }
             _ => {}
         }
-    }
-}
-
-/// `(λps. body) args` as a chain of lets, which evaluates the arguments in order, then the
-/// body. The parameters must be fresh (not free in any argument).
-pub(crate) fn beta(ps: &[(VarId, Ty)], body: Expr, args: Vec<Expr>) -> Expr {
-    let mut out = body;
-    for ((v, t), a) in ps.iter().zip(args).rev() {
-        out = Expr::Let(*v, t.clone(), Box::new(a), Box::new(out));
-    }
-    out
-}
-
-/// Renames every variable bound in `e` to a fresh one from `next` on (`map` holds the
-/// renamings in scope; free variables stay).
-pub(crate) fn rename_bound(e: &mut Expr, map: &mut HashMap<VarId, VarId>, next: &mut u32) {
-    fn fresh(v: &mut VarId, map: &mut HashMap<VarId, VarId>, next: &mut u32) {
-        let n = VarId(*next);
-        *next += 1;
-        map.insert(*v, n);
-        *v = n;
-    }
-    match e {
-        Expr::Var(v) => {
-            if let Some(n) = map.get(v) {
-                *v = *n;
-            }
-        }
-        Expr::Lambda(ps, body) => {
-            ps.iter_mut().for_each(|(v, _)| fresh(v, map, next));
-            rename_bound(body, map, next);
-        }
-        Expr::Let(v, _, rhs, body) => {
-            rename_bound(rhs, map, next);
-            fresh(v, map, next);
-            rename_bound(body, map, next);
-        }
-        Expr::Case { scrut, alts, default, .. } => {
-            rename_bound(scrut, map, next);
-            for alt in alts {
-                alt.binders.iter_mut().for_each(|v| fresh(v, map, next));
-                rename_bound(&mut alt.body, map, next);
-            }
-            if let Some(d) = default {
-                rename_bound(d, map, next);
-            }
-        }
-        Expr::NatCase { scrut, zero, pred, succ } => {
-            rename_bound(scrut, map, next);
-            rename_bound(zero, map, next);
-            fresh(pred, map, next);
-            rename_bound(succ, map, next);
-        }
-        Expr::Quant { var, domain, body, .. } | Expr::SetCompr { var, domain, body, .. } => {
-            if let Some(d) = domain {
-                rename_bound(d, map, next);
-            }
-            fresh(var, map, next);
-            rename_bound(body, map, next);
-        }
-        _ => e.for_each_child_mut(&mut |c| rename_bound(c, map, next)),
     }
 }
 

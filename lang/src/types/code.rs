@@ -13,7 +13,7 @@ use super::check::Checker;
 use super::classes;
 use super::elab::R;
 use super::hir::*;
-use super::ty::{Type, FUN};
+use super::ty::Type;
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
 use crate::syntax::ast;
@@ -96,10 +96,10 @@ impl Checker<'_> {
         // Pad to the definition's arity: `f xs = g` becomes `f xs y = g y`.
         let mut rest = &def.scheme.ty;
         for _ in 0..args.len() {
-            rest = fun_parts(rest).map_or(rest, |(_, cod)| cod);
+            rest = rest.as_fun().map_or(rest, |(_, cod)| cod);
         }
         for i in args.len()..*arity {
-            let Some((dom, cod)) = fun_parts(rest) else { break };
+            let Some((dom, cod)) = rest.as_fun() else { break };
             let l = locals.len() as LocalId;
             locals.push(Local { name: Rc::from(format!("x{i}")), ty: dom.clone() });
             pats.push(Pat { kind: PatKind::Var(l), ty: dom.clone(), span: lhs.span });
@@ -122,13 +122,6 @@ impl Checker<'_> {
         entry.equations.push((pats, rhs));
         self.lemmas[index].code = true;
         Ok(())
-    }
-}
-
-fn fun_parts(t: &Type) -> Option<(&Type, &Type)> {
-    match t {
-        Type::Con(c, xs) if &**c == FUN => Some((&xs[0], &xs[1])),
-        _ => None,
     }
 }
 
@@ -157,22 +150,17 @@ fn to_pat(t: &Term, seen: &mut HashSet<LocalId>) -> R<Pat> {
         TermKind::Num(n) => PatKind::Num(n.clone()),
         TermKind::Builtin(Builtin::True) => PatKind::Bool(true),
         TermKind::Builtin(Builtin::False) => PatKind::Bool(false),
-        TermKind::Ctor(d, tag, _) => PatKind::Ctor(*d, *tag, vec![]),
-        TermKind::App(..) => {
+        _ => {
             let (head, args) = t.spine();
             match (&head.kind, &args[..]) {
                 (TermKind::Builtin(Builtin::Suc), [x]) => PatKind::Suc(Box::new(to_pat(x, seen)?)),
-                // A partially applied constructor has a function type: not a pattern.
-                (TermKind::Ctor(d, tag, _), _) if fun_parts(&t.ty).is_none() => {
+                // A constructor short of arguments has a function type: not a pattern.
+                (TermKind::Ctor(d, tag, _), _) if t.ty.as_fun().is_none() => {
                     PatKind::Ctor(*d, *tag, args.iter().map(|a| to_pat(a, seen)).collect::<R<_>>()?)
                 }
                 _ => return Err(not_a_pattern()),
             }
         }
-        _ => return Err(not_a_pattern()),
     };
-    if let (PatKind::Ctor(..), Some(_)) = (&kind, fun_parts(&t.ty)) {
-        return Err(not_a_pattern());
-    }
     Ok(Pat { kind, ty: t.ty.clone(), span: t.span })
 }

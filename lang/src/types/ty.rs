@@ -64,6 +64,14 @@ impl Type {
         args.into_iter().rev().fold(res, |acc, a| Type::fun(a, acc))
     }
 
+    /// `a ⇒ b` as `(a, b)`.
+    pub fn as_fun(&self) -> Option<(&Type, &Type)> {
+        match self {
+            Type::Con(c, xs) if &**c == FUN && xs.len() == 2 => Some((&xs[0], &xs[1])),
+            _ => None,
+        }
+    }
+
     pub fn is_con(&self, name: &str) -> bool {
         matches!(self, Type::Con(n, _) if &**n == name)
     }
