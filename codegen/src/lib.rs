@@ -29,11 +29,13 @@
 //! functions or sets, equality and order on functions and on datatypes containing functions
 //! or sets.
 //!
-//! Guards: fuel at every function and closure entry (the deadline is checked every
-//! `FUEL_CHUNK` units), a depth counter, a stack-pointer check against the current thread's
-//! stack (so deep recursion ends as `TooDeep` on any thread), and the arena bound
-//! (`OutOfMemory`).
+//! Guards: fuel (the deadline is checked every `FUEL_CHUNK` units), a depth counter and a
+//! stack-pointer check against the current thread's stack (so deep recursion ends as
+//! `TooDeep` on any thread) at the entries every recursion passes through (`guards`), fuel
+//! at the jumps of self tail calls, and the arena bound (`OutOfMemory`). Fuel and depth
+//! therefore count less than the interpreter's, which counts every call.
 
+mod guards;
 mod layout;
 mod runtime;
 mod translate;
@@ -132,11 +134,14 @@ impl Jit {
         // Quantifiers over recursively built sets walk the construction instead of building
         // the set (`∀y∈tset l. y < x`). Then calls passing a known closure to a function that
         // passes it on unchanged run a copy specialised for it (`fold Cons xs []` conses
-        // directly). Each pass is the identity when it finds nothing to do.
+        // directly). Last, a cell rebuilt from the parts just matched is the matched value
+        // (`sorted (y # zs)` in `sorted`'s code equation allocates nothing). Each pass is
+        // the identity when it finds nothing to do.
         let mut prog = Box::new(prog.clone());
         prog.apply_code_equations();
         lang::core::set_quantifiers::apply(&mut prog);
         lang::core::specialize::apply(&mut prog);
+        lang::core::reuse_cells::apply(&mut prog);
         let mut g = translate::Gen::new(module, &prog)?;
         g.compile_all()?;
         g.module.finalize_definitions().map_err(|e| CodegenError(format!("{e:?}")))?;

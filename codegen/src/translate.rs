@@ -6,10 +6,13 @@
 //! convention (used by `FunRef` closures, by `rt_apply`, and as the entry from Rust); each
 //! `Lambda` becomes such an entry of its own, reading its captured variables from the cell.
 //!
-//! Every entry spends fuel (calling `rt_tick` when a chunk runs out), counts depth, and
-//! checks the stack pointer. Failures set `ctx.status` and branch to the function's `fail`
-//! block, which returns a dummy; every call site checks the status afterwards.
+//! A self call in tail position is a jump back to the top of the function. The entries that
+//! `guards` picks spend fuel (calling `rt_tick` when a chunk runs out), count depth and
+//! check the stack pointer; the jumps back spend fuel. Failures set `ctx.status` and branch
+//! to the function's `fail` block, which returns a dummy; every call site checks the status
+//! afterwards.
 
+use crate::guards::{self, Guards};
 use crate::runtime::*;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::I64;
@@ -20,7 +23,7 @@ use cranelift_codegen::isa::CallConv;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch, Variable};
 use cranelift_jit::JITModule;
 use cranelift_module::{FuncId, Linkage, Module};
-use lang::core::ir::{Alt, DataId, Expr, Lit, NumTy, Prim, Program, Ty, Undef, VarId};
+use lang::core::ir::{Alt, DataId, Expr, FunId, Lit, NumTy, Prim, Program, Ty, Undef, VarId};
 use lang::interp::free_vars;
 use num_traits::ToPrimitive;
 use std::collections::{BTreeSet, HashMap};
@@ -40,6 +43,10 @@ impl std::error::Error for CodegenError {}
 /// The imported runtime helpers.
 struct Rt {
     tick: FuncId,
+    /// `(ctx)` in the `preserve_all` convention: calls `rt_tick`. Hot loops call this one,
+    /// so that the rare refill does not make them keep their values in callee-saved
+    /// registers (saved and restored on every call) around an ordinary call.
+    tick_stub: FuncId,
     apply: FuncId,
     divmod: FuncId,
     cmp: FuncId,
@@ -69,6 +76,7 @@ pub(crate) struct Gen<'p> {
     /// The compiled structural comparison of each datatype that needs one (`cmp_fun`).
     cmp_funs: HashMap<DataId, FuncId>,
     pending_cmps: Vec<DataId>,
+    guards: Guards,
 }
 
 fn err(e: impl std::fmt::Debug) -> CodegenError {
@@ -90,6 +98,11 @@ impl<'p> Gen<'p> {
             |m: &mut JITModule, name: &str, n| m.declare_function(name, Linkage::Import, &sig(n, cc)).map_err(err);
         let rt = Rt {
             tick: imp(&mut module, "rt_tick", 1)?,
+            tick_stub: {
+                let mut s = Signature::new(CallConv::PreserveAll);
+                s.params.push(AbiParam::new(I64));
+                module.declare_function("tick_stub", Linkage::Local, &s).map_err(err)?
+            },
             apply: imp(&mut module, "rt_apply", 4)?,
             divmod: imp(&mut module, "rt_divmod", 4)?,
             cmp: imp(&mut module, "rt_cmp", 4)?,
@@ -115,6 +128,7 @@ impl<'p> Gen<'p> {
             cmp_tys: Vec::new(),
             cmp_funs: HashMap::new(),
             pending_cmps: Vec::new(),
+            guards: guards::plan(prog),
         })
     }
 
@@ -131,6 +145,22 @@ impl<'p> Gen<'p> {
         let mut fctx = FunctionBuilderContext::new();
         let mut cx = self.module.make_context();
         let fcfg = self.module.target_config();
+        cx.func.signature = self.module.declarations().get_function_decl(self.rt.tick_stub).signature.clone();
+        cx.func.name = UserFuncName::user(3, self.rt.tick_stub.as_u32());
+        {
+            let mut b = FunctionBuilder::new(&mut cx.func, &mut fctx);
+            let entry = b.create_block();
+            b.append_block_params_for_function_params(entry);
+            b.switch_to_block(entry);
+            let ctx = b.block_params(entry)[0];
+            let tick = self.module.declare_func_in_func(self.rt.tick, b.func);
+            b.ins().call(tick, &[ctx]);
+            b.ins().return_(&[]);
+            b.seal_all_blocks();
+            b.finalize(fcfg);
+        }
+        self.module.define_function(self.rt.tick_stub, &mut cx).map_err(err)?;
+        self.module.clear_context(&mut cx);
         for i in 0..self.prog.funs.len() {
             let f = &self.prog.funs[i];
             // The function itself.
@@ -142,11 +172,19 @@ impl<'p> Gen<'p> {
                 b.append_block_params_for_function_params(entry);
                 b.switch_to_block(entry);
                 let params = b.block_params(entry).to_vec();
-                let mut t = Tr::new(self, b, params[0], true);
-                for ((v, _), val) in f.params.iter().zip(&params[1..]) {
+                let guarded = self.guards.entry[i];
+                let mut t = Tr::new(self, b, params[0], guarded);
+                let vars: Vec<VarId> = f.params.iter().map(|(v, _)| *v).collect();
+                for (v, val) in vars.iter().zip(&params[1..]) {
                     t.bind(*v, *val);
                 }
-                t.prologue();
+                if guarded {
+                    t.prologue();
+                }
+                let top = t.b.create_block();
+                t.b.ins().jump(top, &[]);
+                t.b.switch_to_block(top);
+                t.this = Some(This { id: FunId(i as u32), top, params: vars });
                 t.finish(&f.body, K::Ret);
                 t.close();
                 t.b.seal_all_blocks();
@@ -157,7 +195,8 @@ impl<'p> Gen<'p> {
                 .map_err(|e| CodegenError(format!("{}: {e:?}", f.name)))?;
             self.module.clear_context(&mut cx);
 
-            // Its closure entry: loads the arguments and calls it.
+            // Its closure entry: loads the arguments and calls it (guarded when the function
+            // is used as a value, see `guards`).
             cx.func.signature = self.closure_sig();
             cx.func.name = UserFuncName::user(0, self.wraps[i].as_u32());
             {
@@ -166,16 +205,22 @@ impl<'p> Gen<'p> {
                 b.append_block_params_for_function_params(entry);
                 b.switch_to_block(entry);
                 let ps = b.block_params(entry).to_vec();
+                let guarded = self.guards.closure_entry[i];
+                let mut t = Tr::new(self, b, ps[0], guarded);
+                if guarded {
+                    t.prologue();
+                }
                 let mut args = vec![ps[0]];
                 for k in 0..f.params.len() {
-                    args.push(b.ins().load(I64, MemFlagsData::trusted(), ps[2], (8 * k) as i32));
+                    args.push(t.b.ins().load(I64, MemFlagsData::trusted(), ps[2], (8 * k) as i32));
                 }
-                let fr = self.module.declare_func_in_func(self.funs[i], b.func);
-                let call = b.ins().call(fr, &args);
-                let r = b.inst_results(call)[0];
-                b.ins().return_(&[r]);
-                b.seal_all_blocks();
-                b.finalize(fcfg);
+                let fr = t.fref(t.g.funs[i]);
+                let call = t.b.ins().call(fr, &args);
+                let r = t.b.inst_results(call)[0];
+                t.ret(r);
+                t.close();
+                t.b.seal_all_blocks();
+                t.b.finalize(fcfg);
             }
             self.module.define_function(self.wraps[i], &mut cx).map_err(err)?;
             self.module.clear_context(&mut cx);
@@ -189,7 +234,7 @@ impl<'p> Gen<'p> {
                     b.append_block_params_for_function_params(entry);
                     b.switch_to_block(entry);
                     let ps = b.block_params(entry).to_vec();
-                    let mut t = Tr::new(self, b, ps[0], false);
+                    let mut t = Tr::new(self, b, ps[0], true);
                     for (k, v) in l.captures.iter().enumerate() {
                         let x = t.b.ins().load(I64, MemFlagsData::trusted(), ps[1], (24 + 8 * k) as i32);
                         t.bind(VarId(*v), x);
@@ -425,6 +470,14 @@ enum K {
     Merge(Block),
 }
 
+/// The top-level function being translated, for self calls in tail position.
+struct This {
+    id: FunId,
+    /// The block after the entry guards: a self call in tail position jumps here.
+    top: Block,
+    params: Vec<VarId>,
+}
+
 /// Translation of one function body.
 struct Tr<'g, 'p, 'b> {
     g: &'g mut Gen<'p>,
@@ -432,8 +485,11 @@ struct Tr<'g, 'p, 'b> {
     ctx: Value,
     vars: HashMap<u32, Variable>,
     fail: Block,
-    /// `tail` convention: calls in tail position become `return_call`.
-    tail_calls: bool,
+    /// Set for top-level functions (`tail` convention): calls in tail position become
+    /// `return_call`s, or jumps to `This::top` for self calls. λs have none.
+    this: Option<This>,
+    /// The entry ran `prologue`: returns and tail calls give the depth back.
+    guarded: bool,
     refs: HashMap<FuncId, FuncRef>,
 }
 
@@ -442,9 +498,9 @@ fn mf() -> MemFlagsData {
 }
 
 impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
-    fn new(g: &'g mut Gen<'p>, mut b: FunctionBuilder<'b>, ctx: Value, tail_calls: bool) -> Self {
+    fn new(g: &'g mut Gen<'p>, mut b: FunctionBuilder<'b>, ctx: Value, guarded: bool) -> Self {
         let fail = b.create_block();
-        Tr { g, b, ctx, vars: HashMap::new(), fail, tail_calls, refs: HashMap::new() }
+        Tr { g, b, ctx, vars: HashMap::new(), fail, this: None, guarded, refs: HashMap::new() }
     }
 
     /// Emits the `fail` block (last, so the entry block stays first in the layout).
@@ -516,19 +572,7 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
 
     /// Fuel, depth and stack checks on entry.
     fn prologue(&mut self) {
-        let fuel = self.load_ctx(OFF_FUEL);
-        let fuel = self.b.ins().iadd_imm_s(fuel, -1);
-        self.store_ctx(OFF_FUEL, fuel);
-        let empty = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, fuel, 0);
-        let tick = self.b.create_block();
-        let cont = self.b.create_block();
-        self.b.ins().brif(empty, tick, &[], cont, &[]);
-        self.b.switch_to_block(tick);
-        let f = self.fref(self.g.rt.tick);
-        let call = self.b.ins().call(f, &[self.ctx]);
-        let st = self.b.inst_results(call)[0];
-        self.b.ins().brif(st, self.fail, &[], cont, &[]);
-        self.b.switch_to_block(cont);
+        self.spend_fuel();
         let d = self.load_ctx(OFF_DEPTH);
         let d = self.b.ins().iadd_imm_s(d, 1);
         self.store_ctx(OFF_DEPTH, d);
@@ -541,7 +585,28 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
         self.fail_if(low, ST_STACK);
     }
 
+    /// One unit of fuel; `rt_tick` (through `tick_stub`) refills the chunk or ends the run.
+    fn spend_fuel(&mut self) {
+        let fuel = self.load_ctx(OFF_FUEL);
+        let fuel = self.b.ins().iadd_imm_s(fuel, -1);
+        self.store_ctx(OFF_FUEL, fuel);
+        let empty = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, fuel, 0);
+        let tick = self.b.create_block();
+        let cont = self.b.create_block();
+        self.b.ins().brif(empty, tick, &[], cont, &[]);
+        self.b.switch_to_block(tick);
+        self.b.set_cold_block(tick);
+        let f = self.fref(self.g.rt.tick_stub);
+        self.b.ins().call(f, &[self.ctx]);
+        let st = self.load_ctx(OFF_STATUS);
+        self.b.ins().brif(st, self.fail, &[], cont, &[]);
+        self.b.switch_to_block(cont);
+    }
+
     fn leave_depth(&mut self) {
+        if !self.guarded {
+            return;
+        }
         let d = self.load_ctx(OFF_DEPTH);
         let d = self.b.ins().iadd_imm_s(d, -1);
         self.store_ctx(OFF_DEPTH, d);
@@ -593,7 +658,21 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
                 self.bind(*pred, p);
                 self.finish(succ, k);
             }
-            Expr::Call(f, args) if self.tail_calls && matches!(k, K::Ret) => {
+            Expr::Call(f, args) if matches!(k, K::Ret) && self.this.as_ref().is_some_and(|t| t.id == *f) => {
+                let vals: Vec<Value> = args.iter().map(|a| self.expr(a)).collect();
+                let this = self.this.as_ref().expect("checked above");
+                let (top, params) = (this.top, this.params.clone());
+                for (v, val) in params.iter().zip(vals) {
+                    self.bind(*v, val);
+                }
+                self.spend_fuel();
+                self.b.ins().jump(top, &[]);
+                let dead = self.b.create_block();
+                self.b.switch_to_block(dead);
+                let z = self.b.ins().iconst(I64, 0);
+                self.b.ins().return_(&[z]);
+            }
+            Expr::Call(f, args) if self.this.is_some() && matches!(k, K::Ret) => {
                 let mut vals = vec![self.ctx];
                 for a in args {
                     vals.push(self.expr(a));

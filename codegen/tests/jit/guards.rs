@@ -88,3 +88,51 @@ end";
     let mut jit = Jit::with_arena(&q, 1 << 16).unwrap();
     assert_eq!(jit.call(g, &[], &Limits::default()), Ok(Value::nat(100)));
 }
+
+/// Recursion that only closes through a closure value: `spin` calls `app`, which is not
+/// recursive itself and calls `spin` back through the function value.
+const THROUGH_CLOSURE: &str = "theory T imports Main begin
+definition app :: \"(nat ⇒ nat) ⇒ nat ⇒ nat\" where \"app f n = f n + 1\"
+fun spin :: \"nat ⇒ nat\" where \"spin n = app spin (Suc n)\"
+value \"spin 0\"
+end";
+
+/// Mutual recursion in tail position: neither function calls itself.
+const PING_PONG: &str = "theory P imports Main begin
+fun ping :: \"nat ⇒ bool\" and pong :: \"nat ⇒ bool\" where
+  \"ping n = pong (Suc n)\"
+| \"pong n = ping (Suc n)\"
+value \"ping 0\"
+end";
+
+#[test]
+fn recursion_through_closures_and_mutual_tail_calls_is_guarded() {
+    let (p, f, _) = value_fn(THROUGH_CLOSURE, 0);
+    let mut jit = Jit::compile(&p).unwrap();
+    assert_eq!(jit.call(f, &[], &Limits::default()), Err(JitOutcome::TooDeep));
+    let (p, f, _) = value_fn(PING_PONG, 0);
+    let mut jit = Jit::compile(&p).unwrap();
+    assert_eq!(jit.call(f, &[], &Limits { fuel: 1_000_000, ..Limits::default() }), Err(JitOutcome::OutOfFuel));
+    let limits = Limits { fuel: u64::MAX, max_depth: 100, deadline: Some(Instant::now() + Duration::from_millis(50)) };
+    assert_eq!(jit.call(f, &[], &limits), Err(JitOutcome::Timeout));
+    // A self call in tail position is a loop that spends fuel at every turn.
+    let (p, f, _) = value_fn(LOOP, 0);
+    let mut jit = Jit::compile(&p).unwrap();
+    assert_eq!(jit.call(f, &[], &Limits { fuel: 1_000_000, ..Limits::default() }), Err(JitOutcome::OutOfFuel));
+}
+
+#[test]
+fn long_chains_of_calls_keep_their_values() {
+    // 60 functions, each calling the next: no recursion, but more frames than
+    // `guards::MAX_UNGUARDED_CHAIN`; every step adds one.
+    let mut text =
+        String::from("theory Chain imports Main begin\ndefinition c60 :: \"nat ⇒ nat\" where \"c60 n = n\"\n");
+    for i in (0..60).rev() {
+        text += &format!("definition c{i} :: \"nat ⇒ nat\" where \"c{i} n = Suc (c{} n)\"\n", i + 1);
+    }
+    text += "value \"c0 7\"\nend";
+    let (p, f, _) = value_fn(&text, 0);
+    let mut jit = Jit::compile(&p).unwrap();
+    assert_eq!(jit.call(f, &[], &Limits::default()), Ok(Value::nat(67)));
+    assert_eq!(jit.call(f, &[], &Limits { max_depth: 2, ..Limits::default() }), Err(JitOutcome::TooDeep));
+}

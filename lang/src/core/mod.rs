@@ -2,7 +2,7 @@
 //! into it (`lower`, with pattern-match compilation in `matching`); lemmas lowered for testing
 //! (`conjecture`); for compiled code, specialisation of higher-order functions (`specialize`)
 //! and quantifiers over recursively built sets as walks (`set_quantifiers`), sharing
-//! `rewrite`.
+//! `rewrite`, and rebuilt constructor cells as the matched value (`reuse_cells`).
 
 pub mod conjecture;
 pub mod ir;
@@ -10,6 +10,7 @@ pub mod lower;
 mod matching;
 pub mod parse;
 pub mod print;
+pub mod reuse_cells;
 mod rewrite;
 pub mod set_quantifiers;
 pub mod specialize;

@@ -1,0 +1,137 @@
+//! Which compiled entries carry the guards (fuel, depth, stack pointer).
+//!
+//! Only recursion can run forever or grow the stack without bound, so only the places every
+//! recursion passes through need the guards:
+//! - a function on a cycle of known calls (`Expr::Call`), not counting a self call in tail
+//!   position: `translate` compiles that call as a jump back to the top of the function, and
+//!   the jump spends fuel instead;
+//! - every closure entry that can be reached through a closure value: λs, and the entries
+//!   of functions used as values (`FunRef`). Any cycle through an unknown call passes one.
+//!
+//! A function off every cycle runs a bounded number of steps before it returns or reaches a
+//! guarded entry. Chains of such functions are cut every `MAX_UNGUARDED_CHAIN` calls by a
+//! guarded one, so that the frames between two stack checks stay within the stack margin
+//! (`runtime::STACK_MARGIN`) whatever the program.
+
+use lang::core::ir::{Expr, FunId, Program};
+
+/// Longest chain of nested calls to unguarded functions.
+const MAX_UNGUARDED_CHAIN: u32 = 16;
+
+/// The plan for one program, indexed by `FunId`.
+pub(crate) struct Guards {
+    /// The function's own entry checks fuel, depth and stack.
+    pub entry: Vec<bool>,
+    /// Its closure entry does (the function is used as a value).
+    pub closure_entry: Vec<bool>,
+}
+
+pub(crate) fn plan(prog: &Program) -> Guards {
+    let n = prog.funs.len();
+    let mut callees = vec![Vec::new(); n];
+    let mut closure_entry = vec![false; n];
+    for (i, f) in prog.funs.iter().enumerate() {
+        let mut uses = Uses { me: FunId(i as u32), calls: &mut callees[i], as_value: &mut closure_entry };
+        uses.walk(&f.body, true);
+        callees[i].sort_unstable_by_key(|g| g.0);
+        callees[i].dedup();
+    }
+    let mut entry: Vec<bool> = (0..n).map(|i| on_cycle(&callees, i)).collect();
+    // Heights of unguarded chains: the unguarded functions form a DAG, so memoised DFS ends.
+    let mut height: Vec<Option<u32>> = vec![None; n];
+    for i in 0..n {
+        chain_height(i, &callees, &mut entry, &mut height);
+    }
+    Guards { entry, closure_entry }
+}
+
+/// Known calls and function values of one body. λ bodies are left out: a λ is its own
+/// guarded entry.
+struct Uses<'a> {
+    me: FunId,
+    calls: &'a mut Vec<FunId>,
+    as_value: &'a mut [bool],
+}
+
+impl Uses<'_> {
+    /// `tail`: `e` is in tail position, where `translate::Tr::finish` turns a self call into
+    /// a jump.
+    fn walk(&mut self, e: &Expr, tail: bool) {
+        match e {
+            Expr::Call(f, args) => {
+                if !(tail && *f == self.me) {
+                    self.calls.push(*f);
+                }
+                args.iter().for_each(|a| self.walk(a, false));
+            }
+            Expr::FunRef(f) => self.as_value[f.0 as usize] = true,
+            Expr::Lambda(..) => self.lambda_uses(e),
+            Expr::If(c, t, f) => {
+                self.walk(c, false);
+                self.walk(t, tail);
+                self.walk(f, tail);
+            }
+            Expr::Let(_, _, rhs, body) => {
+                self.walk(rhs, false);
+                self.walk(body, tail);
+            }
+            Expr::Case { scrut, alts, default, .. } => {
+                self.walk(scrut, false);
+                alts.iter().for_each(|a| self.walk(&a.body, tail));
+                default.iter().for_each(|d| self.walk(d, tail));
+            }
+            Expr::NatCase { scrut, zero, succ, .. } => {
+                self.walk(scrut, false);
+                self.walk(zero, tail);
+                self.walk(succ, tail);
+            }
+            _ => e.for_each_child(&mut |c, _| self.walk(c, false)),
+        }
+    }
+
+    /// Inside a λ only function values matter (its calls start from a guarded entry).
+    fn lambda_uses(&mut self, e: &Expr) {
+        if let Expr::FunRef(f) = e {
+            self.as_value[f.0 as usize] = true;
+        }
+        e.for_each_child(&mut |c, _| self.lambda_uses(c));
+    }
+}
+
+/// Whether `start` reaches itself through `callees`.
+fn on_cycle(callees: &[Vec<FunId>], start: usize) -> bool {
+    let mut seen = vec![false; callees.len()];
+    let mut work: Vec<usize> = callees[start].iter().map(|g| g.0 as usize).collect();
+    while let Some(f) = work.pop() {
+        if f == start {
+            return true;
+        }
+        if !std::mem::replace(&mut seen[f], true) {
+            work.extend(callees[f].iter().map(|g| g.0 as usize));
+        }
+    }
+    false
+}
+
+/// The number of unguarded frames `f` can put on the stack above the last guarded one (0 for
+/// a guarded function); guards `f` when that would pass `MAX_UNGUARDED_CHAIN`.
+fn chain_height(f: usize, callees: &[Vec<FunId>], entry: &mut [bool], height: &mut [Option<u32>]) -> u32 {
+    if entry[f] {
+        return 0;
+    }
+    if let Some(h) = height[f] {
+        return h;
+    }
+    let mut below = 0;
+    for g in &callees[f] {
+        below = below.max(chain_height(g.0 as usize, callees, entry, height));
+    }
+    let h = if below + 1 > MAX_UNGUARDED_CHAIN {
+        entry[f] = true;
+        0
+    } else {
+        below + 1
+    };
+    height[f] = Some(h);
+    h
+}
