@@ -1,7 +1,7 @@
 //! Conversion between interpreter `Value`s and JIT words (see the crate docs for the layout).
 //! Both directions are iterative, so long lists convert on any stack.
 
-use crate::runtime::{alloc, ClosureFn};
+use crate::runtime::alloc;
 use crate::{Jit, JitOutcome, Word};
 use lang::core::ir::{Program, Ty};
 use lang::interp::{Closure, Int, SetValue, Value};
@@ -54,7 +54,7 @@ pub(crate) fn word_of(jit: &mut Jit, v: &Value, ty: &Ty) -> Result<Word, JitOutc
                         let arity = fd.params.len();
                         let p = unsafe { alloc(ctx, 3) }.ok_or_else(oom)?;
                         unsafe {
-                            *p = jit.entries[fun.0 as usize] as ClosureFn as usize as u64;
+                            *p = jit.entries[fun.0 as usize].code as usize as u64;
                             *p.add(1) = arity as u64;
                             *p.add(2) = 0;
                         }

@@ -31,11 +31,11 @@
 //!
 //! Guards: fuel (the deadline is checked every `FUEL_CHUNK` units), a depth counter and a
 //! stack-pointer check against the current thread's stack (so deep recursion ends as
-//! `TooDeep` on any thread) at the entries every recursion passes through (`guards`), fuel
+//! `TooDeep` on any thread) at the entries every recursion passes through (`call_graph`), fuel
 //! at the jumps of self tail calls, and the arena bound (`OutOfMemory`). Fuel and depth
 //! therefore count less than the interpreter's, which counts every call.
 
-mod guards;
+mod call_graph;
 mod layout;
 mod runtime;
 mod translate;
@@ -85,12 +85,19 @@ pub const BIG_STACK: usize = 1 << 30;
 /// Default arena size in words (32 MiB).
 pub const DEFAULT_ARENA_WORDS: usize = 4 << 20;
 
+/// The entry from Rust of one function.
+#[derive(Clone, Copy)]
+struct Entry {
+    code: ClosureFn,
+    arity: usize,
+}
+
 /// A compiled program with its arena and run context. Not `Send`: use it on one thread.
 pub struct Jit {
     module: Option<JITModule>,
     prog: Box<Program>,
     /// Closure entry of each function, `(ctx, cell, args) -> word`; also the entry from Rust.
-    entries: Vec<ClosureFn>,
+    entries: Vec<Entry>,
     undefs: Vec<Undef>,
     /// Boxed: `Ctx::cmp_tys` points at the `Vec` itself, which must not move with `Jit`.
     #[allow(clippy::box_collection)]
@@ -115,6 +122,7 @@ impl Jit {
         set(&mut flags, "use_colocated_libcalls", "false")?;
         set(&mut flags, "is_pic", "false")?;
         set(&mut flags, "opt_level", "speed")?;
+        // Cranelift's x64 tail calls rely on frame pointers.
         set(&mut flags, "preserve_frame_pointers", "true")?;
         // The IR verifier costs a large part of compile time; debug builds keep it.
         set(&mut flags, "enable_verifier", if cfg!(debug_assertions) { "true" } else { "false" })?;
@@ -148,7 +156,11 @@ impl Jit {
         let entries = g
             .wraps
             .iter()
-            .map(|w| unsafe { std::mem::transmute::<*const u8, ClosureFn>(g.module.get_finalized_function(*w)) })
+            .zip(&prog.funs)
+            .map(|(w, f)| Entry {
+                code: unsafe { std::mem::transmute::<*const u8, ClosureFn>(g.module.get_finalized_function(*w)) },
+                arity: f.params.len(),
+            })
             .collect();
         let undefs = std::mem::take(&mut g.undefs);
         let cmp_tys = Box::new(std::mem::take(&mut g.cmp_tys));
@@ -170,6 +182,7 @@ impl Jit {
         });
         let mut jit =
             Jit { module: Some(module), prog, entries, undefs, cmp_tys, arena, ctx, stack_limit: stack_limit() };
+        jit.ctx.stack_limit = jit.stack_limit;
         jit.ctx.prog = &*jit.prog;
         jit.ctx.cmp_tys = &*jit.cmp_tys;
         jit.reset();
@@ -256,14 +269,17 @@ impl Jit {
     /// `BIG_STACK`-byte stack, where only the depth limit (or that stack) stops it.
     #[inline]
     pub fn run(&mut self, f: FunId, args: &[Word], limits: &Limits) -> Result<Word, JitOutcome> {
-        if args.len() != self.prog.funs[f.0 as usize].params.len() {
+        let entry = self.entries[f.0 as usize];
+        if args.len() != entry.arity {
             self.wrong_arity(f, args.len());
         }
         let heap = self.ctx.heap;
-        let r = self.run_here(f, args, limits);
+        // Between runs `status` is 0 (`take_status`) and `stack_limit` this thread's.
+        Jit::start(&mut self.ctx, limits);
+        let r = unsafe { (entry.code)(&mut *self.ctx, 0, args.as_ptr()) };
         match self.ctx.status {
             0 => Ok(r),
-            ST_STACK => self.run_on_big_stack(f, args, limits, heap),
+            ST_STACK => self.run_on_big_stack(entry, args, limits, heap),
             _ => self.take_status().map(|_| r),
         }
     }
@@ -278,43 +294,44 @@ impl Jit {
     /// `run` once more, from the arena fill level `heap`, on a thread with a big stack.
     #[cold]
     #[inline(never)]
-    fn run_on_big_stack(&mut self, f: FunId, args: &[Word], limits: &Limits, heap: u64) -> Result<Word, JitOutcome> {
+    fn run_on_big_stack(
+        &mut self,
+        entry: Entry,
+        args: &[Word],
+        limits: &Limits,
+        heap: u64,
+    ) -> Result<Word, JitOutcome> {
         self.ctx.heap = heap;
         let ctx = &mut *self.ctx as *mut Ctx as usize;
-        let entry = self.entries[f.0 as usize] as usize;
+        let code = entry.code as usize;
         let args_addr = args.as_ptr() as usize;
         let limits = limits.clone();
         let r = on_big_stack(BIG_STACK, move || {
             // SAFETY: `ctx` and `args` outlive this scoped thread; the calling thread waits.
             let ctx = ctx as *mut Ctx;
-            let entry = unsafe { std::mem::transmute::<usize, ClosureFn>(entry) };
-            unsafe { Jit::start(&mut *ctx, &limits, stack_limit()) };
-            unsafe { entry(ctx, 0, args_addr as *const u64) }
+            let code = unsafe { std::mem::transmute::<usize, ClosureFn>(code) };
+            unsafe {
+                (*ctx).status = 0;
+                (*ctx).stack_limit = stack_limit();
+                Jit::start(&mut *ctx, &limits);
+                code(ctx, 0, args_addr as *const u64)
+            }
         });
+        self.ctx.stack_limit = self.stack_limit;
         if self.ctx.status == ST_STACK {
             self.ctx.status = ST_TOO_DEEP;
         }
         self.take_status().map(|_| r)
     }
 
+    /// Prepares the context for a run: fuel, depth and deadline.
     #[inline]
-    fn run_here(&mut self, f: FunId, args: &[Word], limits: &Limits) -> Word {
-        Jit::start(&mut self.ctx, limits, self.stack_limit);
-        let entry = self.entries[f.0 as usize];
-        unsafe { entry(&mut *self.ctx, 0, args.as_ptr()) }
-    }
-
-    /// Prepares the context for a run on the current thread.
-    #[inline]
-    fn start(c: &mut Ctx, limits: &Limits, stack_limit: u64) {
+    fn start(c: &mut Ctx, limits: &Limits) {
         let fuel = limits.fuel.max(1);
         c.fuel_chunk = fuel.min(FUEL_CHUNK) as i64;
         c.fuel_left = fuel - c.fuel_chunk as u64;
         c.depth = 0;
         c.max_depth = limits.max_depth as i64;
-        c.status = 0;
-        c.detail = 0;
-        c.stack_limit = stack_limit;
         c.deadline = limits.deadline;
     }
 

@@ -6,13 +6,14 @@
 //! convention (used by `FunRef` closures, by `rt_apply`, and as the entry from Rust); each
 //! `Lambda` becomes such an entry of its own, reading its captured variables from the cell.
 //!
-//! A self call in tail position is a jump back to the top of the function. The entries that
-//! `guards` picks spend fuel (calling `rt_tick` when a chunk runs out), count depth and
+//! A function that no function calls by name (an entry point) is compiled as its closure
+//! entry directly. A self call in tail position is a jump back to the top of the function.
+//! The entries that `call_graph` picks spend fuel (calling `rt_tick` when a chunk runs out), count depth and
 //! check the stack pointer; the jumps back spend fuel. Failures set `ctx.status` and branch
 //! to the function's `fail` block, which returns a dummy; every call site checks the status
 //! afterwards.
 
-use crate::guards::{self, Guards};
+use crate::call_graph::{self, CallGraph};
 use crate::runtime::*;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::I64;
@@ -76,7 +77,7 @@ pub(crate) struct Gen<'p> {
     /// The compiled structural comparison of each datatype that needs one (`cmp_fun`).
     cmp_funs: HashMap<DataId, FuncId>,
     pending_cmps: Vec<DataId>,
-    guards: Guards,
+    calls: CallGraph,
 }
 
 fn err(e: impl std::fmt::Debug) -> CodegenError {
@@ -109,12 +110,19 @@ impl<'p> Gen<'p> {
             set: imp(&mut module, "rt_set", 5)?,
             set_scalar: imp(&mut module, "rt_set_scalar", 4)?,
         };
+        let calls = call_graph::analyse(prog);
         let mut funs = Vec::new();
         let mut wraps = Vec::new();
         for (i, f) in prog.funs.iter().enumerate() {
-            let s = sig(1 + f.params.len(), CallConv::Tail);
-            funs.push(module.declare_function(&format!("f{i}"), Linkage::Local, &s).map_err(err)?);
-            wraps.push(module.declare_function(&format!("w{i}"), Linkage::Local, &sig(3, cc)).map_err(err)?);
+            let w = module.declare_function(&format!("w{i}"), Linkage::Local, &sig(3, cc)).map_err(err)?;
+            wraps.push(w);
+            // A function nobody calls by name is only its closure entry (`define_body`).
+            funs.push(if calls.called[i] {
+                let s = sig(1 + f.params.len(), CallConv::Tail);
+                module.declare_function(&format!("f{i}"), Linkage::Local, &s).map_err(err)?
+            } else {
+                w
+            });
         }
         Ok(Gen {
             module,
@@ -128,7 +136,7 @@ impl<'p> Gen<'p> {
             cmp_tys: Vec::new(),
             cmp_funs: HashMap::new(),
             pending_cmps: Vec::new(),
-            guards: guards::plan(prog),
+            calls,
         })
     }
 
@@ -163,40 +171,17 @@ impl<'p> Gen<'p> {
         self.module.clear_context(&mut cx);
         for i in 0..self.prog.funs.len() {
             let f = &self.prog.funs[i];
-            // The function itself.
-            cx.func.signature = self.module.declarations().get_function_decl(self.funs[i]).signature.clone();
-            cx.func.name = UserFuncName::user(0, self.funs[i].as_u32());
-            {
-                let mut b = FunctionBuilder::new(&mut cx.func, &mut fctx);
-                let entry = b.create_block();
-                b.append_block_params_for_function_params(entry);
-                b.switch_to_block(entry);
-                let params = b.block_params(entry).to_vec();
-                let guarded = self.guards.entry[i];
-                let mut t = Tr::new(self, b, params[0], guarded);
-                let vars: Vec<VarId> = f.params.iter().map(|(v, _)| *v).collect();
-                for (v, val) in vars.iter().zip(&params[1..]) {
-                    t.bind(*v, *val);
-                }
-                if guarded {
-                    t.prologue();
-                }
-                let top = t.b.create_block();
-                t.b.ins().jump(top, &[]);
-                t.b.switch_to_block(top);
-                t.this = Some(This { id: FunId(i as u32), top, params: vars });
-                t.finish(&f.body, K::Ret);
-                t.close();
-                t.b.seal_all_blocks();
-                t.b.finalize(fcfg);
+            let (guarded, guarded_closure_entry) = (self.calls.guarded[i], self.calls.guarded_closure_entry[i]);
+            if !self.calls.called[i] {
+                // Entered only through its closure entry: the body is that entry.
+                self.define_body(&mut cx, &mut fctx, i, guarded || guarded_closure_entry)?;
+                self.compile_lambdas(&mut cx, &mut fctx)?;
+                continue;
             }
-            self.module
-                .define_function(self.funs[i], &mut cx)
-                .map_err(|e| CodegenError(format!("{}: {e:?}", f.name)))?;
-            self.module.clear_context(&mut cx);
+            self.define_body(&mut cx, &mut fctx, i, guarded)?;
 
             // Its closure entry: loads the arguments and calls it (guarded when the function
-            // is used as a value, see `guards`).
+            // is used as a value, see `call_graph`).
             cx.func.signature = self.closure_sig();
             cx.func.name = UserFuncName::user(0, self.wraps[i].as_u32());
             {
@@ -205,9 +190,8 @@ impl<'p> Gen<'p> {
                 b.append_block_params_for_function_params(entry);
                 b.switch_to_block(entry);
                 let ps = b.block_params(entry).to_vec();
-                let guarded = self.guards.closure_entry[i];
-                let mut t = Tr::new(self, b, ps[0], guarded);
-                if guarded {
+                let mut t = Tr::new(self, b, ps[0], guarded_closure_entry);
+                if guarded_closure_entry {
                     t.prologue();
                 }
                 let mut args = vec![ps[0]];
@@ -224,34 +208,7 @@ impl<'p> Gen<'p> {
             }
             self.module.define_function(self.wraps[i], &mut cx).map_err(err)?;
             self.module.clear_context(&mut cx);
-
-            while let Some(l) = self.pending.pop() {
-                cx.func.signature = self.closure_sig();
-                cx.func.name = UserFuncName::user(1, l.id.as_u32());
-                {
-                    let mut b = FunctionBuilder::new(&mut cx.func, &mut fctx);
-                    let entry = b.create_block();
-                    b.append_block_params_for_function_params(entry);
-                    b.switch_to_block(entry);
-                    let ps = b.block_params(entry).to_vec();
-                    let mut t = Tr::new(self, b, ps[0], true);
-                    for (k, v) in l.captures.iter().enumerate() {
-                        let x = t.b.ins().load(I64, MemFlagsData::trusted(), ps[1], (24 + 8 * k) as i32);
-                        t.bind(VarId(*v), x);
-                    }
-                    for (k, v) in l.params.iter().enumerate() {
-                        let x = t.b.ins().load(I64, MemFlagsData::trusted(), ps[2], (8 * k) as i32);
-                        t.bind(*v, x);
-                    }
-                    t.prologue();
-                    t.finish(&l.body, K::Ret);
-                    t.close();
-                    t.b.seal_all_blocks();
-                    t.b.finalize(fcfg);
-                }
-                self.module.define_function(l.id, &mut cx).map_err(err)?;
-                self.module.clear_context(&mut cx);
-            }
+            self.compile_lambdas(&mut cx, &mut fctx)?;
         }
         while let Some(d) = self.pending_cmps.pop() {
             let id = self.cmp_funs[&d];
@@ -260,6 +217,90 @@ impl<'p> Gen<'p> {
             self.compile_cmp(d, &mut cx.func, &mut fctx)?;
             self.module.define_function(id, &mut cx).map_err(err)?;
             self.module.clear_context(&mut cx);
+        }
+        Ok(())
+    }
+
+    /// Compiles the body of function `i`: as the `tail`-convention function `funs[i]` when
+    /// other functions call it, otherwise as its closure entry `wraps[i]` (arguments read
+    /// from the argument array; calls in tail position other than self calls stay calls,
+    /// as the platform convention cannot make tail calls into the `tail` one).
+    fn define_body(
+        &mut self,
+        cx: &mut cranelift_codegen::Context,
+        fctx: &mut FunctionBuilderContext,
+        i: usize,
+        guarded: bool,
+    ) -> Result<(), CodegenError> {
+        let f = &self.prog.funs[i];
+        let direct = self.calls.called[i];
+        let id = if direct { self.funs[i] } else { self.wraps[i] };
+        cx.func.signature = self.module.declarations().get_function_decl(id).signature.clone();
+        cx.func.name = UserFuncName::user(0, id.as_u32());
+        let fcfg = self.module.target_config();
+        let mut b = FunctionBuilder::new(&mut cx.func, fctx);
+        let entry = b.create_block();
+        b.append_block_params_for_function_params(entry);
+        b.switch_to_block(entry);
+        let ps = b.block_params(entry).to_vec();
+        let args: Vec<Value> = if direct {
+            ps[1..].to_vec()
+        } else {
+            (0..f.params.len()).map(|k| b.ins().load(I64, MemFlagsData::trusted(), ps[2], (8 * k) as i32)).collect()
+        };
+        let mut t = Tr::new(self, b, ps[0], guarded);
+        t.tail_calls = direct;
+        let vars: Vec<VarId> = f.params.iter().map(|(v, _)| *v).collect();
+        for (v, val) in vars.iter().zip(args) {
+            t.bind(*v, val);
+        }
+        if guarded {
+            t.prologue();
+        }
+        let top = t.b.create_block();
+        t.b.ins().jump(top, &[]);
+        t.b.switch_to_block(top);
+        t.this = Some(This { id: FunId(i as u32), top, params: vars, k: K::Ret });
+        t.finish(&f.body, K::Ret);
+        t.close();
+        t.b.seal_all_blocks();
+        t.b.finalize(fcfg);
+        self.module.define_function(id, cx).map_err(|e| CodegenError(format!("{}: {e:?}", f.name)))?;
+        self.module.clear_context(cx);
+        Ok(())
+    }
+
+    /// Compiles the λs met so far, each as a closure entry of its own (always guarded).
+    fn compile_lambdas(
+        &mut self,
+        cx: &mut cranelift_codegen::Context,
+        fctx: &mut FunctionBuilderContext,
+    ) -> Result<(), CodegenError> {
+        let fcfg = self.module.target_config();
+        while let Some(l) = self.pending.pop() {
+            cx.func.signature = self.closure_sig();
+            cx.func.name = UserFuncName::user(1, l.id.as_u32());
+            let mut b = FunctionBuilder::new(&mut cx.func, fctx);
+            let entry = b.create_block();
+            b.append_block_params_for_function_params(entry);
+            b.switch_to_block(entry);
+            let ps = b.block_params(entry).to_vec();
+            let mut t = Tr::new(self, b, ps[0], true);
+            for (k, v) in l.captures.iter().enumerate() {
+                let x = t.b.ins().load(I64, MemFlagsData::trusted(), ps[1], (24 + 8 * k) as i32);
+                t.bind(VarId(*v), x);
+            }
+            for (k, v) in l.params.iter().enumerate() {
+                let x = t.b.ins().load(I64, MemFlagsData::trusted(), ps[2], (8 * k) as i32);
+                t.bind(*v, x);
+            }
+            t.prologue();
+            t.finish(&l.body, K::Ret);
+            t.close();
+            t.b.seal_all_blocks();
+            t.b.finalize(fcfg);
+            self.module.define_function(l.id, cx).map_err(err)?;
+            self.module.clear_context(cx);
         }
         Ok(())
     }
@@ -464,32 +505,46 @@ struct Src {
 
 /// Where the value of an expression goes: returned from the function, or passed to a merge
 /// block.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq)]
 enum K {
     Ret,
     Merge(Block),
 }
 
-/// The top-level function being translated, for self calls in tail position.
+/// The top-level function being translated, or being inlined, for self calls in tail
+/// position.
 struct This {
     id: FunId,
     /// The block after the entry guards: a self call in tail position jumps here.
     top: Block,
     params: Vec<VarId>,
+    /// Where the body's value goes: a self call sent there is in tail position.
+    k: K,
 }
+
+/// Inlined calls nest at most this deep.
+const MAX_INLINE_DEPTH: usize = 3;
 
 /// Translation of one function body.
 struct Tr<'g, 'p, 'b> {
     g: &'g mut Gen<'p>,
     b: FunctionBuilder<'b>,
     ctx: Value,
-    vars: HashMap<u32, Variable>,
+    /// By scope and variable: each inlined body has a scope of its own, as its variables
+    /// are numbered independently of the caller's.
+    vars: HashMap<(u32, u32), Variable>,
+    scope: u32,
+    scopes: u32,
+    /// How many inlined bodies enclose the current point.
+    inline_depth: usize,
     fail: Block,
-    /// Set for top-level functions (`tail` convention): calls in tail position become
-    /// `return_call`s, or jumps to `This::top` for self calls. λs have none.
+    /// Set for top-level functions: self calls in tail position jump to `This::top`. λs
+    /// have none.
     this: Option<This>,
     /// The entry ran `prologue`: returns and tail calls give the depth back.
     guarded: bool,
+    /// `tail` convention: calls in tail position to other functions are `return_call`s.
+    tail_calls: bool,
     refs: HashMap<FuncId, FuncRef>,
 }
 
@@ -500,7 +555,20 @@ fn mf() -> MemFlagsData {
 impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
     fn new(g: &'g mut Gen<'p>, mut b: FunctionBuilder<'b>, ctx: Value, guarded: bool) -> Self {
         let fail = b.create_block();
-        Tr { g, b, ctx, vars: HashMap::new(), fail, this: None, guarded, refs: HashMap::new() }
+        Tr {
+            g,
+            b,
+            ctx,
+            vars: HashMap::new(),
+            scope: 0,
+            scopes: 1,
+            inline_depth: 0,
+            fail,
+            this: None,
+            guarded,
+            tail_calls: false,
+            refs: HashMap::new(),
+        }
     }
 
     /// Emits the `fail` block (last, so the entry block stays first in the layout).
@@ -520,15 +588,20 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
     }
 
     fn bind(&mut self, v: VarId, val: Value) {
-        let var = match self.vars.get(&v.0) {
+        let var = match self.vars.get(&(self.scope, v.0)) {
             Some(x) => *x,
             None => {
                 let x = self.b.declare_var(I64);
-                self.vars.insert(v.0, x);
+                self.vars.insert((self.scope, v.0), x);
                 x
             }
         };
         self.b.def_var(var, val);
+    }
+
+    fn use_var(&mut self, v: VarId) -> Value {
+        let var = self.vars[&(self.scope, v.0)];
+        self.b.use_var(var)
     }
 
     fn load_ctx(&mut self, off: i32) -> Value {
@@ -658,7 +731,7 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
                 self.bind(*pred, p);
                 self.finish(succ, k);
             }
-            Expr::Call(f, args) if matches!(k, K::Ret) && self.this.as_ref().is_some_and(|t| t.id == *f) => {
+            Expr::Call(f, args) if self.this.as_ref().is_some_and(|t| t.id == *f && t.k == k) => {
                 let vals: Vec<Value> = args.iter().map(|a| self.expr(a)).collect();
                 let this = self.this.as_ref().expect("checked above");
                 let (top, params) = (this.top, this.params.clone());
@@ -672,7 +745,8 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
                 let z = self.b.ins().iconst(I64, 0);
                 self.b.ins().return_(&[z]);
             }
-            Expr::Call(f, args) if self.this.is_some() && matches!(k, K::Ret) => {
+            Expr::Call(f, args) if self.inlines(*f) => self.inline(*f, args, k),
+            Expr::Call(f, args) if self.tail_calls && matches!(k, K::Ret) => {
                 let mut vals = vec![self.ctx];
                 for a in args {
                     vals.push(self.expr(a));
@@ -690,6 +764,34 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
                 self.deliver(v, k);
             }
         }
+    }
+
+    /// Whether a call of `f` here is translated as `f`'s body in place (`inline`).
+    fn inlines(&self, f: FunId) -> bool {
+        self.inline_depth < MAX_INLINE_DEPTH && self.g.calls.inlined[f.0 as usize]
+    }
+
+    /// The call `f args` as `f`'s body in place, in a variable scope of its own, sending its
+    /// value to `k`. Its self calls in tail position jump back to its top.
+    fn inline(&mut self, f: FunId, args: &[Expr], k: K) {
+        let vals: Vec<Value> = args.iter().map(|a| self.expr(a)).collect();
+        let prog: &'p Program = self.g.prog;
+        let fd = prog.fun(f);
+        let outer_scope = std::mem::replace(&mut self.scope, self.scopes);
+        self.scopes += 1;
+        let params: Vec<VarId> = fd.params.iter().map(|(v, _)| *v).collect();
+        for (v, val) in params.iter().zip(vals) {
+            self.bind(*v, val);
+        }
+        let top = self.b.create_block();
+        self.b.ins().jump(top, &[]);
+        self.b.switch_to_block(top);
+        let outer = self.this.replace(This { id: f, top, params, k });
+        self.inline_depth += 1;
+        self.finish(&fd.body, k);
+        self.inline_depth -= 1;
+        self.this = outer;
+        self.scope = outer_scope;
     }
 
     fn case(&mut self, v: Value, data: DataId, alts: &[Alt], default: Option<&Expr>, k: K) {
@@ -796,10 +898,7 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
 
     fn expr(&mut self, e: &Expr) -> Value {
         match e {
-            Expr::Var(v) => {
-                let var = self.vars[&v.0];
-                self.b.use_var(var)
-            }
+            Expr::Var(v) => self.use_var(*v),
             Expr::Lit(l) => {
                 let n = match l {
                     Lit::Bool(b) => Some(*b as i64),
@@ -823,6 +922,13 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
                     self.b.ins().store(mf(), *v, p, (8 * (i + 1)) as i32);
                 }
                 p
+            }
+            Expr::Call(f, args) if self.inlines(*f) => {
+                let m = self.b.create_block();
+                self.b.append_block_param(m, I64);
+                self.inline(*f, args, K::Merge(m));
+                self.b.switch_to_block(m);
+                self.b.block_params(m)[0]
             }
             Expr::Call(f, args) => {
                 let mut vals = vec![self.ctx];
@@ -890,13 +996,7 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
                     Ok(id) => id,
                     Err(_) => return self.fail_with(ST_NOT_SUPPORTED),
                 };
-                let caps: Vec<Value> = captures
-                    .iter()
-                    .map(|v| {
-                        let var = self.vars[v];
-                        self.b.use_var(var)
-                    })
-                    .collect();
+                let caps: Vec<Value> = captures.iter().map(|v| self.use_var(VarId(*v))).collect();
                 self.g.pending.push(PendingLambda { id, params: ps, captures, body: (**body).clone() });
                 self.closure_cell(id, params.len(), &caps)
             }
@@ -1089,7 +1189,7 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
         self.b.ins().brif(done, exit, &[k.into()], step, &[]);
         self.b.switch_to_block(step);
         self.src_elem(&src, i, var);
-        let x = self.b.use_var(self.vars[&var.0]);
+        let x = self.use_var(var);
         let bv = self.expr(body);
         let off = self.b.ins().ishl_imm_u(k, 3);
         let addr = self.b.ins().iadd(p, off);

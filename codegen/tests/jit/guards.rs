@@ -124,7 +124,7 @@ fn recursion_through_closures_and_mutual_tail_calls_is_guarded() {
 #[test]
 fn long_chains_of_calls_keep_their_values() {
     // 60 functions, each calling the next: no recursion, but more frames than
-    // `guards::MAX_UNGUARDED_CHAIN`; every step adds one.
+    // `call_graph::MAX_UNGUARDED_CHAIN`; every step adds one.
     let mut text =
         String::from("theory Chain imports Main begin\ndefinition c60 :: \"nat ⇒ nat\" where \"c60 n = n\"\n");
     for i in (0..60).rev() {

@@ -1,4 +1,5 @@
-//! Which compiled entries carry the guards (fuel, depth, stack pointer).
+//! What the call graph tells `translate`: which compiled entries carry the guards (fuel,
+//! depth, stack pointer), and which functions are only ever entered from outside.
 //!
 //! Only recursion can run forever or grow the stack without bound, so only the places every
 //! recursion passes through need the guards:
@@ -18,38 +19,60 @@ use lang::core::ir::{Expr, FunId, Program};
 /// Longest chain of nested calls to unguarded functions.
 const MAX_UNGUARDED_CHAIN: u32 = 16;
 
-/// The plan for one program, indexed by `FunId`.
-pub(crate) struct Guards {
+/// The facts for one program, indexed by `FunId`.
+pub(crate) struct CallGraph {
     /// The function's own entry checks fuel, depth and stack.
-    pub entry: Vec<bool>,
+    pub guarded: Vec<bool>,
     /// Its closure entry does (the function is used as a value).
-    pub closure_entry: Vec<bool>,
+    pub guarded_closure_entry: Vec<bool>,
+    /// Some function calls it by name (its own self calls in tail position aside). One that
+    /// no function calls is entered only through its closure entry (from Rust, or as a
+    /// value), so `translate` compiles its body as that entry, without a separate function.
+    pub called: Vec<bool>,
+    /// Calls of it are translated as its body in place: it is unguarded (so not recursive,
+    /// apart from self calls in tail position, which stay loops) and small.
+    pub inlined: Vec<bool>,
 }
 
-pub(crate) fn plan(prog: &Program) -> Guards {
+/// Bodies of at most this many IR nodes are inlined.
+const MAX_INLINED_SIZE: usize = 40;
+
+pub(crate) fn analyse(prog: &Program) -> CallGraph {
     let n = prog.funs.len();
     let mut callees = vec![Vec::new(); n];
     let mut closure_entry = vec![false; n];
+    let mut from_lambdas = Vec::new();
     for (i, f) in prog.funs.iter().enumerate() {
-        let mut uses = Uses { me: FunId(i as u32), calls: &mut callees[i], as_value: &mut closure_entry };
+        let mut uses = Uses {
+            me: FunId(i as u32),
+            calls: &mut callees[i],
+            from_lambdas: &mut from_lambdas,
+            as_value: &mut closure_entry,
+        };
         uses.walk(&f.body, true);
         callees[i].sort_unstable_by_key(|g| g.0);
         callees[i].dedup();
     }
-    let mut entry: Vec<bool> = (0..n).map(|i| on_cycle(&callees, i)).collect();
+    let mut guarded: Vec<bool> = (0..n).map(|i| on_cycle(&callees, i)).collect();
     // Heights of unguarded chains: the unguarded functions form a DAG, so memoised DFS ends.
     let mut height: Vec<Option<u32>> = vec![None; n];
     for i in 0..n {
-        chain_height(i, &callees, &mut entry, &mut height);
+        chain_height(i, &callees, &mut guarded, &mut height);
     }
-    Guards { entry, closure_entry }
+    let mut called = vec![false; n];
+    for g in callees.iter().flatten().chain(&from_lambdas) {
+        called[g.0 as usize] = true;
+    }
+    let inlined = (0..n).map(|i| !guarded[i] && size(&prog.funs[i].body) <= MAX_INLINED_SIZE).collect();
+    CallGraph { guarded, guarded_closure_entry: closure_entry, called, inlined }
 }
 
-/// Known calls and function values of one body. λ bodies are left out: a λ is its own
-/// guarded entry.
+/// Known calls and function values of one body. Calls in λ bodies are kept apart: a λ is
+/// its own guarded entry, so they do not make cycles, but they do call.
 struct Uses<'a> {
     me: FunId,
     calls: &'a mut Vec<FunId>,
+    from_lambdas: &'a mut Vec<FunId>,
     as_value: &'a mut [bool],
 }
 
@@ -89,10 +112,12 @@ impl Uses<'_> {
         }
     }
 
-    /// Inside a λ only function values matter (its calls start from a guarded entry).
+    /// Inside a λ calls start from a guarded entry: they are recorded as callers only.
     fn lambda_uses(&mut self, e: &Expr) {
-        if let Expr::FunRef(f) = e {
-            self.as_value[f.0 as usize] = true;
+        match e {
+            Expr::FunRef(f) => self.as_value[f.0 as usize] = true,
+            Expr::Call(f, _) => self.from_lambdas.push(*f),
+            _ => {}
         }
         e.for_each_child(&mut |c, _| self.lambda_uses(c));
     }
@@ -134,4 +159,11 @@ fn chain_height(f: usize, callees: &[Vec<FunId>], entry: &mut [bool], height: &m
     };
     height[f] = Some(h);
     h
+}
+
+/// The number of IR nodes of `e`.
+fn size(e: &Expr) -> usize {
+    let mut n = 1;
+    e.for_each_child(&mut |c, _| n += size(c));
+    n
 }
