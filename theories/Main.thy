@@ -446,11 +446,19 @@ primrec strict_sorted :: "'a::linorder list ⇒ bool" where
 | "strict_sorted (x # ys) = ((∀y∈set ys. x < y) ∧ strict_sorted ys)"
 
 text ‹Code equations, as in Isabelle's List theory: compiled code runs these in place of
-the definitions (linear rev; sortedness by neighbours, which transitivity makes equal).
+the definitions (linear rev; length with an accumulator; sortedness by neighbours, which
+transitivity makes equal).
 Isabelle proves them; hol's reference interpreter keeps the definitions, and its
 differential tests check the two agree.›
 
 lemma rev_conv_fold [code]: "rev xs = fold Cons xs []"
+  sorry
+
+primrec gen_length :: "nat ⇒ 'a list ⇒ nat" where
+  "gen_length n [] = n"
+| "gen_length n (x # xs) = gen_length (Suc n) xs"
+
+lemma length_code [code]: "length xs = gen_length 0 xs"
   sorry
 
 lemma sorted0 [code]: "sorted [] = True"

@@ -4,8 +4,9 @@
 //! Only recursion can run forever or grow the stack without bound, so only the places every
 //! recursion passes through need the guards:
 //! - a function on a cycle of known calls (`Expr::Call`), not counting a self call in tail
-//!   position: `translate` compiles that call as a jump back to the top of the function, and
-//!   the jump spends fuel instead;
+//!   position, nor one in tail position modulo constructors (`x # f xs`, `cons_to_self`):
+//!   `translate` compiles those as jumps back to the top of the function, and the jump
+//!   spends fuel instead;
 //! - every closure entry that can be reached through a closure value: λs, and the entries
 //!   of functions used as values (`FunRef`). Any cycle through an unknown call passes one.
 //!
@@ -32,6 +33,8 @@ pub(crate) struct CallGraph {
     /// Calls of it are translated as its body in place: it is unguarded (so not recursive,
     /// apart from self calls in tail position, which stay loops) and small.
     pub inlined: Vec<bool>,
+    /// It calls itself in tail position modulo constructors (`cons_to_self`).
+    pub builds_to_self: Vec<bool>,
 }
 
 /// Bodies of at most this many IR nodes are inlined.
@@ -42,14 +45,17 @@ pub(crate) fn analyse(prog: &Program) -> CallGraph {
     let mut callees = vec![Vec::new(); n];
     let mut closure_entry = vec![false; n];
     let mut from_lambdas = Vec::new();
+    let mut builds_to_self = vec![false; n];
     for (i, f) in prog.funs.iter().enumerate() {
         let mut uses = Uses {
             me: FunId(i as u32),
             calls: &mut callees[i],
             from_lambdas: &mut from_lambdas,
             as_value: &mut closure_entry,
+            builds_to_self: false,
         };
         uses.walk(&f.body, true);
+        builds_to_self[i] = uses.builds_to_self;
         callees[i].sort_unstable_by_key(|g| g.0);
         callees[i].dedup();
     }
@@ -64,7 +70,7 @@ pub(crate) fn analyse(prog: &Program) -> CallGraph {
         called[g.0 as usize] = true;
     }
     let inlined = (0..n).map(|i| !guarded[i] && size(&prog.funs[i].body) <= MAX_INLINED_SIZE).collect();
-    CallGraph { guarded, guarded_closure_entry: closure_entry, called, inlined }
+    CallGraph { guarded, guarded_closure_entry: closure_entry, called, inlined, builds_to_self }
 }
 
 /// Known calls and function values of one body. Calls in λ bodies are kept apart: a λ is
@@ -74,6 +80,7 @@ struct Uses<'a> {
     calls: &'a mut Vec<FunId>,
     from_lambdas: &'a mut Vec<FunId>,
     as_value: &'a mut [bool],
+    builds_to_self: bool,
 }
 
 impl Uses<'_> {
@@ -86,6 +93,22 @@ impl Uses<'_> {
                     self.calls.push(*f);
                 }
                 args.iter().for_each(|a| self.walk(a, false));
+            }
+            Expr::Ctor(_, args) if tail && cons_to_self(e, self.me) => {
+                self.builds_to_self = true;
+                let mut cell = args;
+                loop {
+                    let (last, fields) = cell.split_last().expect("cons_to_self: a field");
+                    fields.iter().for_each(|a| self.walk(a, false));
+                    match last {
+                        Expr::Ctor(_, inner) => cell = inner,
+                        Expr::Call(_, cargs) => {
+                            cargs.iter().for_each(|a| self.walk(a, false));
+                            break;
+                        }
+                        _ => unreachable!("cons_to_self ends in a self call"),
+                    }
+                }
             }
             Expr::FunRef(f) => self.as_value[f.0 as usize] = true,
             Expr::Lambda(..) => self.lambda_uses(e),
@@ -166,4 +189,18 @@ fn size(e: &Expr) -> usize {
     let mut n = 1;
     e.for_each_child(&mut |c, _| n += size(c));
     n
+}
+
+/// `e` is `C a1 .. an` whose last field is a call of `me` or, again, such a cell: in tail
+/// position, compiled code builds the cells and loops, the call writing its value into the
+/// last field (tail recursion modulo constructors, as for `x # append xs ys`).
+pub(crate) fn cons_to_self(e: &Expr, me: FunId) -> bool {
+    match e {
+        Expr::Ctor(_, args) => match args.last() {
+            Some(Expr::Call(f, _)) => *f == me,
+            Some(inner) => cons_to_self(inner, me),
+            None => false,
+        },
+        _ => false,
+    }
 }

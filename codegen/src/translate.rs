@@ -13,12 +13,13 @@
 //! to the function's `fail` block, which returns a dummy; every call site checks the status
 //! afterwards.
 
-use crate::call_graph::{self, CallGraph};
+use crate::call_graph::{self, cons_to_self, CallGraph};
 use crate::runtime::*;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::I64;
 use cranelift_codegen::ir::{
-    AbiParam, Block, FuncRef, InstBuilder, MemFlagsData, Signature, StackSlotData, StackSlotKind, UserFuncName, Value,
+    AbiParam, Block, FuncRef, InstBuilder, MemFlagsData, Signature, StackSlot, StackSlotData, StackSlotKind,
+    UserFuncName, Value,
 };
 use cranelift_codegen::isa::CallConv;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch, Variable};
@@ -257,10 +258,11 @@ impl<'p> Gen<'p> {
         if guarded {
             t.prologue();
         }
+        let dest = t.dest_for(FunId(i as u32));
         let top = t.b.create_block();
         t.b.ins().jump(top, &[]);
         t.b.switch_to_block(top);
-        t.this = Some(This { id: FunId(i as u32), top, params: vars, k: K::Ret });
+        t.this = Some(This { id: FunId(i as u32), top, params: vars, k: K::Ret, dest });
         t.finish(&f.body, K::Ret);
         t.close();
         t.b.seal_all_blocks();
@@ -520,6 +522,16 @@ struct This {
     params: Vec<VarId>,
     /// Where the body's value goes: a self call sent there is in tail position.
     k: K,
+    /// For a body that calls itself in tail position modulo constructors.
+    dest: Option<Dest>,
+}
+
+/// Where the value of a body that builds cells around its self calls goes (`build_to_self`):
+/// `var` is the address of the hole to fill, first `slot`, then the last field of the last
+/// cell built.
+struct Dest {
+    var: Variable,
+    slot: StackSlot,
 }
 
 /// Inlined calls nest at most this deep.
@@ -690,7 +702,23 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
         self.b.ins().return_(&[v]);
     }
 
+    /// Whether delivering to `k` fills the current body's destination (`Dest`).
+    fn fills(&self, k: K) -> bool {
+        self.this.as_ref().is_some_and(|t| t.k == k && t.dest.is_some())
+    }
+
     fn deliver(&mut self, v: Value, k: K) {
+        let v = match self.this.as_ref().and_then(|t| t.dest.as_ref().filter(|_| t.k == k)) {
+            // The value goes into the hole of the last cell built, or into the slot when no
+            // cell was; the function's value is the slot.
+            Some(d) => {
+                let (var, slot) = (d.var, d.slot);
+                let at = self.b.use_var(var);
+                self.b.ins().store(mf(), v, at, 0);
+                self.b.ins().stack_load(I64, I64, slot, 0)
+            }
+            None => v,
+        };
         match k {
             K::Ret => self.ret(v),
             K::Merge(m) => {
@@ -731,22 +759,15 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
                 self.bind(*pred, p);
                 self.finish(succ, k);
             }
-            Expr::Call(f, args) if self.this.as_ref().is_some_and(|t| t.id == *f && t.k == k) => {
-                let vals: Vec<Value> = args.iter().map(|a| self.expr(a)).collect();
-                let this = self.this.as_ref().expect("checked above");
-                let (top, params) = (this.top, this.params.clone());
-                for (v, val) in params.iter().zip(vals) {
-                    self.bind(*v, val);
-                }
-                self.spend_fuel();
-                self.b.ins().jump(top, &[]);
-                let dead = self.b.create_block();
-                self.b.switch_to_block(dead);
-                let z = self.b.ins().iconst(I64, 0);
-                self.b.ins().return_(&[z]);
+            Expr::Call(f, args) if self.this.as_ref().is_some_and(|t| t.id == *f && t.k == k) => self.jump_to_top(args),
+            Expr::Ctor(..) if self.this.as_ref().is_some_and(|t| t.k == k && cons_to_self(e, t.id)) => {
+                self.build_to_self(e)
             }
-            Expr::Call(f, args) if self.inlines(*f) => self.inline(*f, args, k),
-            Expr::Call(f, args) if self.tail_calls && matches!(k, K::Ret) => {
+            // Inlined straight into `k` unless a body on the way fills a destination first.
+            Expr::Call(f, args) if self.inlines(*f) && !self.g.calls.builds_to_self[f.0 as usize] && !self.fills(k) => {
+                self.inline(*f, args, k)
+            }
+            Expr::Call(f, args) if self.tail_calls && matches!(k, K::Ret) && !self.fills(k) => {
                 let mut vals = vec![self.ctx];
                 for a in args {
                     vals.push(self.expr(a));
@@ -766,6 +787,63 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
         }
     }
 
+    /// A self call in tail position: the arguments become the parameters, and the body
+    /// starts again after spending fuel.
+    fn jump_to_top(&mut self, args: &[Expr]) {
+        let vals: Vec<Value> = args.iter().map(|a| self.expr(a)).collect();
+        let this = self.this.as_ref().expect("a self call has a function");
+        let (top, params) = (this.top, this.params.clone());
+        for (v, val) in params.iter().zip(vals) {
+            self.bind(*v, val);
+        }
+        self.spend_fuel();
+        self.b.ins().jump(top, &[]);
+        let dead = self.b.create_block();
+        self.b.switch_to_block(dead);
+        let z = self.b.ins().iconst(I64, 0);
+        self.b.ins().return_(&[z]);
+    }
+
+    /// `C a1 .. (C' b1 .. (f args))` in tail position of `f` (`cons_to_self`): builds the
+    /// cells with their last field open, each stored into the hole before, and loops; the
+    /// value that ends the loop fills the last hole (`deliver`). No cell is read before the
+    /// function returns, so filling it late is not observable.
+    fn build_to_self(&mut self, e: &Expr) {
+        let dest = self.this.as_ref().and_then(|t| t.dest.as_ref()).map(|d| d.var).expect("a destination");
+        let mut cell = e;
+        loop {
+            let Expr::Ctor(c, args) = cell else { unreachable!("cons_to_self") };
+            let (last, fields) = args.split_last().expect("cons_to_self: a field");
+            let vals: Vec<Value> = fields.iter().map(|a| self.expr(a)).collect();
+            let p = self.alloc(1 + args.len());
+            let hdr = self.b.ins().iconst(I64, (c.tag as i64) | ((args.len() as i64) << 32));
+            self.b.ins().store(mf(), hdr, p, 0);
+            for (i, v) in vals.iter().enumerate() {
+                self.b.ins().store(mf(), *v, p, (8 * (i + 1)) as i32);
+            }
+            let at = self.b.use_var(dest);
+            self.b.ins().store(mf(), p, at, 0);
+            let hole = self.b.ins().iadd_imm_s(p, (8 * args.len()) as i64);
+            self.b.def_var(dest, hole);
+            match last {
+                Expr::Call(_, cargs) => return self.jump_to_top(cargs),
+                inner => cell = inner,
+            }
+        }
+    }
+
+    /// The destination of `f`'s body, if it builds cells around self calls.
+    fn dest_for(&mut self, f: FunId) -> Option<Dest> {
+        if !self.g.calls.builds_to_self[f.0 as usize] {
+            return None;
+        }
+        let slot = self.b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 8, 3));
+        let var = self.b.declare_var(I64);
+        let at = self.b.ins().stack_addr(I64, slot, 0);
+        self.b.def_var(var, at);
+        Some(Dest { var, slot })
+    }
+
     /// Whether a call of `f` here is translated as `f`'s body in place (`inline`).
     fn inlines(&self, f: FunId) -> bool {
         self.inline_depth < MAX_INLINE_DEPTH && self.g.calls.inlined[f.0 as usize]
@@ -783,10 +861,11 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
         for (v, val) in params.iter().zip(vals) {
             self.bind(*v, val);
         }
+        let dest = self.dest_for(f);
         let top = self.b.create_block();
         self.b.ins().jump(top, &[]);
         self.b.switch_to_block(top);
-        let outer = self.this.replace(This { id: f, top, params, k });
+        let outer = self.this.replace(This { id: f, top, params, k, dest });
         self.inline_depth += 1;
         self.finish(&fd.body, k);
         self.inline_depth -= 1;

@@ -136,3 +136,15 @@ fn long_chains_of_calls_keep_their_values() {
     assert_eq!(jit.call(f, &[], &Limits::default()), Ok(Value::nat(67)));
     assert_eq!(jit.call(f, &[], &Limits { max_depth: 2, ..Limits::default() }), Err(JitOutcome::TooDeep));
 }
+
+#[test]
+fn cells_built_around_self_calls_take_no_stack() {
+    // `replicate` and `@` build a cell around their self call: compiled code runs them as
+    // loops, so 200,000 elements need no depth at all.
+    let text = "theory R imports Main begin
+value \"last (replicate 200000 (0 :: nat) @ [1]) = 1\"
+end";
+    let (p, f, _) = value_fn(text, 0);
+    let mut jit = Jit::compile(&p).unwrap();
+    assert_eq!(jit.call(f, &[], &Limits { max_depth: 10, ..Limits::default() }), Ok(Value::Bool(true)));
+}
