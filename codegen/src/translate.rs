@@ -191,7 +191,7 @@ impl<'p> Gen<'p> {
                 b.append_block_params_for_function_params(entry);
                 b.switch_to_block(entry);
                 let ps = b.block_params(entry).to_vec();
-                let mut t = Tr::new(self, b, ps[0], guarded_closure_entry);
+                let mut t = Tr::new(self, b, ps[0], guarded_closure_entry, None);
                 if guarded_closure_entry {
                     t.prologue();
                 }
@@ -200,8 +200,7 @@ impl<'p> Gen<'p> {
                     args.push(t.b.ins().load(I64, MemFlagsData::trusted(), ps[2], (8 * k) as i32));
                 }
                 let fr = t.fref(t.g.funs[i]);
-                let call = t.b.ins().call(fr, &args);
-                let r = t.b.inst_results(call)[0];
+                let r = t.call_out(fr, &args);
                 t.ret(r);
                 t.close();
                 t.b.seal_all_blocks();
@@ -249,7 +248,7 @@ impl<'p> Gen<'p> {
         } else {
             (0..f.params.len()).map(|k| b.ins().load(I64, MemFlagsData::trusted(), ps[2], (8 * k) as i32)).collect()
         };
-        let mut t = Tr::new(self, b, ps[0], guarded);
+        let mut t = Tr::new(self, b, ps[0], guarded, Some(&f.body));
         t.tail_calls = direct;
         let vars: Vec<VarId> = f.params.iter().map(|(v, _)| *v).collect();
         for (v, val) in vars.iter().zip(args) {
@@ -287,7 +286,7 @@ impl<'p> Gen<'p> {
             b.append_block_params_for_function_params(entry);
             b.switch_to_block(entry);
             let ps = b.block_params(entry).to_vec();
-            let mut t = Tr::new(self, b, ps[0], true);
+            let mut t = Tr::new(self, b, ps[0], true, Some(&l.body));
             for (k, v) in l.captures.iter().enumerate() {
                 let x = t.b.ins().load(I64, MemFlagsData::trusted(), ps[1], (24 + 8 * k) as i32);
                 t.bind(VarId(*v), x);
@@ -497,6 +496,25 @@ pub(crate) fn structural(prog: &Program, t: &Ty) -> bool {
     true
 }
 
+/// Whether translating `e` allocates in place (cells, closures, comprehensions), looking
+/// `depth` levels into the bodies of inlined calls; when the depth runs out, it may.
+fn allocates(g: &Gen, e: &Expr, depth: usize) -> bool {
+    match e {
+        Expr::Ctor(_, args) if !args.is_empty() => true,
+        Expr::FunRef(_) | Expr::Lambda(..) | Expr::SetCompr { .. } => true,
+        Expr::Call(f, _)
+            if g.calls.inlined[f.0 as usize] && (depth == 0 || allocates(g, &g.prog.fun(*f).body, depth - 1)) =>
+        {
+            true
+        }
+        _ => {
+            let mut any = false;
+            e.for_each_child(&mut |c, _| any = any || allocates(g, c, depth));
+            any
+        }
+    }
+}
+
 /// What a quantifier or comprehension loops over: `len` values, the elements of a finite set
 /// cell, or the values of an enumerable type.
 struct Src {
@@ -549,6 +567,11 @@ struct Tr<'g, 'p, 'b> {
     scopes: u32,
     /// How many inlined bodies enclose the current point.
     inline_depth: usize,
+    /// The arena's fill level, kept in a register in bodies that allocate (`allocates`):
+    /// `ctx.heap` is written before every call out and return (`call_out`, `flush_heap`)
+    /// and read back after calls. In memory, each allocation would wait for the store of
+    /// the one before. `None`: the body allocates only through calls, and `ctx.heap` is it.
+    heap: Option<Variable>,
     fail: Block,
     /// Set for top-level functions: self calls in tail position jump to `This::top`. λs
     /// have none.
@@ -565,8 +588,16 @@ fn mf() -> MemFlagsData {
 }
 
 impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
-    fn new(g: &'g mut Gen<'p>, mut b: FunctionBuilder<'b>, ctx: Value, guarded: bool) -> Self {
+    /// Starts translating `body` in `b`'s current block, the entry (`body` is `None` for
+    /// the closure entry that only calls its function).
+    fn new(g: &'g mut Gen<'p>, mut b: FunctionBuilder<'b>, ctx: Value, guarded: bool, body: Option<&Expr>) -> Self {
         let fail = b.create_block();
+        let heap = body.is_some_and(|e| allocates(g, e, MAX_INLINE_DEPTH + 1)).then(|| {
+            let heap = b.declare_var(I64);
+            let h = b.ins().load(I64, mf(), ctx, OFF_HEAP);
+            b.def_var(heap, h);
+            heap
+        });
         Tr {
             g,
             b,
@@ -575,6 +606,7 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
             scope: 0,
             scopes: 1,
             inline_depth: 0,
+            heap,
             fail,
             this: None,
             guarded,
@@ -698,6 +730,7 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
     }
 
     fn ret(&mut self, v: Value) {
+        self.flush_heap();
         self.leave_depth();
         self.b.ins().return_(&[v]);
     }
@@ -772,6 +805,7 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
                 for a in args {
                     vals.push(self.expr(a));
                 }
+                self.flush_heap();
                 self.leave_depth();
                 let fr = self.fref(self.g.funs[f.0 as usize]);
                 self.b.ins().return_call(fr, &vals);
@@ -961,13 +995,50 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
 
     /// Bump allocation of `words` words from the arena.
     fn alloc(&mut self, words: usize) -> Value {
-        let p = self.load_ctx(OFF_HEAP);
-        let np = self.b.ins().iadd_imm_s(p, (8 * words) as i64);
-        let end = self.load_ctx(OFF_HEAP_END);
-        let over = self.b.ins().icmp(IntCC::UnsignedGreaterThan, np, end);
+        self.take_heap(|t, p| t.b.ins().iadd_imm_s(p, (8 * words) as i64))
+    }
+
+    /// Takes arena room from the fill level `p` up to `end(p)`, or fails out of memory;
+    /// returns `p`.
+    fn take_heap(&mut self, end: impl FnOnce(&mut Self, Value) -> Value) -> Value {
+        let p = match self.heap {
+            Some(h) => self.b.use_var(h),
+            None => self.load_ctx(OFF_HEAP),
+        };
+        let np = end(self, p);
+        let limit = self.load_ctx(OFF_HEAP_END);
+        let over = self.b.ins().icmp(IntCC::UnsignedGreaterThan, np, limit);
         self.fail_if(over, ST_OUT_OF_MEMORY);
-        self.store_ctx(OFF_HEAP, np);
+        match self.heap {
+            Some(h) => self.b.def_var(h, np),
+            None => self.store_ctx(OFF_HEAP, np),
+        }
         p
+    }
+
+    /// Writes the fill level back to `ctx.heap`, for code that does not share this
+    /// function's register. (The `fail` path skips it: a failed run's cells are dropped.)
+    fn flush_heap(&mut self) {
+        if let Some(h) = self.heap {
+            let h = self.b.use_var(h);
+            self.store_ctx(OFF_HEAP, h);
+        }
+    }
+
+    fn reload_heap(&mut self) {
+        if let Some(h) = self.heap {
+            let v = self.load_ctx(OFF_HEAP);
+            self.b.def_var(h, v);
+        }
+    }
+
+    /// A call of compiled code or of a runtime helper, which may allocate.
+    fn call_out(&mut self, fr: FuncRef, args: &[Value]) -> Value {
+        self.flush_heap();
+        let call = self.b.ins().call(fr, args);
+        let r = self.b.inst_results(call)[0];
+        self.reload_heap();
+        r
     }
 
     fn bool_of(&mut self, cc: IntCC, a: Value, b: Value) -> Value {
@@ -1015,8 +1086,7 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
                     vals.push(self.expr(a));
                 }
                 let fr = self.fref(self.g.funs[f.0 as usize]);
-                let call = self.b.ins().call(fr, &vals);
-                let r = self.b.inst_results(call)[0];
+                let r = self.call_out(fr, &vals);
                 self.check_status();
                 r
             }
@@ -1042,6 +1112,7 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
                 // the partial application or applies the result to the remaining arguments.
                 let (fast, slow, merge) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
                 self.b.append_block_param(merge, I64);
+                self.flush_heap();
                 let arity = self.b.ins().load(I64, mf(), fv, 8);
                 let exact = self.b.ins().icmp_imm_s(IntCC::Equal, arity, vals.len() as i64);
                 self.b.ins().brif(exact, fast, &[], slow, &[]);
@@ -1059,6 +1130,7 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
                 self.b.ins().jump(merge, &[r.into()]);
                 self.b.switch_to_block(merge);
                 let r = self.b.block_params(merge)[0];
+                self.reload_heap();
                 self.check_status();
                 r
             }
@@ -1131,16 +1203,15 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
         let z = self.b.ins().iconst(I64, 0);
         let a = vals.first().copied().unwrap_or(z);
         let b = vals.get(1).copied().unwrap_or(z);
-        let call = if self.scalar(elem) {
+        let r = if self.scalar(elem) {
             let fr = self.fref(self.g.rt.set_scalar);
-            self.b.ins().call(fr, &[self.ctx, opv, a, b])
+            self.call_out(fr, &[self.ctx, opv, a, b])
         } else {
             let i = self.g.cmp_index(elem);
             let iv = self.b.ins().iconst(I64, i);
             let fr = self.fref(self.g.rt.set);
-            self.b.ins().call(fr, &[self.ctx, opv, a, b, iv])
+            self.call_out(fr, &[self.ctx, opv, a, b, iv])
         };
-        let r = self.b.inst_results(call)[0];
         self.check_status();
         r
     }
@@ -1256,14 +1327,11 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
     /// `{x ∈ src. body}`: a set cell with room for every element, filled in ascending order
     /// (so it is canonical), its count written at the end.
     fn compr(&mut self, var: VarId, src: Src, body: &Expr) -> Value {
-        let p = self.load_ctx(OFF_HEAP);
-        let bytes = self.b.ins().ishl_imm_u(src.len, 3);
-        let np = self.b.ins().iadd(p, bytes);
-        let np = self.b.ins().iadd_imm_s(np, 16);
-        let end = self.load_ctx(OFF_HEAP_END);
-        let over = self.b.ins().icmp(IntCC::UnsignedGreaterThan, np, end);
-        self.fail_if(over, ST_OUT_OF_MEMORY);
-        self.store_ctx(OFF_HEAP, np);
+        let p = self.take_heap(|t, p| {
+            let bytes = t.b.ins().ishl_imm_u(src.len, 3);
+            let np = t.b.ins().iadd(p, bytes);
+            t.b.ins().iadd_imm_s(np, 16)
+        });
         let CountedLoop { head, step, exit, i, acc: k, done } = self.counted_loop(src.len);
         self.b.ins().brif(done, exit, &[k.into()], step, &[]);
         self.b.switch_to_block(step);
@@ -1333,8 +1401,7 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
                 };
                 let opv = self.b.ins().iconst(I64, op);
                 let fr = self.fref(self.g.rt.divmod);
-                let call = self.b.ins().call(fr, &[self.ctx, vals[0], vals[1], opv]);
-                let r = self.b.inst_results(call)[0];
+                let r = self.call_out(fr, &[self.ctx, vals[0], vals[1], opv]);
                 self.check_status();
                 r
             }
@@ -1381,8 +1448,7 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
                             Err(_) => return self.fail_with(ST_NOT_SUPPORTED),
                         };
                         let fr = self.fref(id);
-                        let call = self.b.ins().call(fr, &[self.ctx, vals[0], vals[1]]);
-                        let r = self.b.inst_results(call)[0];
+                        let r = self.call_out(fr, &[self.ctx, vals[0], vals[1]]);
                         let z = self.b.ins().iconst(I64, 0);
                         self.bool_of(cc, r, z)
                     }

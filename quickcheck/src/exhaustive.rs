@@ -69,7 +69,7 @@ impl<'c> Exhaustive<'c> {
             for v in &self.gens {
                 if let Some(s) = &sp[*v] {
                     words.prebuild(s, &c.vars[*v].ty, r);
-                    word_only[*v] = s.as_table().is_none() && !crate::types::has_functions(&c.program, &c.vars[*v].ty);
+                    word_only[*v] = !crate::types::has_functions(&c.program, &c.vars[*v].ty);
                 }
             }
         }
@@ -102,8 +102,8 @@ struct Search<'r, 'c> {
     sched: &'r Schedule,
     sp: Vec<Option<Rc<Space>>>,
     words: WordCache,
-    /// Variables whose values are built as words only (lazy spaces without functions
-    /// inside): their interpreter values are read back from the words when needed.
+    /// Variables whose values are set as words only (no functions inside): their
+    /// interpreter values are read back from the words when needed.
     word_only: Vec<bool>,
     genuine_only: bool,
     budget: Budget<'r>,
@@ -146,10 +146,10 @@ impl Search<'_, '_> {
             }
             self.r.release(m);
             match space.as_table() {
-                Some(t) => {
-                    let w = table_words.get(i as usize).copied().flatten();
-                    self.r.set(v, t[i as usize].clone(), w);
-                }
+                Some(t) => match table_words.get(i as usize).copied().flatten() {
+                    Some(w) if self.word_only[v] => self.r.set_word(v, w),
+                    w => self.r.set(v, t[i as usize].clone(), w),
+                },
                 None => match self.words.word(&space, i, self.r).filter(|_| self.word_only[v]) {
                     Some(w) => self.r.set_word(v, w),
                     None => {
