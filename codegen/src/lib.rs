@@ -259,6 +259,28 @@ impl Jit {
         Ok(p as u64)
     }
 
+    /// The list of the numbers `elems` (`nat` or `int` words), its cons cells allocated at
+    /// once and laid out in order: the layout `ctor_word` gives cell by cell.
+    pub fn int_list_word(&mut self, elems: &[i64]) -> Result<Word, JitOutcome> {
+        const NIL: Word = 1;
+        if elems.is_empty() {
+            return Ok(NIL);
+        }
+        let ctx: *mut Ctx = &mut *self.ctx;
+        // SAFETY: `ctx` is this JIT's context; the cells are inside its arena.
+        let Some(p) = (unsafe { alloc(ctx, 3 * elems.len() as u64) }) else {
+            self.ctx.status = 0;
+            return Err(JitOutcome::OutOfMemory);
+        };
+        let cons = 1 | (2 << 32);
+        for (i, x) in elems.iter().enumerate() {
+            let next = if i + 1 == elems.len() { NIL } else { p.wrapping_add(3 * (i + 1)) as Word };
+            // SAFETY: cell `i` is the words 3i..3i+3 of the room just taken.
+            unsafe { (*p.add(3 * i), *p.add(3 * i + 1), *p.add(3 * i + 2)) = (cons, *x as Word, next) };
+        }
+        Ok(p as Word)
+    }
+
     /// Reads a word of type `ty` back as an interpreter value (`NotSupported` for functions).
     pub fn value_of(&self, w: Word, ty: &Ty) -> Result<Value, JitOutcome> {
         layout::value_of(&self.prog, w, ty)

@@ -24,29 +24,32 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use std::rc::Rc;
 use std::time::Instant;
 
-/// Where a generator's decisions come from: a random generator (recording them), or a
-/// recorded sequence being replayed (missing choices read as 0, the simplest).
+/// Where a generator's decisions come from: a random generator, or a recorded sequence
+/// being replayed (missing choices read as 0, the simplest). Replays always record the
+/// choices they make; random draws only when asked: most random cases pass, and a failing
+/// one is drawn once more, recording, from the generator's state before it.
 pub struct Choices<'a> {
     rng: Option<&'a mut Xoshiro256PlusPlus>,
     replay: &'a [u64],
     pos: usize,
-    /// The choices made, normalized (each below its bound).
+    recording: bool,
+    /// The choices made, normalized (each below its bound), when recording.
     pub record: Vec<u64>,
 }
 
 impl<'a> Choices<'a> {
+    /// Random choices, not recorded.
     pub fn random(rng: &'a mut Xoshiro256PlusPlus) -> Choices<'a> {
-        Choices::random_into(rng, Vec::new())
+        Choices { rng: Some(rng), replay: &[], pos: 0, recording: false, record: Vec::new() }
     }
 
-    /// A random source recording into `buf` (cleared), so a caller can reuse its allocation.
-    pub fn random_into(rng: &'a mut Xoshiro256PlusPlus, mut buf: Vec<u64>) -> Choices<'a> {
-        buf.clear();
-        Choices { rng: Some(rng), replay: &[], pos: 0, record: buf }
+    /// Random choices, recorded.
+    pub fn random_recorded(rng: &'a mut Xoshiro256PlusPlus) -> Choices<'a> {
+        Choices { recording: true, ..Choices::random(rng) }
     }
 
     pub fn replay(choices: &'a [u64]) -> Choices<'a> {
-        Choices { rng: None, replay: choices, pos: 0, record: Vec::new() }
+        Choices { rng: None, replay: choices, pos: 0, recording: true, record: Vec::new() }
     }
 
     /// A choice in `0..n` (`n >= 1`).
@@ -55,9 +58,15 @@ impl<'a> Choices<'a> {
             Some(r) => r.random_range(0..n.max(1)),
             None => self.replay.get(self.pos).copied().unwrap_or(0).min(n.saturating_sub(1)),
         };
-        self.pos += 1;
-        self.record.push(v);
+        self.note(v);
         v
+    }
+
+    fn note(&mut self, v: u64) {
+        self.pos += 1;
+        if self.recording {
+            self.record.push(v);
+        }
     }
 
     /// Generates a sequence of up to `max` elements: a random run picks its length
@@ -70,8 +79,7 @@ impl<'a> Choices<'a> {
             let more = match planned {
                 Some(len) => {
                     let m = i < len;
-                    self.pos += 1;
-                    self.record.push(m as u64);
+                    self.note(m as u64);
                     m
                 }
                 None => self.draw(2) == 1,
@@ -101,6 +109,13 @@ pub trait Build {
     fn map(&mut self, n: usize);
     /// Pushes a value built elsewhere (a function over a finite domain, tabulated).
     fn value(&mut self, v: Value);
+    /// Pushes the list of the numbers `xs` (`nat` or `int`).
+    fn int_list(&mut self, xs: &[i64]) {
+        for x in xs {
+            self.int(*x);
+        }
+        self.list(xs.len());
+    }
 }
 
 /// Builds interpreter values.
@@ -174,6 +189,11 @@ impl Build for WordBuilder<'_, '_> {
         self.failed |= w.is_none();
         self.stack.push(w.unwrap_or(0));
     }
+    fn int_list(&mut self, xs: &[i64]) {
+        let w = self.r.int_list_word(xs);
+        self.failed |= w.is_none();
+        self.stack.push(w.unwrap_or(0));
+    }
     fn list(&mut self, n: usize) {
         let at = self.stack.len() - n;
         let mut v: Word = 1; // Nil: (0 << 1) | 1
@@ -214,11 +234,13 @@ struct DataInfo {
 pub struct Generators<'p> {
     prog: &'p Program,
     datas: Vec<Option<Rc<DataInfo>>>,
+    /// The elements of a list of numbers being drawn, reused across lists.
+    numbers: Vec<i64>,
 }
 
 impl<'p> Generators<'p> {
     pub fn new(prog: &'p Program) -> Generators<'p> {
-        Generators { prog, datas: vec![None; prog.datas.len()] }
+        Generators { prog, datas: vec![None; prog.datas.len()], numbers: Vec::new() }
     }
 
     /// A random value of `ty` as an interpreter value.
@@ -232,12 +254,7 @@ impl<'p> Generators<'p> {
     pub fn gen(&mut self, ty: &Ty, size: u64, ch: &mut Choices, b: &mut impl Build) {
         match ty {
             Ty::Bool => b.bool(ch.draw(2) == 1),
-            Ty::Nat => b.int(ch.draw(size + 1) as i64),
-            Ty::Int => {
-                // 0, 1, -1, 2, -2, ...: a smaller choice is a smaller magnitude.
-                let c = ch.draw(2 * size + 1) as i64;
-                b.int(if c % 2 == 1 { c / 2 + 1 } else { -(c / 2) })
-            }
+            Ty::Nat | Ty::Int => b.int(number(ty, size, ch)),
             Ty::Data(d) => self.data(*d, size, ch, b),
             Ty::Set(e) => {
                 let mut n = 0;
@@ -276,6 +293,16 @@ impl<'p> Generators<'p> {
 
     fn data(&mut self, d: DataId, size: u64, ch: &mut Choices, b: &mut impl Build) {
         let info = self.info(d);
+        if let Some(elem @ (Ty::Nat | Ty::Int)) = &info.list_elem {
+            // Lists of numbers, the most common test data, without a builder step per
+            // element; the same choices as below.
+            let mut xs = std::mem::take(&mut self.numbers);
+            xs.clear();
+            ch.sequence(size, |ch| xs.push(number(elem, size, ch)));
+            b.int_list(&xs);
+            self.numbers = xs;
+            return;
+        }
         if let Some(elem) = &info.list_elem {
             let mut n = 0;
             ch.sequence(size, |ch| {
@@ -316,6 +343,20 @@ impl<'p> Generators<'p> {
         let info = Rc::new(DataInfo { order, base, ctors, list_elem, pair: dd.name == "prod" });
         self.datas[d.0 as usize] = Some(info.clone());
         info
+    }
+}
+
+/// A `nat` in `0..=size`, or an `int` in `-size..=size` drawn as 0, 1, -1, 2, -2, ... (a
+/// smaller choice is a smaller magnitude).
+fn number(ty: &Ty, size: u64, ch: &mut Choices) -> i64 {
+    if *ty == Ty::Nat {
+        return ch.draw(size + 1) as i64;
+    }
+    let c = ch.draw(2 * size + 1) as i64;
+    if c % 2 == 1 {
+        c / 2 + 1
+    } else {
+        -(c / 2)
     }
 }
 
@@ -401,9 +442,8 @@ pub struct Random<'c> {
     r: Runner<'c>,
     gens: Generators<'c>,
     genuine_only: bool,
-    /// The word builder's stack and the choice record, reused across cases.
+    /// The word builder's stack, reused across cases.
     scratch: Vec<Word>,
-    record: Vec<u64>,
 }
 
 impl<'c> Random<'c> {
@@ -415,7 +455,6 @@ impl<'c> Random<'c> {
             gens: Generators::new(&c.program),
             genuine_only,
             scratch: Vec::new(),
-            record: Vec::new(),
         }
     }
 
@@ -429,7 +468,8 @@ impl<'c> Random<'c> {
                 return res;
             }
             self.r.tier_up(iterations);
-            let mut ch = Choices::random_into(rng, std::mem::take(&mut self.record));
+            let before_case = rng.clone();
+            let mut ch = Choices::random(rng);
             let case = run_case(&mut self.r, &self.sched, &mut self.gens, size, &mut ch, &mut self.scratch);
             let case = match case {
                 Ok(case) => case,
@@ -439,11 +479,10 @@ impl<'c> Random<'c> {
                 }
             };
             res.tests += 1;
-            let taint = match case.flow {
-                Flow::Failed(taint) => taint,
+            let taint = match &case.flow {
+                Flow::Failed(taint) => taint.clone(),
                 flow => {
-                    self.record = ch.record;
-                    res.passed += u64::from(flow == Flow::Passed);
+                    res.passed += u64::from(*flow == Flow::Passed);
                     continue;
                 }
             };
@@ -451,19 +490,21 @@ impl<'c> Random<'c> {
             if taint.is_some() && self.genuine_only {
                 continue;
             }
+            // The same draws once more, recorded for shrinking; the generator ends in the
+            // same state. (Should the case not fail again, the record is empty and the
+            // case is reported unshrunk.)
+            *rng = before_case;
+            let mut ch = Choices::random_recorded(rng);
+            let again = run_case(&mut self.r, &self.sched, &mut self.gens, size, &mut ch, &mut self.scratch);
+            let (case, record) = match again {
+                Ok(c @ Case { flow: Flow::Failed(_), .. }) => (c, ch.record),
+                _ => (case, Vec::new()),
+            };
             let before: u64 = case.generated.iter().flatten().map(value_size).sum();
             let t0 = Instant::now();
             let sched = &self.sched;
-            let (choices, attempts) = shrink(
-                &mut self.r,
-                sched,
-                &mut self.gens,
-                &mut self.scratch,
-                size,
-                ch.record,
-                taint.is_none(),
-                &budget,
-            );
+            let (choices, attempts) =
+                shrink(&mut self.r, sched, &mut self.gens, &mut self.scratch, size, record, taint.is_none(), &budget);
             let mut replay = Choices::replay(&choices);
             let shrunk = match run_case(&mut self.r, sched, &mut self.gens, size, &mut replay, &mut self.scratch) {
                 Ok(Case { flow: Flow::Failed(_), generated }) => generated,

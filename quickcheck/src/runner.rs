@@ -186,6 +186,11 @@ impl<'c> Runner<'c> {
         self.jit.as_mut().and_then(|j| j.ctor_word(tag, fields).ok())
     }
 
+    /// The list of the numbers `elems`, built in the JIT's arena.
+    pub fn int_list_word(&mut self, elems: &[i64]) -> Option<Word> {
+        self.jit.as_mut().and_then(|j| j.int_list_word(elems).ok())
+    }
+
     /// Sets variable `var` to `value`, with its word when the caller has one.
     pub fn set(&mut self, var: usize, value: Value, word: Option<Word>) {
         self.values[var] = Some(value);

@@ -36,3 +36,27 @@ end";
     }
     assert!(round_trips > 50 && overflows > 0, "{round_trips} {overflows}");
 }
+
+#[test]
+fn number_lists_built_at_once_read_back_as_lists() {
+    let text = "theory W imports Main begin
+value \"(rev :: int list ⇒ int list)\"
+end";
+    let mut th = lang::check_theory(text);
+    assert!(th.diagnostics.is_empty(), "{:?}", th.diagnostics);
+    let p = th.lower_value(0).0.clone();
+    let ty = p.funs.iter().flat_map(|f| f.params.iter()).find(|(_, t)| matches!(t, Ty::Data(_))).unwrap().1.clone();
+    let mut jit = Jit::compile(&p).unwrap();
+    for xs in [vec![], vec![7], vec![3, -1, 0, i64::from(i32::MIN), 5]] {
+        let w = jit.int_list_word(&xs).unwrap();
+        let mut v = lang::interp::Value::nullary(0);
+        for x in xs.iter().rev() {
+            v = lang::interp::Value::ctor(1, vec![lang::interp::Value::int(*x), v]);
+        }
+        assert_eq!(jit.value_of(w, &ty).unwrap(), v, "{xs:?}");
+    }
+    // Out of room: an outcome, and the arena is as before.
+    let mut small = Jit::with_arena(&p, 16).unwrap();
+    assert_eq!(small.int_list_word(&[1; 100]), Err(JitOutcome::OutOfMemory));
+    assert_eq!(small.int_list_word(&[1, 2]).map(|_| ()), Ok(()));
+}
