@@ -5,11 +5,20 @@ use crate::runtime::alloc;
 use crate::{Jit, JitOutcome, Word};
 use lang::core::ir::{Program, Ty};
 use lang::interp::{Closure, Int, SetValue, Value};
+use std::collections::HashMap;
+
+/// Cells already built for the fields of constructor values (by the address of the shared
+/// fields), so that values sharing structure share their cells: a table of lists whose tails
+/// are the lists of the table before costs one cell per list. Valid while those cells stay
+/// in the arena and the values stay alive.
+#[derive(Default)]
+pub struct SharedCells(HashMap<usize, Word>);
 
 enum In<'a> {
     Visit(&'a Value, &'a Ty),
-    /// Pops the last `n` words and stores them in a cell with this header.
-    Cell(u64, usize),
+    /// Pops the last `n` words and stores them in a cell with this header; remembers it
+    /// under the fields' address (`SharedCells`).
+    Cell(u64, usize, usize),
     /// Pops the last `n` words: arguments of a partial application of the closure below them.
     Pap(usize, usize),
     /// Pops `n` elements into a set cell (complement flag first).
@@ -18,7 +27,12 @@ enum In<'a> {
     Map(u64, usize),
 }
 
-pub(crate) fn word_of(jit: &mut Jit, v: &Value, ty: &Ty) -> Result<Word, JitOutcome> {
+pub(crate) fn word_of(
+    jit: &mut Jit,
+    v: &Value,
+    ty: &Ty,
+    mut shared: Option<&mut SharedCells>,
+) -> Result<Word, JitOutcome> {
     let prog: *const Program = &*jit.prog;
     let prog = unsafe { &*prog };
     let ctx: *mut crate::runtime::Ctx = &mut *jit.ctx;
@@ -32,11 +46,14 @@ pub(crate) fn word_of(jit: &mut Jit, v: &Value, ty: &Ty) -> Result<Word, JitOutc
                 (Value::Int(Int::Small(i)), _) => out.push(*i as u64),
                 (Value::Int(Int::Big(_)), _) => return Err(JitOutcome::Overflow),
                 (Value::Ctor(tag, fields), Ty::Data(d)) => {
+                    let key = fields.as_ptr() as usize;
                     if fields.is_empty() {
                         out.push(((*tag as u64) << 1) | 1);
+                    } else if let Some(w) = shared.as_ref().and_then(|m| m.0.get(&key)) {
+                        out.push(*w);
                     } else {
                         let ftys = &prog.data(*d).ctors[*tag as usize].fields;
-                        work.push(In::Cell(*tag as u64 | ((fields.len() as u64) << 32), fields.len()));
+                        work.push(In::Cell(*tag as u64 | ((fields.len() as u64) << 32), fields.len(), key));
                         for (f, t) in fields.iter().zip(ftys).rev() {
                             work.push(In::Visit(f, t));
                         }
@@ -89,27 +106,28 @@ pub(crate) fn word_of(jit: &mut Jit, v: &Value, ty: &Ty) -> Result<Word, JitOutc
                 },
                 _ => return Err(JitOutcome::NotSupported),
             },
-            In::Cell(hdr, n) => {
+            In::Cell(hdr, n, key) => {
                 let p = unsafe { alloc(ctx, 1 + n as u64) }.ok_or_else(oom)?;
-                let fields = out.split_off(out.len() - n);
+                let at = out.len() - n;
                 unsafe {
                     *p = hdr;
-                    for (i, f) in fields.iter().enumerate() {
-                        *p.add(1 + i) = *f;
-                    }
+                    std::ptr::copy_nonoverlapping(out[at..].as_ptr(), p.add(1), n);
                 }
+                out.truncate(at);
                 out.push(p as u64);
+                if let Some(m) = shared.as_mut() {
+                    m.0.insert(key, p as u64);
+                }
             }
             In::Set(compl, n) => {
-                let elems = out.split_off(out.len() - n);
+                let at = out.len() - n;
                 let p = unsafe { alloc(ctx, 2 + n as u64) }.ok_or_else(oom)?;
                 unsafe {
                     *p = compl as u64;
                     *p.add(1) = n as u64;
-                    for (i, e) in elems.iter().enumerate() {
-                        *p.add(2 + i) = *e;
-                    }
+                    std::ptr::copy_nonoverlapping(out[at..].as_ptr(), p.add(2), n);
                 }
+                out.truncate(at);
                 out.push(p as u64);
             }
             In::Map(k, n) => {

@@ -40,6 +40,7 @@ mod layout;
 mod runtime;
 mod translate;
 
+pub use layout::SharedCells;
 pub use translate::CodegenError;
 
 use cranelift_codegen::settings::{self, Configurable};
@@ -226,7 +227,15 @@ impl Jit {
     /// (`Value::fun_map`, keys without functions or sets inside) are built, others give
     /// `NotSupported`.
     pub fn word_of(&mut self, v: &Value, ty: &Ty) -> Result<Word, JitOutcome> {
-        let w = layout::word_of(self, v, ty);
+        let w = layout::word_of(self, v, ty, None);
+        self.take_status().and(w)
+    }
+
+    /// `word_of`, reusing the cells built for fields shared with values converted before
+    /// through the same `shared` (see `SharedCells`: the arena must not have been released
+    /// below them, and those values must still be alive).
+    pub fn word_of_shared(&mut self, v: &Value, ty: &Ty, shared: &mut SharedCells) -> Result<Word, JitOutcome> {
+        let w = layout::word_of(self, v, ty, Some(shared));
         self.take_status().and(w)
     }
 

@@ -10,7 +10,7 @@ use crate::program::{Schedule, Step};
 use crate::runner::{Engine, Runner, Stop};
 use crate::search::{on_failure, Budget, End, SizeResult};
 use crate::space::{Space, Spaces};
-use codegen::Word;
+use codegen::{SharedCells, Word};
 use lang::core::conjecture::Conjecture;
 use lang::core::ir::{Ty, Undef};
 use lang::interp::cardinality;
@@ -66,9 +66,11 @@ impl<'c> Exhaustive<'c> {
         let mut words = WordCache::default();
         let mut word_only = vec![false; c.vars.len()];
         if r.has_jit() {
+            // The values of the tables are alive (in `sp`) all along `shared`'s life.
+            let mut shared = SharedCells::default();
             for v in &self.gens {
                 if let Some(s) = &sp[*v] {
-                    words.prebuild(s, &c.vars[*v].ty, r);
+                    words.prebuild(s, &c.vars[*v].ty, r, &mut shared);
                     word_only[*v] = !crate::types::has_functions(&c.program, &c.vars[*v].ty);
                 }
             }
@@ -137,7 +139,7 @@ impl Search<'_, '_> {
             };
         };
         let space = self.sp[v].clone().expect("a space for every generated variable");
-        let table_words = self.words.table(&space);
+        let words = self.words.of(&space);
         let m = self.r.mark();
         for i in 0..space.count() {
             self.ticks += 1;
@@ -145,19 +147,13 @@ impl Search<'_, '_> {
                 return Some(if self.budget.cancelled() { End::Cancelled } else { End::Stopped(Stop::Timeout) });
             }
             self.r.release(m);
-            match space.as_table() {
-                Some(t) => match table_words.get(i as usize).copied().flatten() {
-                    Some(w) if self.word_only[v] => self.r.set_word(v, w),
-                    w => self.r.set(v, t[i as usize].clone(), w),
-                },
-                None => match self.words.word(&space, i, self.r).filter(|_| self.word_only[v]) {
-                    Some(w) => self.r.set_word(v, w),
-                    None => {
-                        let val = space.value(i);
-                        let w = self.r.word_of(v, &val);
-                        self.r.set(v, val, w);
-                    }
-                },
+            match words.as_deref().and_then(|w| w.word(&space, i, self.r)) {
+                Some(w) if self.word_only[v] => self.r.set_word(v, w),
+                w => {
+                    let val = space.value(i);
+                    let w = w.or_else(|| self.r.word_of(v, &val));
+                    self.r.set(v, val, w);
+                }
             }
             if let Some(e) = self.search(k + 1, taint.clone()) {
                 return Some(e);
@@ -175,15 +171,16 @@ impl Search<'_, '_> {
 }
 
 /// Arena words of the values of table spaces, built once per size before any case runs (so
-/// releasing the arena after a case keeps them), and the words of lazy spaces' values built
-/// from them, one constructor cell per level.
+/// releasing the arena after a case keeps them; values sharing a tail share its cells), and
+/// for each lazy space how its values' words are built from its fields', one constructor
+/// cell per level.
 #[derive(Default)]
 struct WordCache {
-    tables: HashMap<*const Space, Rc<[Option<Word>]>, BuildHasherDefault<PtrHasher>>,
+    spaces: HashMap<*const Space, Rc<SpaceWords>, BuildHasherDefault<PtrHasher>>,
 }
 
-/// Hashes a pointer by one multiplication: the cache is looked up once per test case, where
-/// the default SipHash was 5% of the exhaustive tester's time.
+/// Hashes a pointer by one multiplication (the default SipHash was 5% of the exhaustive
+/// tester's time when spaces were looked up per case).
 #[derive(Default)]
 struct PtrHasher(u64);
 
@@ -201,54 +198,68 @@ impl Hasher for PtrHasher {
     }
 }
 
-impl WordCache {
-    fn prebuild(&mut self, s: &Rc<Space>, ty: &Ty, r: &mut Runner) {
-        let key = Rc::as_ptr(s);
-        if self.tables.contains_key(&key) {
-            return;
-        }
-        match s.as_table() {
-            Some(t) => {
-                // Tables take at most half the arena; values left without a word run in the
-                // interpreter.
-                let w: Rc<[Option<Word>]> =
-                    t.iter().map(|x| if r.arena_half_free() { r.word_of_ty(x, ty) } else { None }).collect();
-                self.tables.insert(key, w);
-            }
-            None => {
-                self.tables.insert(key, Rc::from([]));
-                for a in s.alts() {
-                    for (f, t) in a.fields.iter().zip(&a.tys) {
-                        self.prebuild(f, t, r);
-                    }
-                }
-            }
-        }
-    }
+/// The words of one space's values.
+enum SpaceWords {
+    /// A table's, built (`None`: left to the interpreter).
+    Table(Box<[Option<Word>]>),
+    /// A lazy space's, built per value from its fields': per alternative, per field.
+    Lazy(Vec<Vec<Rc<SpaceWords>>>),
+}
 
-    /// The words of table space `s`'s values (empty when `s` is not a prebuilt table): the
-    /// search holds them while it walks `s`, so a case costs no lookup.
-    fn table(&self, s: &Space) -> Rc<[Option<Word>]> {
-        self.tables.get(&(s as *const Space)).cloned().unwrap_or_else(|| Rc::from([]))
-    }
-
-    /// The word of value `i` of `s`, if the JIT can build it.
+impl SpaceWords {
+    /// The word of value `i` of `s` (whose words these are), if the JIT can build it.
     fn word(&self, s: &Space, i: u64, r: &mut Runner) -> Option<Word> {
-        if s.as_table().is_some() {
-            return self.tables.get(&(s as *const Space))?.get(i as usize).copied().flatten();
+        let alts = match self {
+            SpaceWords::Table(ws) => return ws.get(i as usize).copied().flatten(),
+            SpaceWords::Lazy(alts) => alts,
+        };
+        let mut n = i;
+        for (a, fields) in s.alts().iter().zip(alts) {
+            if n >= a.count {
+                n -= a.count;
+                continue;
+            }
+            let mut buf = [0 as Word; 16];
+            let k = a.fields.len();
+            if k > buf.len() {
+                return None;
+            }
+            for j in (0..k).rev() {
+                let c = a.fields[j].count();
+                buf[j] = fields[j].word(&a.fields[j], n % c, r)?;
+                n /= c;
+            }
+            return r.ctor_word(a.tag, &buf[..k]);
         }
-        let (a, mut n) = s.locate(i)?;
-        let mut buf = [0 as Word; 16];
-        let k = a.fields.len();
-        if k > buf.len() {
-            return None;
+        None
+    }
+}
+
+impl WordCache {
+    /// Builds the words of `s` (of type `ty`) and of the spaces inside it.
+    fn prebuild(&mut self, s: &Rc<Space>, ty: &Ty, r: &mut Runner, shared: &mut SharedCells) -> Rc<SpaceWords> {
+        if let Some(w) = self.spaces.get(&Rc::as_ptr(s)) {
+            return w.clone();
         }
-        for j in (0..k).rev() {
-            let f = &a.fields[j];
-            let c = f.count();
-            buf[j] = self.word(f, n % c, r)?;
-            n /= c;
-        }
-        r.ctor_word(a.tag, &buf[..k])
+        let words = Rc::new(match s.as_table() {
+            // Tables take at most half the arena; values left without a word run in the
+            // interpreter.
+            Some(t) => SpaceWords::Table(
+                t.iter().map(|x| if r.arena_half_free() { r.word_of_shared(x, ty, shared) } else { None }).collect(),
+            ),
+            None => SpaceWords::Lazy(
+                s.alts()
+                    .iter()
+                    .map(|a| a.fields.iter().zip(&a.tys).map(|(f, t)| self.prebuild(f, t, r, shared)).collect())
+                    .collect(),
+            ),
+        });
+        self.spaces.insert(Rc::as_ptr(s), words.clone());
+        words
+    }
+
+    /// The words of `s`, when built.
+    fn of(&self, s: &Space) -> Option<Rc<SpaceWords>> {
+        self.spaces.get(&(s as *const Space)).cloned()
     }
 }

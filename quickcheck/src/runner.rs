@@ -3,7 +3,7 @@
 //! constructs it does not compile). Testers set variables, step through the schedule, and
 //! read a `Verdict` per part; what a verdict means for the search is theirs to decide.
 
-use codegen::{Jit, JitOutcome, Word};
+use codegen::{Jit, JitOutcome, SharedCells, Word};
 use lang::core::conjecture::Conjecture;
 use lang::core::ir::{FunId, Undef};
 use lang::interp::{EvalError, Interp, Limits, Value};
@@ -172,6 +172,12 @@ impl<'c> Runner<'c> {
     /// Builds `v` of type `ty` in the arena, if there is a JIT and it can.
     pub fn word_of_ty(&mut self, v: &Value, ty: &lang::core::ir::Ty) -> Option<Word> {
         self.jit.as_mut().and_then(|j| j.word_of(v, ty).ok())
+    }
+
+    /// `word_of_ty`, sharing the cells of fields shared with values converted before through
+    /// `shared` (`Jit::word_of_shared`).
+    pub fn word_of_shared(&mut self, v: &Value, ty: &lang::core::ir::Ty, shared: &mut SharedCells) -> Option<Word> {
+        self.jit.as_mut().and_then(|j| j.word_of_shared(v, ty, shared).ok())
     }
 
     /// Whether at least half of the JIT's arena is still free (test data built before the

@@ -60,3 +60,30 @@ end";
     assert_eq!(small.int_list_word(&[1; 100]), Err(JitOutcome::OutOfMemory));
     assert_eq!(small.int_list_word(&[1, 2]).map(|_| ()), Ok(()));
 }
+
+#[test]
+fn shared_fields_share_their_cells() {
+    use lang::interp::Value;
+    let text = "theory W imports Main begin
+value \"(rev :: nat list ⇒ nat list)\"
+end";
+    let mut th = lang::check_theory(text);
+    assert!(th.diagnostics.is_empty(), "{:?}", th.diagnostics);
+    let p = th.lower_value(0).0.clone();
+    let ty = p.funs.iter().flat_map(|f| f.params.iter()).find(|(_, t)| matches!(t, Ty::Data(_))).unwrap().1.clone();
+    let mut jit = Jit::compile(&p).unwrap();
+    let tail = Value::ctor(1, vec![Value::nat(1), Value::ctor(1, vec![Value::nat(2), Value::nullary(0)])]);
+    let longer = Value::ctor(1, vec![Value::nat(0), tail.clone()]);
+    let mut shared = codegen::SharedCells::default();
+    let room = jit.arena_room();
+    let t = jit.word_of_shared(&tail, &ty, &mut shared).unwrap();
+    assert_eq!(room - jit.arena_room(), 6, "two cells of three words");
+    let room = jit.arena_room();
+    let l = jit.word_of_shared(&longer, &ty, &mut shared).unwrap();
+    assert_eq!(room - jit.arena_room(), 3, "one new cell, the tail's reused");
+    assert_eq!((jit.value_of(t, &ty).unwrap(), jit.value_of(l, &ty).unwrap()), (tail, longer.clone()));
+    // Without sharing, every cell is built.
+    let room = jit.arena_room();
+    jit.word_of(&longer, &ty).unwrap();
+    assert_eq!(room - jit.arena_room(), 9);
+}
