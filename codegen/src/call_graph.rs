@@ -31,7 +31,7 @@ pub(crate) struct CallGraph {
     /// value), so `translate` compiles its body as that entry, without a separate function.
     pub called: Vec<bool>,
     /// Calls of it are translated as its body in place: it is unguarded (so not recursive,
-    /// apart from self calls in tail position, which stay loops) and small.
+    /// apart from self calls in tail position, which stay loops), small, and has no λ.
     pub inlined: Vec<bool>,
     /// It calls itself in tail position modulo constructors (`cons_to_self`).
     pub builds_to_self: Vec<bool>,
@@ -69,7 +69,12 @@ pub(crate) fn analyse(prog: &Program) -> CallGraph {
     for g in callees.iter().flatten().chain(&from_lambdas) {
         called[g.0 as usize] = true;
     }
-    let inlined = (0..n).map(|i| !guarded[i] && size(&prog.funs[i].body) <= MAX_INLINED_SIZE).collect();
+    // A λ in an inlined body would be compiled once per copy, and one that calls the
+    // function back would make a new copy of itself, without end: bodies with λs are not
+    // inlined.
+    let inlined = (0..n)
+        .map(|i| !guarded[i] && size(&prog.funs[i].body) <= MAX_INLINED_SIZE && !has_lambda(&prog.funs[i].body))
+        .collect();
     CallGraph { guarded, guarded_closure_entry: closure_entry, called, inlined, builds_to_self }
 }
 
@@ -203,4 +208,10 @@ pub(crate) fn cons_to_self(e: &Expr, me: FunId) -> bool {
         },
         _ => false,
     }
+}
+
+fn has_lambda(e: &Expr) -> bool {
+    let mut found = matches!(e, Expr::Lambda(..));
+    e.for_each_child(&mut |c, _| found = found || has_lambda(c));
+    found
 }

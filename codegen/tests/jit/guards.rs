@@ -148,3 +148,22 @@ end";
     let mut jit = Jit::compile(&p).unwrap();
     assert_eq!(jit.call(f, &[], &Limits { max_depth: 10, ..Limits::default() }), Ok(Value::Bool(true)));
 }
+
+#[test]
+fn a_lambda_calling_its_own_function_compiles_once() {
+    // `g` is small and recursive only through the λ in its body: were it inlined into the
+    // λ, each copy would hold a new λ, and compiling would not end.
+    let text = "theory G imports Main begin
+fun g :: \"nat ⇒ nat ⇒ nat\" where
+  \"g k n = (if n = 0 then k else (λx. g (x + 1) (n - 1)) k)\"
+value \"g 0 5\"
+end";
+    let (p, f, _) = value_fn(text, 0);
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let r = Jit::compile(&p).map(|mut jit| jit.call(f, &[], &Limits::default()));
+        let _ = tx.send(format!("{r:?}"));
+    });
+    let r = rx.recv_timeout(Duration::from_secs(30)).expect("compiles and runs within 30 s");
+    assert_eq!(r, format!("{:?}", Ok::<_, ()>(Ok::<_, ()>(Value::nat(5)))));
+}
