@@ -4,7 +4,8 @@
 //! equations `sorted (x # y # zs) = (x ≤ y ∧ sorted (y # zs))`, as Isabelle's generated code
 //! does), the JIT on the definitions alone (`∀y∈set ys. x ≤ y` at every element, as the
 //! interpreter runs it), the reference interpreter, and hand-written Rust on slices following
-//! the code equations. Throughput is in test cases.
+//! the code equations. Throughput is in test cases. `jit_entry_len5` runs a property that is
+//! `True` at once over the same cases: the fixed cost of entering compiled code from Rust.
 
 mod common;
 
@@ -17,7 +18,9 @@ use std::hint::black_box;
 const THEORY: &str = r#"theory B imports Main begin
 definition sorted_insort :: "nat ⇒ nat list ⇒ bool" where
   "sorted_insort x xs = (sorted xs ⟶ sorted (insort x xs))"
-value "sorted_insort 0 []"
+definition entry_only :: "nat ⇒ nat list ⇒ bool" where
+  "entry_only x xs = True"
+value "sorted_insort 0 [] ∧ entry_only 0 []"
 end"#;
 
 /// The code equations `sorted (x # y # zs) = (x ≤ y ∧ sorted (y # zs))`, on a slice.
@@ -59,6 +62,17 @@ fn bench(c: &mut Criterion) {
             })
         });
     }
+    g.bench_function("jit_entry_len5", |b| {
+        let (q, entry) = program(THEORY, "entry_only");
+        let mut jit = Jit::compile(&q).unwrap();
+        let vals: Vec<Value> = all.iter().map(|l| list_value(l)).collect();
+        let ws = words(&mut jit, &vals, &list_ty);
+        b.iter(|| {
+            let ok = jit_cases(&mut jit, entry, &ws, &limits);
+            assert_eq!(ok, holds);
+            black_box(ok)
+        })
+    });
     g.bench_function("native_len5", |b| {
         let mut buf = Vec::with_capacity(6);
         b.iter(|| {
