@@ -69,6 +69,19 @@ impl<'a> Choices<'a> {
         }
     }
 
+    /// `sequence` of `draw(n)` into `out`: the same choices, drawn in one loop when drawing
+    /// at random without recording.
+    fn draws(&mut self, max: u64, n: u64, out: &mut Vec<u64>) {
+        if let (Some(r), false) = (self.rng.as_deref_mut(), self.recording) {
+            let len = r.random_range(0..=max);
+            out.extend((0..len).map(|_| r.random_range(0..n.max(1))));
+            // An announcing 1 and a choice per element, and the closing 0.
+            self.pos += 2 * len as usize + 1;
+            return;
+        }
+        self.sequence(max, |ch| out.push(ch.draw(n)));
+    }
+
     /// Generates a sequence of up to `max` elements: a random run picks its length
     /// uniformly (not recorded), and each element is announced by a recorded 1 and the end
     /// by a recorded 0, so deleting an element's choices shortens the sequence cleanly.
@@ -234,13 +247,14 @@ struct DataInfo {
 pub struct Generators<'p> {
     prog: &'p Program,
     datas: Vec<Option<Rc<DataInfo>>>,
-    /// The elements of a list of numbers being drawn, reused across lists.
+    /// The choices and elements of a list of numbers being drawn, reused across lists.
+    choices: Vec<u64>,
     numbers: Vec<i64>,
 }
 
 impl<'p> Generators<'p> {
     pub fn new(prog: &'p Program) -> Generators<'p> {
-        Generators { prog, datas: vec![None; prog.datas.len()], numbers: Vec::new() }
+        Generators { prog, datas: vec![None; prog.datas.len()], choices: Vec::new(), numbers: Vec::new() }
     }
 
     /// A random value of `ty` as an interpreter value.
@@ -294,13 +308,15 @@ impl<'p> Generators<'p> {
     fn data(&mut self, d: DataId, size: u64, ch: &mut Choices, b: &mut impl Build) {
         let info = self.info(d);
         if let Some(elem @ (Ty::Nat | Ty::Int)) = &info.list_elem {
-            // Lists of numbers, the most common test data, without a builder step per
-            // element; the same choices as below.
-            let mut xs = std::mem::take(&mut self.numbers);
+            // Lists of numbers, the most common test data, in one loop and without a
+            // builder step per element; the same choices as below.
+            let (mut cs, mut xs) = (std::mem::take(&mut self.choices), std::mem::take(&mut self.numbers));
+            cs.clear();
+            ch.draws(size, number_choices(elem, size), &mut cs);
             xs.clear();
-            ch.sequence(size, |ch| xs.push(number(elem, size, ch)));
+            xs.extend(cs.iter().map(|c| number_of_choice(elem, *c)));
             b.int_list(&xs);
-            self.numbers = xs;
+            (self.choices, self.numbers) = (cs, xs);
             return;
         }
         if let Some(elem) = &info.list_elem {
@@ -349,11 +365,24 @@ impl<'p> Generators<'p> {
 /// A `nat` in `0..=size`, or an `int` in `-size..=size` drawn as 0, 1, -1, 2, -2, ... (a
 /// smaller choice is a smaller magnitude).
 fn number(ty: &Ty, size: u64, ch: &mut Choices) -> i64 {
+    let c = ch.draw(number_choices(ty, size));
+    number_of_choice(ty, c)
+}
+
+/// How many numbers of `ty` (`nat` or `int`) there are at `size`.
+fn number_choices(ty: &Ty, size: u64) -> u64 {
     if *ty == Ty::Nat {
-        return ch.draw(size + 1) as i64;
+        size + 1
+    } else {
+        2 * size + 1
     }
-    let c = ch.draw(2 * size + 1) as i64;
-    if c % 2 == 1 {
+}
+
+fn number_of_choice(ty: &Ty, c: u64) -> i64 {
+    let c = c as i64;
+    if *ty == Ty::Nat {
+        c
+    } else if c % 2 == 1 {
         c / 2 + 1
     } else {
         -(c / 2)
