@@ -50,29 +50,24 @@ fn bench(c: &mut Criterion) {
     // The property is a theorem: every case holds (the premise in 2,772 of them).
     let holds = n;
     g.throughput(Throughput::Elements(n));
-    for (name, prog) in [("jit_len5", p.clone()), ("jit_definitions_len5", definitions_only(&p))] {
+    let (_, entry) = program(THEORY, "entry_only");
+    let runs = [
+        ("jit_len5", p.clone(), prop),
+        ("jit_definitions_len5", definitions_only(&p), prop),
+        ("jit_entry_len5", p.clone(), entry),
+    ];
+    for (name, prog, f) in runs {
         g.bench_function(name, |b| {
             let mut jit = Jit::compile(&prog).unwrap();
             let vals: Vec<Value> = all.iter().map(|l| list_value(l)).collect();
             let ws = words(&mut jit, &vals, &list_ty);
             b.iter(|| {
-                let ok = jit_cases(&mut jit, prop, &ws, &limits);
+                let ok = jit_cases(&mut jit, f, &ws, &limits);
                 assert_eq!(ok, holds);
                 black_box(ok)
             })
         });
     }
-    g.bench_function("jit_entry_len5", |b| {
-        let (q, entry) = program(THEORY, "entry_only");
-        let mut jit = Jit::compile(&q).unwrap();
-        let vals: Vec<Value> = all.iter().map(|l| list_value(l)).collect();
-        let ws = words(&mut jit, &vals, &list_ty);
-        b.iter(|| {
-            let ok = jit_cases(&mut jit, entry, &ws, &limits);
-            assert_eq!(ok, holds);
-            black_box(ok)
-        })
-    });
     g.bench_function("native_len5", |b| {
         let mut buf = Vec::with_capacity(6);
         b.iter(|| {

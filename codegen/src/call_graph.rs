@@ -73,7 +73,12 @@ pub(crate) fn analyse(prog: &Program) -> CallGraph {
     // function back would make a new copy of itself, without end: bodies with λs are not
     // inlined.
     let inlined = (0..n)
-        .map(|i| !guarded[i] && size(&prog.funs[i].body) <= MAX_INLINED_SIZE && !has_lambda(&prog.funs[i].body))
+        .map(|i| {
+            let body = &prog.funs[i].body;
+            !guarded[i]
+                && body.count(&|_| true) <= MAX_INLINED_SIZE
+                && body.count(&|e| matches!(e, Expr::Lambda(..))) == 0
+        })
         .collect();
     CallGraph { guarded, guarded_closure_entry: closure_entry, called, inlined, builds_to_self }
 }
@@ -189,13 +194,6 @@ fn chain_height(f: usize, callees: &[Vec<FunId>], entry: &mut [bool], height: &m
     h
 }
 
-/// The number of IR nodes of `e`.
-fn size(e: &Expr) -> usize {
-    let mut n = 1;
-    e.for_each_child(&mut |c, _| n += size(c));
-    n
-}
-
 /// `e` is `C a1 .. an` whose last field is a call of `me` or, again, such a cell: in tail
 /// position, compiled code builds the cells and loops, the call writing its value into the
 /// last field (tail recursion modulo constructors, as for `x # append xs ys`).
@@ -208,10 +206,4 @@ pub(crate) fn cons_to_self(e: &Expr, me: FunId) -> bool {
         },
         _ => false,
     }
-}
-
-fn has_lambda(e: &Expr) -> bool {
-    let mut found = matches!(e, Expr::Lambda(..));
-    e.for_each_child(&mut |c, _| found = found || has_lambda(c));
-    found
 }

@@ -805,7 +805,9 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
                 self.finish(succ, k);
             }
             Expr::Call(f, args) if self.this.as_ref().is_some_and(|t| t.id == *f && t.k == k) => self.jump_to_top(args),
-            Expr::Ctor(..) if self.this.as_ref().is_some_and(|t| t.k == k && cons_to_self(e, t.id)) => {
+            Expr::Ctor(..)
+                if self.this.as_ref().is_some_and(|t| t.k == k && t.dest.is_some() && cons_to_self(e, t.id)) =>
+            {
                 self.build_to_self(e)
             }
             // Inlined straight into `k` unless a body on the way fills a destination first.
@@ -861,12 +863,7 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
             let Expr::Ctor(c, args) = cell else { unreachable!("cons_to_self") };
             let (last, fields) = args.split_last().expect("cons_to_self: a field");
             let vals: Vec<Value> = fields.iter().map(|a| self.expr(a)).collect();
-            let p = self.alloc(1 + args.len());
-            let hdr = self.b.ins().iconst(I64, (c.tag as i64) | ((args.len() as i64) << 32));
-            self.b.ins().store(mf(), hdr, p, 0);
-            for (i, v) in vals.iter().enumerate() {
-                self.b.ins().store(mf(), *v, p, (8 * (i + 1)) as i32);
-            }
+            let p = self.cell(c.tag, args.len(), &vals);
             let at = self.b.use_var(dest);
             self.b.ins().store(mf(), p, at, 0);
             let hole = self.b.ins().iadd_imm_s(p, (8 * args.len()) as i64);
@@ -1006,6 +1003,17 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
     }
 
     /// Bump allocation of `words` words from the arena.
+    /// A constructor cell of `n` fields, the first ones `vals` (the rest left open).
+    fn cell(&mut self, tag: u32, n: usize, vals: &[Value]) -> Value {
+        let p = self.alloc(1 + n);
+        let hdr = self.b.ins().iconst(I64, (tag as i64) | ((n as i64) << 32));
+        self.b.ins().store(mf(), hdr, p, 0);
+        for (i, v) in vals.iter().enumerate() {
+            self.b.ins().store(mf(), *v, p, (8 * (i + 1)) as i32);
+        }
+        p
+    }
+
     fn alloc(&mut self, words: usize) -> Value {
         self.take_heap(|t, p| t.b.ins().iadd_imm_s(p, (8 * words) as i64))
     }
@@ -1077,13 +1085,7 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
                     return self.b.ins().iconst(I64, ((c.tag as i64) << 1) | 1);
                 }
                 let vals: Vec<Value> = args.iter().map(|a| self.expr(a)).collect();
-                let p = self.alloc(1 + vals.len());
-                let hdr = self.b.ins().iconst(I64, (c.tag as i64) | ((vals.len() as i64) << 32));
-                self.b.ins().store(mf(), hdr, p, 0);
-                for (i, v) in vals.iter().enumerate() {
-                    self.b.ins().store(mf(), *v, p, (8 * (i + 1)) as i32);
-                }
-                p
+                self.cell(c.tag, vals.len(), &vals)
             }
             Expr::Call(f, args) if self.inlines(*f) => {
                 let m = self.b.create_block();

@@ -9,7 +9,7 @@ use crate::case::{run_step, Flow};
 use crate::program::{Schedule, Step};
 use crate::runner::{Engine, Runner, Stop};
 use crate::search::{on_failure, Budget, End, SizeResult};
-use crate::space::{Space, Spaces};
+use crate::space::{Alt, Space, Spaces};
 use codegen::{SharedCells, Word};
 use lang::core::conjecture::Conjecture;
 use lang::core::ir::{Ty, Undef};
@@ -229,20 +229,37 @@ impl SpaceWords {
                 n -= a.count;
                 continue;
             }
-            let mut buf = [0 as Word; 16];
+            // The field indices, the last field moving fastest.
+            let mut digits = [0u64; MAX_FIELDS];
             let k = a.fields.len();
-            if k > buf.len() {
+            if k > MAX_FIELDS {
                 return None;
             }
             for j in (0..k).rev() {
                 let c = a.fields[j].count();
-                buf[j] = fields[j].word(&a.fields[j], n % c, r)?;
+                digits[j] = n % c;
                 n /= c;
             }
-            return r.ctor_word(a.tag, &buf[..k]);
+            return alt_word(a, fields, &digits[..k], r);
         }
         None
     }
+}
+
+/// Values of lazy spaces with more fields than this get no word (the interpreter runs them).
+const MAX_FIELDS: usize = 16;
+
+/// The word of alternative `a`'s value whose fields are the values number `digits` of its
+/// field spaces (whose words are `fields`).
+fn alt_word(a: &Alt, fields: &[Rc<SpaceWords>], digits: &[u64], r: &mut Runner) -> Option<Word> {
+    let mut buf = [0 as Word; MAX_FIELDS];
+    if digits.len() > MAX_FIELDS {
+        return None;
+    }
+    for (j, d) in digits.iter().enumerate() {
+        buf[j] = fields[j].word(&a.fields[j], *d, r)?;
+    }
+    r.ctor_word(a.tag, &buf[..digits.len()])
 }
 
 /// The position of the current value of a lazy space walked in index order: its
@@ -281,15 +298,7 @@ impl Odometer {
     /// The word of the current value (`words` are `s`'s).
     fn word(&self, s: &Space, words: &SpaceWords, r: &mut Runner) -> Option<Word> {
         let (SpaceWords::Lazy(alts), Some(a)) = (words, s.alts().get(self.alt)) else { return None };
-        let mut buf = [0 as Word; 16];
-        let k = a.fields.len();
-        if k > buf.len() {
-            return None;
-        }
-        for j in 0..k {
-            buf[j] = alts[self.alt][j].word(&a.fields[j], self.digits[j], r)?;
-        }
-        r.ctor_word(a.tag, &buf[..k])
+        alt_word(a, &alts[self.alt], &self.digits, r)
     }
 }
 

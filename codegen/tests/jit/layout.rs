@@ -39,13 +39,7 @@ end";
 
 #[test]
 fn number_lists_built_at_once_read_back_as_lists() {
-    let text = "theory W imports Main begin
-value \"(rev :: int list ⇒ int list)\"
-end";
-    let mut th = lang::check_theory(text);
-    assert!(th.diagnostics.is_empty(), "{:?}", th.diagnostics);
-    let p = th.lower_value(0).0.clone();
-    let ty = p.funs.iter().flat_map(|f| f.params.iter()).find(|(_, t)| matches!(t, Ty::Data(_))).unwrap().1.clone();
+    let (p, ty) = list_program("int");
     let mut jit = Jit::compile(&p).unwrap();
     for xs in [vec![], vec![7], vec![3, -1, 0, i64::from(i32::MIN), 5]] {
         let w = jit.int_list_word(&xs).unwrap();
@@ -64,13 +58,7 @@ end";
 #[test]
 fn shared_fields_share_their_cells() {
     use lang::interp::Value;
-    let text = "theory W imports Main begin
-value \"(rev :: nat list ⇒ nat list)\"
-end";
-    let mut th = lang::check_theory(text);
-    assert!(th.diagnostics.is_empty(), "{:?}", th.diagnostics);
-    let p = th.lower_value(0).0.clone();
-    let ty = p.funs.iter().flat_map(|f| f.params.iter()).find(|(_, t)| matches!(t, Ty::Data(_))).unwrap().1.clone();
+    let (p, ty) = list_program("nat");
     let mut jit = Jit::compile(&p).unwrap();
     let tail = Value::ctor(1, vec![Value::nat(1), Value::ctor(1, vec![Value::nat(2), Value::nullary(0)])]);
     let longer = Value::ctor(1, vec![Value::nat(0), tail.clone()]);
@@ -86,4 +74,14 @@ end";
     let room = jit.arena_room();
     jit.word_of(&longer, &ty).unwrap();
     assert_eq!(room - jit.arena_room(), 9);
+}
+
+/// A program with the prelude's `rev` at `elem list`, and that list type.
+fn list_program(elem: &str) -> (lang::core::ir::Program, Ty) {
+    let text = format!("theory W imports Main begin\nvalue \"(rev :: {elem} list ⇒ {elem} list)\"\nend");
+    let mut th = lang::check_theory(&text);
+    assert!(th.diagnostics.is_empty(), "{:?}", th.diagnostics);
+    let p = th.lower_value(0).0.clone();
+    let ty = p.funs.iter().flat_map(|f| f.params.iter()).find(|(_, t)| matches!(t, Ty::Data(_))).unwrap().1.clone();
+    (p, ty)
 }

@@ -315,6 +315,13 @@ impl Expr {
         }
     }
 
+    /// The number of nodes of `self` (itself included) for which `pred` holds.
+    pub fn count(&self, pred: &dyn Fn(&Expr) -> bool) -> usize {
+        let mut n = usize::from(pred(self));
+        self.for_each_child(&mut |c, _| n += c.count(pred));
+        n
+    }
+
     /// `for_each_child`, mutably and without the binders.
     pub fn for_each_child_mut(&mut self, f: &mut dyn FnMut(&mut Expr)) {
         match self {

@@ -113,9 +113,7 @@ mod tests {
     use crate::interp::{call, Limits};
 
     fn cons_cells(e: &Expr) -> usize {
-        let mut n = usize::from(matches!(e, Expr::Ctor(_, args) if !args.is_empty()));
-        e.for_each_child(&mut |c, _| n += cons_cells(c));
-        n
+        e.count(&|e| matches!(e, Expr::Ctor(_, args) if !args.is_empty()))
     }
 
     #[test]

@@ -260,9 +260,7 @@ mod tests {
     use crate::interp::{call, Limits};
 
     fn applies(e: &Expr) -> bool {
-        let mut found = matches!(e, Expr::Apply(..));
-        e.for_each_child(&mut |c, _| found |= applies(c));
-        found
+        e.count(&|e| matches!(e, Expr::Apply(..))) > 0
     }
 
     #[test]
