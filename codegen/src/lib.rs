@@ -76,6 +76,28 @@ impl JitOutcome {
     }
 }
 
+/// Where `Jit::run_level` stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LevelEnd {
+    /// Every case ran: each was rejected by a check or passed them all.
+    Done,
+    /// Case `i` passed every check of a level that descends: the caller goes on from it.
+    Descend(usize),
+    /// The last check returned False on case `i` of a level that does not descend.
+    Failed(usize),
+    /// A check on case `i` ended without a truth value: the caller runs that case itself.
+    Handover(usize),
+}
+
+/// The cases `Jit::run_level` ran to the end before it stopped.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LevelCounts {
+    /// Rejected by a check that is a premise.
+    pub rejected: u64,
+    /// Passed every check (the last one the conclusion).
+    pub passed: u64,
+}
+
 /// A fill level of a `Jit`'s arena (`Jit::mark`).
 #[derive(Clone, Copy, Debug)]
 pub struct ArenaMark(u64);
@@ -313,6 +335,76 @@ impl Jit {
             ST_STACK => self.run_on_big_stack(entry, args, limits, heap),
             _ => self.take_status().map(|_| r),
         }
+    }
+
+    /// Runs one level of a search in a loop here instead of one `run` per case: for each
+    /// word `values[i]`, sets `args[var]` to it, releases the arena to its fill level at the
+    /// call, and runs the boolean functions `checks` in order on `args` (each with fresh
+    /// `limits`). A check but the last that returns False rejects the case; so does the last
+    /// when `descend` is set (they are all premises then). A case that passes every check is
+    /// counted as passed unless `descend` is set, when the loop stops there for the caller to
+    /// go deeper. The loop also stops at a case whose last check returns False (without
+    /// `descend`: a candidate) and at one a check ends without a truth value (undefined, a
+    /// guard, a number past 64 bits, ...; the caller runs that case itself, where the outcome
+    /// is read). Counts go to `counts`. The per-case cost is a few stores and the calls: what
+    /// a case of `run` costs in argument checks and status handling is paid once per level.
+    pub fn run_level(
+        &mut self,
+        checks: &[FunId],
+        descend: bool,
+        args: &mut [Word],
+        var: usize,
+        values: &[Word],
+        limits: &Limits,
+        counts: &mut LevelCounts,
+    ) -> LevelEnd {
+        let entries: Vec<Entry> = checks.iter().map(|f| self.entries[f.0 as usize]).collect();
+        for (f, e) in checks.iter().zip(&entries) {
+            if args.len() != e.arity {
+                self.wrong_arity(*f, args.len());
+            }
+        }
+        assert!(var < args.len(), "variable {var} of {} arguments", args.len());
+        let Some(last) = entries.len().checked_sub(1) else {
+            return if descend {
+                values.first().map_or(LevelEnd::Done, |_| LevelEnd::Descend(0))
+            } else {
+                counts.passed += values.len() as u64;
+                LevelEnd::Done
+            };
+        };
+        let heap = self.ctx.heap;
+        Jit::start(&mut self.ctx, limits);
+        let fuel = limits.fuel.max(1);
+        let chunk = fuel.min(FUEL_CHUNK) as i64;
+        let ctx: &mut Ctx = &mut self.ctx;
+        'cases: for (i, w) in values.iter().enumerate() {
+            args[var] = *w;
+            ctx.heap = heap;
+            for (j, e) in entries.iter().enumerate() {
+                (ctx.fuel_chunk, ctx.fuel_left, ctx.depth) = (chunk, fuel - chunk as u64, 0);
+                // SAFETY: `e` is a compiled entry of this JIT taking `args.len()` words.
+                let r = unsafe { (e.code)(ctx, 0, args.as_ptr()) };
+                if ctx.status != 0 {
+                    ctx.status = 0;
+                    ctx.heap = heap;
+                    return LevelEnd::Handover(i);
+                }
+                if r == 0 {
+                    if j == last && !descend {
+                        return LevelEnd::Failed(i);
+                    }
+                    counts.rejected += 1;
+                    continue 'cases;
+                }
+            }
+            if descend {
+                return LevelEnd::Descend(i);
+            }
+            counts.passed += 1;
+        }
+        ctx.heap = heap;
+        LevelEnd::Done
     }
 
     #[cold]

@@ -5,14 +5,14 @@
 //! Table spaces are built into the JIT's arena once per size; a case costs an arena release,
 //! word copies and the native calls of its parts.
 
-use crate::case::{run_step, Flow};
+use crate::case::{part, run_step, Flow};
 use crate::program::{Schedule, Step};
 use crate::runner::{Engine, Runner, Stop};
 use crate::search::{on_failure, Budget, End, SizeResult};
 use crate::space::{Alt, Space, Spaces};
-use codegen::{SharedCells, Word};
+use codegen::{LevelEnd, SharedCells, Word};
 use lang::core::conjecture::Conjecture;
-use lang::core::ir::{Ty, Undef};
+use lang::core::ir::{FunId, Ty, Undef};
 use lang::interp::cardinality;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -27,6 +27,8 @@ pub struct Exhaustive<'c> {
     gens: Vec<usize>,
     cards: Vec<Option<u128>>,
     genuine_only: bool,
+    /// Per step: for a `Gen` step followed by checks, the level compiled code loops over.
+    levels: Vec<Option<Level>>,
     /// The whole space was enumerated: every generated variable has a finite type and its
     /// space at the last size was all of it, so larger sizes would repeat the same tests.
     pub exhausted: bool,
@@ -37,6 +39,7 @@ impl<'c> Exhaustive<'c> {
         let sched = Schedule::of(c);
         let gens: Vec<usize> = sched.generated().collect();
         let cards = gens.iter().map(|v| cardinality(&c.program, &c.vars[*v].ty)).collect();
+        let levels = Level::all(c, &sched);
         Exhaustive {
             c,
             r: Runner::new(c, engine, budget.deadline),
@@ -45,6 +48,7 @@ impl<'c> Exhaustive<'c> {
             gens,
             cards,
             genuine_only,
+            levels,
             exhausted: false,
         }
     }
@@ -83,6 +87,7 @@ impl<'c> Exhaustive<'c> {
         let mut st = Search {
             r,
             sched: &self.sched,
+            levels: &self.levels,
             sp,
             words,
             word_only,
@@ -99,9 +104,46 @@ impl<'c> Exhaustive<'c> {
     }
 }
 
+/// The checks right after a generated variable: compiled code runs them over many of its
+/// values in one loop (`Jit::run_level`).
+struct Level {
+    checks: Vec<FunId>,
+    /// Steps follow the checks: a case passing them all is taken deeper, one at a time.
+    descend: bool,
+    /// The step after the checks.
+    next: usize,
+}
+
+impl Level {
+    /// The level of each `Gen` step followed by at least one check.
+    fn all(c: &Conjecture, sched: &Schedule) -> Vec<Option<Level>> {
+        let steps = &sched.steps;
+        (0..steps.len())
+            .map(|k| {
+                if !matches!(steps[k], Step::Gen(_)) {
+                    return None;
+                }
+                let checks: Vec<FunId> = steps[k + 1..]
+                    .iter()
+                    .map_while(|s| match s {
+                        Step::Check(p) => Some(part(c, *p).fun),
+                        _ => None,
+                    })
+                    .collect();
+                let next = k + 1 + checks.len();
+                (!checks.is_empty()).then_some(Level { checks, descend: next < steps.len(), next })
+            })
+            .collect()
+    }
+}
+
+/// Cases a level runs between two looks at the budget.
+const LEVEL_CHUNK: usize = 256;
+
 struct Search<'r, 'c> {
     r: &'r mut Runner<'c>,
     sched: &'r Schedule,
+    levels: &'r [Option<Level>],
     sp: Vec<Option<Rc<Space>>>,
     words: WordCache,
     /// Variables whose values are set as words only (no functions inside): their
@@ -140,12 +182,17 @@ impl Search<'_, '_> {
         };
         let space = self.sp[v].clone().expect("a space for every generated variable");
         let words = self.words.of(&space);
+        if let (Some(w), Some(level), true) = (&words, &self.levels[k], self.word_only[v]) {
+            return self.search_level(k, v, level, &space, w, taint);
+        }
         let mut odometer = Odometer::new(&space);
         let m = self.r.mark();
         for i in 0..space.count() {
             self.ticks += 1;
-            if self.ticks & 1023 == 0 && self.budget.exceeded() {
-                return Some(if self.budget.cancelled() { End::Cancelled } else { End::Stopped(Stop::Timeout) });
+            if self.ticks & 1023 == 0 {
+                if let Some(e) = self.over_budget() {
+                    return Some(e);
+                }
             }
             self.r.release(m);
             let word = match (words.as_deref(), &mut odometer) {
@@ -171,6 +218,93 @@ impl Search<'_, '_> {
         }
         self.r.release(m);
         None
+    }
+
+    /// `search` at step `k`, generating `v` (set as words only), whose values' words are
+    /// `words`, followed by `level`'s checks: the words of up to `LEVEL_CHUNK` values are
+    /// built, then compiled code runs the checks over them in one loop, handing back the
+    /// cases it does not settle (one passing the checks of a level that descends, a
+    /// candidate, or one without a plain truth value), which go on one at a time.
+    fn search_level(
+        &mut self,
+        k: usize,
+        v: usize,
+        level: &Level,
+        space: &Space,
+        words: &SpaceWords,
+        taint: Option<Undef>,
+    ) -> Option<End> {
+        let mut odometer = Odometer::new(space);
+        let m = self.r.mark();
+        let n = space.count();
+        let mut buf: Vec<Word> = Vec::with_capacity(LEVEL_CHUNK);
+        let mut i = 0;
+        while i < n {
+            if let Some(e) = self.over_budget() {
+                return Some(e);
+            }
+            self.r.release(m);
+            buf.clear();
+            while buf.len() < LEVEL_CHUNK && i < n {
+                let w = match &mut odometer {
+                    Some(o) => o.word(space, words, self.r).inspect(|_| o.advance(space)),
+                    None => words.word(space, i, self.r),
+                };
+                let Some(w) = w else { break };
+                buf.push(w);
+                i += 1;
+            }
+            if buf.is_empty() {
+                // No word for value `i` (the arena is full): its value goes to the interpreter.
+                if let Some(o) = &mut odometer {
+                    o.advance(space);
+                }
+                let val = space.value(i);
+                let w = self.r.word_of(v, &val);
+                self.r.set(v, val, w);
+                if let Some(e) = self.search(k + 1, taint.clone()) {
+                    return Some(e);
+                }
+                i += 1;
+                continue;
+            }
+            self.ticks += buf.len() as u64;
+            let chunk = self.r.mark();
+            let mut j = 0;
+            while j < buf.len() {
+                self.r.release(chunk);
+                let (end, counts) = if self.r.jit_runs(&level.checks, v) {
+                    self.r.run_level(&level.checks, level.descend, v, &buf[j..])
+                } else {
+                    (LevelEnd::Handover(0), Default::default())
+                };
+                self.tests += counts.rejected + counts.passed;
+                self.passed += counts.passed;
+                let (at, next) = match end {
+                    LevelEnd::Done => break,
+                    // The checks held: straight to the steps after them.
+                    LevelEnd::Descend(d) => (j + d, level.next),
+                    // The case once more, step by step, where its outcome is read.
+                    LevelEnd::Failed(d) | LevelEnd::Handover(d) => (j + d, k + 1),
+                };
+                self.r.release(chunk);
+                self.r.set_word(v, buf[at]);
+                if let Some(e) = self.search(next, taint.clone()) {
+                    return Some(e);
+                }
+                j = at + 1;
+            }
+        }
+        self.r.release(m);
+        None
+    }
+
+    /// How the search ends when the budget is spent.
+    fn over_budget(&self) -> Option<End> {
+        if !self.budget.exceeded() {
+            return None;
+        }
+        Some(if self.budget.cancelled() { End::Cancelled } else { End::Stopped(Stop::Timeout) })
     }
 
     fn failure(&mut self) -> Option<End> {

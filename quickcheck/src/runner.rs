@@ -3,7 +3,7 @@
 //! constructs it does not compile). Testers set variables, step through the schedule, and
 //! read a `Verdict` per part; what a verdict means for the search is theirs to decide.
 
-use codegen::{Jit, JitOutcome, SharedCells, Word};
+use codegen::{Jit, JitOutcome, LevelCounts, LevelEnd, SharedCells, Word};
 use lang::core::conjecture::Conjecture;
 use lang::core::ir::{FunId, Undef};
 use lang::interp::{EvalError, Interp, Limits, Value};
@@ -264,6 +264,33 @@ impl<'c> Runner<'c> {
             Err(EvalError::Undefined(u)) => Ok(Verdict::Undefined(u)),
             Err(e) => Err(Stop::of(e)),
         }
+    }
+
+    /// Whether the JIT runs every function of `checks` once variable `var` has a word: none
+    /// refused, every other variable they read set as a word.
+    pub fn jit_runs(&self, checks: &[FunId], var: usize) -> bool {
+        self.jit.is_some()
+            && checks.iter().all(|f| {
+                let i = f.0 as usize;
+                !self.jit_refuses[i] && self.fun_uses[i].iter().all(|v| *v == var || self.has_word[*v])
+            })
+    }
+
+    /// Runs `checks` on each of `values` as variable `var`'s word, in compiled code
+    /// (`Jit::run_level`), with the cases it ran to the end; afterwards `var` holds the
+    /// word of the case it stopped at, or of the last case. The caller checks `jit_runs`
+    /// first.
+    pub fn run_level(&mut self, checks: &[FunId], descend: bool, var: usize, values: &[Word]) -> (LevelEnd, LevelCounts) {
+        let mut counts = LevelCounts::default();
+        let limits = self.limits();
+        let Some(jit) = self.jit.as_mut() else {
+            return (values.first().map_or(LevelEnd::Done, |_| LevelEnd::Handover(0)), counts);
+        };
+        self.values[var] = None;
+        self.has_word[var] = true;
+        let end = jit.run_level(checks, descend, &mut self.words, var, values, &limits, &mut counts);
+        self.evals += counts.rejected + counts.passed;
+        (end, counts)
     }
 
     /// Runs `f` in the JIT when it can decide: `None` to fall back to the interpreter.

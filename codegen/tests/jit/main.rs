@@ -7,6 +7,7 @@ mod fixtures;
 mod gen;
 mod guards;
 mod layout;
+mod levels;
 mod prelude;
 #[path = "../support/signatures.rs"]
 mod signatures;
