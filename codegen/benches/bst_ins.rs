@@ -3,7 +3,9 @@
 //! the theory below) over all trees with <= 5 nodes and keys 0..5 and `x` in 0..5
 //! (2,075,370 cases), measured three ways in one run: the JIT, the reference interpreter
 //! (trees with <= 4 nodes, with the JIT at that bound too for the ratio), and hand-written
-//! Rust on `Rc` trees. Throughput is in test cases.
+//! Rust on `Rc` trees. Throughput is in test cases. The JIT runs once with one `Jit::run` per
+//! case and once as the exhaustive tester runs the cases, one `Jit::run_level` loop per `x`
+//! (`jit_level_*`).
 
 mod common;
 
@@ -76,22 +78,25 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("bst_ins");
     g.sample_size(10);
 
+    let xs: Vec<u64> = (0..=5).collect();
     for (max_nodes, cases, premise) in [(5, 2_075_370u64, 3_594u64), (4, 115_818, 0)] {
         let ts = trees(max_nodes);
         assert_eq!(6 * ts.len() as u64, cases);
         g.throughput(Throughput::Elements(cases));
+        // Every tree built once: about 7M words at 5 nodes.
+        let mut jit = Jit::with_arena(&p, 16 << 20).unwrap();
+        let vals: Vec<Value> = ts.iter().map(tree_value).collect();
+        let ws = words(&mut jit, &vals, &tree_ty);
+        drop(vals);
+        // One `run` per case, and one `Jit::run_level` loop per `x` as the exhaustive tester
+        // runs them.
         g.bench_function(format!("jit_nodes{max_nodes}"), |b| {
-            // Every tree built once: about 7M words at 5 nodes.
-            let mut jit = Jit::with_arena(&p, 16 << 20).unwrap();
-            let vals: Vec<Value> = ts.iter().map(tree_value).collect();
-            let ws = words(&mut jit, &vals, &tree_ty);
-            drop(vals);
-            b.iter(|| {
-                let ok = jit_cases(&mut jit, prop, &ws, &limits);
-                assert_eq!(ok, cases);
-                black_box(ok)
-            })
+            b.iter(|| black_box(jit_cases(&mut jit, prop, &ws, &limits)))
         });
+        g.bench_function(format!("jit_level_nodes{max_nodes}"), |b| {
+            b.iter(|| black_box(jit_level(&mut jit, prop, &xs, &ws, &limits)))
+        });
+        assert_eq!(jit_cases(&mut jit, prop, &ws, &limits), cases);
         if max_nodes == 5 {
             g.bench_function(format!("native_nodes{max_nodes}"), |b| {
                 let ns: Vec<Rc<N>> = ts.iter().map(native).collect();

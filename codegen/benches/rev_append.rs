@@ -3,7 +3,9 @@
 //! code equation `rev xs = fold Cons xs []`, as Isabelle's generated code does), the JIT on
 //! the definitions alone (the quadratic primrec, as the interpreter runs it), the reference
 //! interpreter (shorter lists), and hand-written Rust on `Vec` following the code equations
-//! (a linear reverse). Throughput is in test cases (pairs).
+//! (a linear reverse). Throughput is in test cases (pairs). The JIT at length <= 4 runs once
+//! with one `Jit::run` per case and once as the exhaustive tester runs the cases, one
+//! `Jit::run_level` loop per `xs` (`jit_level_*`).
 
 use codegen::Jit;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
@@ -12,7 +14,7 @@ use lang::interp::{Interp, Limits, Value};
 use std::hint::black_box;
 
 mod common;
-use common::{definitions_only, list_value, lists, program, words};
+use common::{definitions_only, jit_level, list_value, lists, program, words};
 
 const THEORY: &str = r#"theory B imports Main begin
 definition rev_app :: "nat list ⇒ nat list ⇒ bool" where "rev_app xs ys = (rev (xs @ ys) = rev ys @ rev xs)"
@@ -58,15 +60,14 @@ fn bench(c: &mut Criterion) {
     let n_big = (big.len() * big.len()) as u64;
     g.throughput(Throughput::Elements(n_big));
     for (name, prog) in [("jit_len4", p.clone()), ("jit_definitions_len4", definitions_only(&p))] {
-        g.bench_function(name, |b| {
-            let mut jit = Jit::compile(&prog).unwrap();
-            let inputs = words(&mut jit, &big.iter().map(|l| list_value(l)).collect::<Vec<_>>(), &list_ty);
-            b.iter(|| {
-                let ok = jit_pairs(&mut jit, prop, &inputs, &limits);
-                assert_eq!(ok, n_big);
-                black_box(ok)
-            })
-        });
+        let mut jit = Jit::compile(&prog).unwrap();
+        let inputs = words(&mut jit, &big.iter().map(|l| list_value(l)).collect::<Vec<_>>(), &list_ty);
+        // One `run` per case, and one `Jit::run_level` loop per `xs` as the exhaustive tester
+        // runs them.
+        let level_name = name.replace("jit_", "jit_level_");
+        g.bench_function(name, |b| b.iter(|| black_box(jit_pairs(&mut jit, prop, &inputs, &limits))));
+        g.bench_function(level_name, |b| b.iter(|| black_box(jit_level(&mut jit, prop, &inputs, &inputs, &limits))));
+        assert_eq!(jit_pairs(&mut jit, prop, &inputs, &limits), n_big);
     }
     g.bench_function("native_len4", |b| {
         b.iter(|| {

@@ -6,6 +6,8 @@
 //! interpreter runs it), the reference interpreter, and hand-written Rust on slices following
 //! the code equations. Throughput is in test cases. `jit_entry_len5` runs a property that is
 //! `True` at once over the same cases: the fixed cost of entering compiled code from Rust.
+//! Each JIT variant runs once with one `Jit::run` per case and once as the exhaustive tester
+//! runs the cases, one `Jit::run_level` loop per `x` (`jit_level_*`).
 
 mod common;
 
@@ -56,17 +58,17 @@ fn bench(c: &mut Criterion) {
         ("jit_definitions_len5", definitions_only(&p), prop),
         ("jit_entry_len5", p.clone(), entry),
     ];
+    let xs: Vec<u64> = (0..=5).collect();
+    let vals: Vec<Value> = all.iter().map(|l| list_value(l)).collect();
     for (name, prog, f) in runs {
-        g.bench_function(name, |b| {
-            let mut jit = Jit::compile(&prog).unwrap();
-            let vals: Vec<Value> = all.iter().map(|l| list_value(l)).collect();
-            let ws = words(&mut jit, &vals, &list_ty);
-            b.iter(|| {
-                let ok = jit_cases(&mut jit, f, &ws, &limits);
-                assert_eq!(ok, holds);
-                black_box(ok)
-            })
-        });
+        let mut jit = Jit::compile(&prog).unwrap();
+        let ws = words(&mut jit, &vals, &list_ty);
+        // One `run` per case, and the same cases as the exhaustive tester runs them: one
+        // level (`Jit::run_level`) per `x`.
+        let level_name = name.replace("jit_", "jit_level_");
+        g.bench_function(name, |b| b.iter(|| black_box(jit_cases(&mut jit, f, &ws, &limits))));
+        g.bench_function(level_name, |b| b.iter(|| black_box(jit_level(&mut jit, f, &xs, &ws, &limits))));
+        assert_eq!((jit_cases(&mut jit, f, &ws, &limits), jit_level(&mut jit, f, &xs, &ws, &limits)), (holds, holds));
     }
     g.bench_function("native_len5", |b| {
         let mut buf = Vec::with_capacity(6);

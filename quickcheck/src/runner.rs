@@ -280,7 +280,13 @@ impl<'c> Runner<'c> {
     /// (`Jit::run_level`), with the cases it ran to the end; afterwards `var` holds the
     /// word of the case it stopped at, or of the last case. The caller checks `jit_runs`
     /// first.
-    pub fn run_level(&mut self, checks: &[FunId], descend: bool, var: usize, values: &[Word]) -> (LevelEnd, LevelCounts) {
+    pub fn run_level(
+        &mut self,
+        checks: &[FunId],
+        descend: bool,
+        var: usize,
+        values: &[Word],
+    ) -> (LevelEnd, LevelCounts) {
         let mut counts = LevelCounts::default();
         let limits = self.limits();
         let Some(jit) = self.jit.as_mut() else {

@@ -4,7 +4,7 @@
 
 #![allow(dead_code)] // each bench uses a subset
 
-use codegen::Jit;
+use codegen::{Jit, LevelCounts, LevelEnd};
 use lang::core::ir::{FunId, Program, Ty};
 use lang::interp::{Interp, Limits, Value};
 
@@ -103,6 +103,20 @@ pub fn jit_cases(jit: &mut Jit, prop: FunId, inputs: &[u64], limits: &Limits) ->
             jit.release(m);
             ok += jit.run(prop, &[x, *v], limits).expect("a value");
         }
+    }
+    ok
+}
+
+/// The cases of `prop` on every pair `(a, b)` of `firsts` × `seconds`, run as the exhaustive
+/// tester runs a level: per `a`, one `Jit::run_level` over all of `seconds` (the arena
+/// released before each case). Returns how many held; every case must hold.
+pub fn jit_level(jit: &mut Jit, prop: FunId, firsts: &[u64], seconds: &[u64], limits: &Limits) -> u64 {
+    let mut ok = 0;
+    for a in firsts {
+        let mut counts = LevelCounts::default();
+        let end = jit.run_level(&[prop], false, &mut [*a, 0], 1, seconds, limits, &mut counts);
+        assert_eq!(end, LevelEnd::Done, "a case did not hold");
+        ok += counts.passed;
     }
     ok
 }
