@@ -346,7 +346,7 @@ impl Jit {
     /// go deeper. The loop also stops at a case whose last check returns False (without
     /// `descend`: a candidate) and at one a check ends without a truth value (undefined, a
     /// guard, a number past 64 bits, ...; the caller runs that case itself, where the outcome
-    /// is read). Counts go to `counts`. The per-case cost is a few stores and the calls: what
+    /// is read). Returns where it stopped and the cases it ran to the end. The per-case cost is a few stores and the calls: what
     /// a case of `run` costs in argument checks and status handling is paid once per level.
     pub fn run_level(
         &mut self,
@@ -356,8 +356,8 @@ impl Jit {
         var: usize,
         values: &[Word],
         limits: &Limits,
-        counts: &mut LevelCounts,
-    ) -> LevelEnd {
+    ) -> (LevelEnd, LevelCounts) {
+        let mut counts = LevelCounts::default();
         let entries: Vec<Entry> = checks.iter().map(|f| self.entries[f.0 as usize]).collect();
         for (f, e) in checks.iter().zip(&entries) {
             if args.len() != e.arity {
@@ -367,10 +367,10 @@ impl Jit {
         assert!(var < args.len(), "variable {var} of {} arguments", args.len());
         let Some(last) = entries.len().checked_sub(1) else {
             return if descend {
-                values.first().map_or(LevelEnd::Done, |_| LevelEnd::Descend(0))
+                (values.first().map_or(LevelEnd::Done, |_| LevelEnd::Descend(0)), counts)
             } else {
                 counts.passed += values.len() as u64;
-                LevelEnd::Done
+                (LevelEnd::Done, counts)
             };
         };
         let heap = self.ctx.heap;
@@ -388,23 +388,23 @@ impl Jit {
                 if ctx.status != 0 {
                     ctx.status = 0;
                     ctx.heap = heap;
-                    return LevelEnd::Handover(i);
+                    return (LevelEnd::Handover(i), counts);
                 }
                 if r == 0 {
                     if j == last && !descend {
-                        return LevelEnd::Failed(i);
+                        return (LevelEnd::Failed(i), counts);
                     }
                     counts.rejected += 1;
                     continue 'cases;
                 }
             }
             if descend {
-                return LevelEnd::Descend(i);
+                return (LevelEnd::Descend(i), counts);
             }
             counts.passed += 1;
         }
         ctx.heap = heap;
-        LevelEnd::Done
+        (LevelEnd::Done, counts)
     }
 
     #[cold]

@@ -287,14 +287,13 @@ impl<'c> Runner<'c> {
         var: usize,
         values: &[Word],
     ) -> (LevelEnd, LevelCounts) {
-        let mut counts = LevelCounts::default();
         let limits = self.limits();
         let Some(jit) = self.jit.as_mut() else {
-            return (values.first().map_or(LevelEnd::Done, |_| LevelEnd::Handover(0)), counts);
+            return (values.first().map_or(LevelEnd::Done, |_| LevelEnd::Handover(0)), LevelCounts::default());
         };
         self.values[var] = None;
         self.has_word[var] = true;
-        let end = jit.run_level(checks, descend, &mut self.words, var, values, &limits, &mut counts);
+        let (end, counts) = jit.run_level(checks, descend, &mut self.words, var, values, &limits);
         self.evals += counts.rejected + counts.passed;
         (end, counts)
     }

@@ -4,7 +4,7 @@
 
 #![allow(dead_code)] // each bench uses a subset
 
-use codegen::{Jit, LevelCounts, LevelEnd};
+use codegen::{Jit, LevelEnd};
 use lang::core::ir::{FunId, Program, Ty};
 use lang::interp::{Interp, Limits, Value};
 
@@ -113,8 +113,7 @@ pub fn jit_cases(jit: &mut Jit, prop: FunId, inputs: &[u64], limits: &Limits) ->
 pub fn jit_level(jit: &mut Jit, prop: FunId, firsts: &[u64], seconds: &[u64], limits: &Limits) -> u64 {
     let mut ok = 0;
     for a in firsts {
-        let mut counts = LevelCounts::default();
-        let end = jit.run_level(&[prop], false, &mut [*a, 0], 1, seconds, limits, &mut counts);
+        let (end, counts) = jit.run_level(&[prop], false, &mut [*a, 0], 1, seconds, limits);
         assert_eq!(end, LevelEnd::Done, "a case did not hold");
         ok += counts.passed;
     }

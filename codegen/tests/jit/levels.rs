@@ -31,9 +31,8 @@ fn setup() -> (Jit, impl Fn(&str) -> FunId) {
 fn level(jit: &mut Jit, checks: &[FunId], descend: bool) -> (LevelEnd, LevelCounts) {
     let ys: Vec<Word> = (0..10).collect();
     let mut args = [2, 0];
-    let mut counts = LevelCounts::default();
     let m = jit.mark();
-    let end = jit.run_level(checks, descend, &mut args, 1, &ys, &Limits::default(), &mut counts);
+    let (end, counts) = jit.run_level(checks, descend, &mut args, 1, &ys, &Limits::default());
     // The arena is back where it was; the stopping case's word is in place.
     assert_eq!(format!("{:?}", jit.mark()), format!("{m:?}"));
     if let LevelEnd::Descend(i) | LevelEnd::Failed(i) | LevelEnd::Handover(i) = end {
