@@ -35,6 +35,8 @@ pub(crate) struct CallGraph {
     pub inlined: Vec<bool>,
     /// It calls itself in tail position modulo constructors (`cons_to_self`).
     pub builds_to_self: Vec<bool>,
+    /// Its body is a loop: it calls itself in tail position, or modulo constructors.
+    pub loops: Vec<bool>,
 }
 
 /// Bodies of at most this many IR nodes are inlined.
@@ -46,6 +48,7 @@ pub(crate) fn analyse(prog: &Program) -> CallGraph {
     let mut closure_entry = vec![false; n];
     let mut from_lambdas = Vec::new();
     let mut builds_to_self = vec![false; n];
+    let mut loops = vec![false; n];
     for (i, f) in prog.funs.iter().enumerate() {
         let mut uses = Uses {
             me: FunId(i as u32),
@@ -53,9 +56,11 @@ pub(crate) fn analyse(prog: &Program) -> CallGraph {
             from_lambdas: &mut from_lambdas,
             as_value: &mut closure_entry,
             builds_to_self: false,
+            loops: false,
         };
         uses.walk(&f.body, true);
         builds_to_self[i] = uses.builds_to_self;
+        loops[i] = uses.loops || uses.builds_to_self;
         callees[i].sort_unstable_by_key(|g| g.0);
         callees[i].dedup();
     }
@@ -80,7 +85,7 @@ pub(crate) fn analyse(prog: &Program) -> CallGraph {
                 && body.count(&|e| matches!(e, Expr::Lambda(..))) == 0
         })
         .collect();
-    CallGraph { guarded, guarded_closure_entry: closure_entry, called, inlined, builds_to_self }
+    CallGraph { guarded, guarded_closure_entry: closure_entry, called, inlined, builds_to_self, loops }
 }
 
 /// Known calls and function values of one body. Calls in λ bodies are kept apart: a λ is
@@ -91,6 +96,8 @@ struct Uses<'a> {
     from_lambdas: &'a mut Vec<FunId>,
     as_value: &'a mut [bool],
     builds_to_self: bool,
+    /// A self call in tail position.
+    loops: bool,
 }
 
 impl Uses<'_> {
@@ -99,7 +106,9 @@ impl Uses<'_> {
     fn walk(&mut self, e: &Expr, tail: bool) {
         match e {
             Expr::Call(f, args) => {
-                if !(tail && *f == self.me) {
+                if tail && *f == self.me {
+                    self.loops = true;
+                } else {
                     self.calls.push(*f);
                 }
                 args.iter().for_each(|a| self.walk(a, false));

@@ -250,6 +250,9 @@ impl<'p> Gen<'p> {
         };
         let mut t = Tr::new(self, b, ps[0], guarded, Some(&f.body));
         t.tail_calls = direct;
+        if t.g.calls.loops[i] {
+            t.fuel_in_register();
+        }
         let vars: Vec<VarId> = f.params.iter().map(|(v, _)| *v).collect();
         for (v, val) in vars.iter().zip(args) {
             t.bind(*v, val);
@@ -580,10 +583,14 @@ struct Tr<'g, 'p, 'b> {
     /// How many inlined bodies enclose the current point.
     inline_depth: usize,
     /// The arena's fill level, kept in a register in bodies that allocate (`allocates`):
-    /// `ctx.heap` is written before every call out and return (`call_out`, `flush_heap`)
+    /// `ctx.heap` is written before every call out and return (`call_out`, `flush_regs`)
     /// and read back after calls. In memory, each allocation would wait for the store of
     /// the one before. `None`: the body allocates only through calls, and `ctx.heap` is it.
     heap: Option<Variable>,
+    /// The fuel of the current chunk, kept in a register in bodies that loop
+    /// (`CallGraph::loops`), written and read back where `heap` is. In memory, each turn of
+    /// the loop would wait for the store of the turn before.
+    fuel: Option<Variable>,
     fail: Block,
     /// Set for top-level functions: self calls in tail position jump to `This::top`. λs
     /// have none.
@@ -619,6 +626,7 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
             scopes: 1,
             inline_depth: 0,
             heap,
+            fuel: None,
             fail,
             this: None,
             guarded,
@@ -714,19 +722,41 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
         self.fail_if(low, ST_STACK);
     }
 
+    /// Keeps the fuel in a register from here on (see `fuel`).
+    fn fuel_in_register(&mut self) {
+        let var = self.b.declare_var(I64);
+        let f = self.load_ctx(OFF_FUEL);
+        self.b.def_var(var, f);
+        self.fuel = Some(var);
+    }
+
     /// One unit of fuel; `rt_tick` (through `tick_stub`) refills the chunk or ends the run.
     fn spend_fuel(&mut self) {
-        let fuel = self.load_ctx(OFF_FUEL);
+        let fuel = match self.fuel {
+            Some(v) => self.b.use_var(v),
+            None => self.load_ctx(OFF_FUEL),
+        };
         let fuel = self.b.ins().iadd_imm_s(fuel, -1);
-        self.store_ctx(OFF_FUEL, fuel);
+        match self.fuel {
+            Some(v) => self.b.def_var(v, fuel),
+            None => self.store_ctx(OFF_FUEL, fuel),
+        }
         let empty = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, fuel, 0);
         let tick = self.b.create_block();
         let cont = self.b.create_block();
         self.b.ins().brif(empty, tick, &[], cont, &[]);
         self.b.switch_to_block(tick);
         self.b.set_cold_block(tick);
-        let f = self.fref(self.g.rt.tick_stub);
-        self.b.ins().call(f, &[self.ctx]);
+        if let Some(v) = self.fuel {
+            self.store_ctx(OFF_FUEL, fuel);
+            let f = self.fref(self.g.rt.tick_stub);
+            self.b.ins().call(f, &[self.ctx]);
+            let refilled = self.load_ctx(OFF_FUEL);
+            self.b.def_var(v, refilled);
+        } else {
+            let f = self.fref(self.g.rt.tick_stub);
+            self.b.ins().call(f, &[self.ctx]);
+        }
         let st = self.load_ctx(OFF_STATUS);
         self.b.ins().brif(st, self.fail, &[], cont, &[]);
         self.b.switch_to_block(cont);
@@ -742,7 +772,7 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
     }
 
     fn ret(&mut self, v: Value) {
-        self.flush_heap();
+        self.flush_regs();
         self.leave_depth();
         self.b.ins().return_(&[v]);
     }
@@ -819,7 +849,7 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
                 for a in args {
                     vals.push(self.expr(a));
                 }
-                self.flush_heap();
+                self.flush_regs();
                 self.leave_depth();
                 let fr = self.fref(self.g.funs[f.0 as usize]);
                 self.b.ins().return_call(fr, &vals);
@@ -1036,28 +1066,38 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
         p
     }
 
-    /// Writes the fill level back to `ctx.heap`, for code that does not share this
-    /// function's register. (The `fail` path skips it: a failed run's cells are dropped.)
-    fn flush_heap(&mut self) {
+    /// Writes the fill level and the fuel kept in registers back to `ctx`, for code that
+    /// does not share this function's registers. (The `fail` path skips it: a failed run's
+    /// cells are dropped and its fuel is not read again.)
+    fn flush_regs(&mut self) {
         if let Some(h) = self.heap {
             let h = self.b.use_var(h);
             self.store_ctx(OFF_HEAP, h);
         }
+        if let Some(f) = self.fuel {
+            let f = self.b.use_var(f);
+            self.store_ctx(OFF_FUEL, f);
+        }
     }
 
-    fn reload_heap(&mut self) {
+    /// Reads them back after code that may have changed them.
+    fn reload_regs(&mut self) {
         if let Some(h) = self.heap {
             let v = self.load_ctx(OFF_HEAP);
             self.b.def_var(h, v);
+        }
+        if let Some(f) = self.fuel {
+            let v = self.load_ctx(OFF_FUEL);
+            self.b.def_var(f, v);
         }
     }
 
     /// A call of compiled code or of a runtime helper, which may allocate.
     fn call_out(&mut self, fr: FuncRef, args: &[Value]) -> Value {
-        self.flush_heap();
+        self.flush_regs();
         let call = self.b.ins().call(fr, args);
         let r = self.b.inst_results(call)[0];
-        self.reload_heap();
+        self.reload_regs();
         r
     }
 
@@ -1126,7 +1166,7 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
                 // the partial application or applies the result to the remaining arguments.
                 let (fast, slow, merge) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
                 self.b.append_block_param(merge, I64);
-                self.flush_heap();
+                self.flush_regs();
                 let arity = self.b.ins().load(I64, mf(), fv, 8);
                 let exact = self.b.ins().icmp_imm_s(IntCC::Equal, arity, vals.len() as i64);
                 self.b.ins().brif(exact, fast, &[], slow, &[]);
@@ -1144,7 +1184,7 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
                 self.b.ins().jump(merge, &[r.into()]);
                 self.b.switch_to_block(merge);
                 let r = self.b.block_params(merge)[0];
-                self.reload_heap();
+                self.reload_regs();
                 self.check_status();
                 r
             }

@@ -167,3 +167,32 @@ end";
     let r = rx.recv_timeout(Duration::from_secs(30)).expect("compiles and runs within 30 s");
     assert_eq!(r, format!("{:?}", Ok::<_, ()>(Ok::<_, ()>(Value::nat(5)))));
 }
+
+/// A loop keeps its fuel in a register: the fuel its callees spend must still count, and a
+/// long loop must still run out. (The non-tail self calls, never taken, keep the loops from
+/// being inlined into the `value`s: only a function's own body keeps fuel in a register.)
+#[test]
+fn fuel_of_a_loop_and_of_its_callees_counts() {
+    let text = "theory F imports Main begin
+fun depth :: \"nat ⇒ nat\" where \"depth 0 = 0\" | \"depth (Suc n) = Suc (depth n)\"
+fun spin :: \"nat ⇒ nat ⇒ nat\" where
+  \"spin 0 acc = acc\"
+| \"spin (Suc n) acc = (if acc = 7 then spin (spin n acc) acc else spin n (acc + depth 1000))\"
+fun count :: \"nat ⇒ nat\" where
+  \"count 0 = 0\"
+| \"count (Suc n) = (if n = 200000 then count (count n) else count n)\"
+value \"spin 1000 0\"
+value \"count 100000\"
+end";
+    let limits = |fuel| Limits { fuel, ..Limits::default() };
+    // `spin` loops 1,000 times; each turn's call of `depth` spends 1,001 units.
+    let (p, f, _) = value_fn(text, 0);
+    let mut jit = Jit::compile(&p).unwrap();
+    assert_eq!(jit.call(f, &[], &limits(2_000_000)), Ok(Value::nat(1_000_000)));
+    assert_eq!(jit.call(f, &[], &limits(500_000)), Err(JitOutcome::OutOfFuel));
+    // `count` is a loop of 100,000 turns.
+    let (p, f, _) = value_fn(text, 1);
+    let mut jit = Jit::compile(&p).unwrap();
+    assert_eq!(jit.call(f, &[], &limits(200_000)), Ok(Value::nat(0)));
+    assert_eq!(jit.call(f, &[], &limits(50_000)), Err(JitOutcome::OutOfFuel));
+}
