@@ -250,7 +250,7 @@ impl<'p> Gen<'p> {
         };
         let mut t = Tr::new(self, b, ps[0], guarded, Some(&f.body));
         t.tail_calls = direct;
-        if t.g.calls.loops[i] {
+        if loops(t.g, Some(FunId(i as u32)), &f.body) {
             t.fuel_in_register();
         }
         let vars: Vec<VarId> = f.params.iter().map(|(v, _)| *v).collect();
@@ -297,6 +297,9 @@ impl<'p> Gen<'p> {
             for (k, v) in l.params.iter().enumerate() {
                 let x = t.b.ins().load(I64, MemFlagsData::trusted(), ps[2], (8 * k) as i32);
                 t.bind(*v, x);
+            }
+            if loops(t.g, None, &l.body) {
+                t.fuel_in_register();
             }
             t.prologue();
             t.finish(&l.body, K::Ret);
@@ -511,23 +514,40 @@ pub(crate) fn structural(prog: &Program, t: &Ty) -> bool {
     true
 }
 
-/// Whether translating `e` allocates in place (cells, closures, comprehensions), looking
-/// `depth` levels into the bodies of inlined calls; when the depth runs out, it may.
-fn allocates(g: &Gen, e: &Expr, depth: usize) -> bool {
-    match e {
-        Expr::Ctor(_, args) if !args.is_empty() => true,
-        Expr::FunRef(_) | Expr::Lambda(..) | Expr::SetCompr { .. } => true,
-        Expr::Call(f, _)
-            if g.calls.inlined[f.0 as usize] && (depth == 0 || allocates(g, &g.prog.fun(*f).body, depth - 1)) =>
-        {
-            true
-        }
-        _ => {
-            let mut any = false;
-            e.for_each_child(&mut |c, _| any = any || allocates(g, c, depth));
-            any
+/// Whether the code of `e` has a node where `here` holds, looking `depth` levels into the
+/// bodies of inlined calls; when the depth runs out, it may.
+fn in_code(g: &Gen, e: &Expr, depth: usize, here: &dyn Fn(&Expr) -> bool) -> bool {
+    if here(e) {
+        return true;
+    }
+    if let Expr::Call(f, _) = e {
+        if g.calls.inlined[f.0 as usize] && (depth == 0 || in_code(g, &g.prog.fun(*f).body, depth - 1, here)) {
+            return true;
         }
     }
+    let mut any = false;
+    e.for_each_child(&mut |c, _| any = any || in_code(g, c, depth, here));
+    any
+}
+
+/// Whether translating `e` allocates in place (cells, closures, comprehensions).
+fn allocates(g: &Gen, e: &Expr) -> bool {
+    in_code(g, e, MAX_INLINE_DEPTH + 1, &|e| match e {
+        Expr::Ctor(_, args) => !args.is_empty(),
+        Expr::FunRef(_) | Expr::Lambda(..) | Expr::SetCompr { .. } => true,
+        _ => false,
+    })
+}
+
+/// Whether `e`, the body of `me` (if any), loops in place: `me` loops, or an inlined call does.
+fn loops(g: &Gen, me: Option<FunId>, e: &Expr) -> bool {
+    me.is_some_and(|f| g.calls.loops[f.0 as usize])
+        || in_code(
+            g,
+            e,
+            MAX_INLINE_DEPTH + 1,
+            &|e| matches!(e, Expr::Call(f, _) if g.calls.loops[f.0 as usize] && g.calls.inlined[f.0 as usize]),
+        )
 }
 
 /// What a quantifier or comprehension loops over: `len` values, the elements of a finite set
@@ -611,7 +631,7 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
     /// the closure entry that only calls its function).
     fn new(g: &'g mut Gen<'p>, mut b: FunctionBuilder<'b>, ctx: Value, guarded: bool, body: Option<&Expr>) -> Self {
         let fail = b.create_block();
-        let heap = body.is_some_and(|e| allocates(g, e, MAX_INLINE_DEPTH + 1)).then(|| {
+        let heap = body.is_some_and(|e| allocates(g, e)).then(|| {
             let heap = b.declare_var(I64);
             let h = b.ins().load(I64, mf(), ctx, OFF_HEAP);
             b.def_var(heap, h);
