@@ -7,11 +7,12 @@
 //! the code equations. Throughput is in test cases. `jit_entry_len5` runs a property that is
 //! `True` at once over the same cases: the fixed cost of entering compiled code from Rust.
 //! Each JIT variant runs once with one `Jit::run` per case and once as the exhaustive tester
-//! runs the cases, one `Jit::run_level` loop per `x` (`jit_level_*`).
+//! runs the cases, one `Jit::run_level` per `x`: a loop compiled with the property inlined
+//! (`Jit::with_levels`), `jit_level_*`.
 
 mod common;
 
-use codegen::Jit;
+use codegen::{Jit, DEFAULT_ARENA_WORDS};
 use common::*;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use lang::interp::{Interp, Limits, Value};
@@ -61,7 +62,7 @@ fn bench(c: &mut Criterion) {
     let xs: Vec<u64> = (0..=5).collect();
     let vals: Vec<Value> = all.iter().map(|l| list_value(l)).collect();
     for (name, prog, f) in runs {
-        let mut jit = Jit::compile(&prog).unwrap();
+        let mut jit = Jit::with_levels(&prog, DEFAULT_ARENA_WORDS, &[f]).unwrap();
         let ws = words(&mut jit, &vals, &list_ty);
         // One `run` per case, and the same cases as the exhaustive tester runs them: one
         // level (`Jit::run_level`) per `x`.

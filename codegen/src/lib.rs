@@ -121,6 +121,8 @@ pub struct Jit {
     prog: Box<Program>,
     /// Closure entry of each function, `(ctx, cell, args) -> word`; also the entry from Rust.
     entries: Vec<Entry>,
+    /// The compiled level loop of each function that has one (`with_levels`).
+    levels: Vec<Option<LevelFn>>,
     undefs: Vec<Undef>,
     /// Boxed: `Ctx::cmp_tys` points at the `Vec` itself, which must not move with `Jit`.
     #[allow(clippy::box_collection)]
@@ -140,6 +142,14 @@ impl Jit {
 
     /// Compiles every function of `prog`, with an arena of `words` words.
     pub fn with_arena(prog: &Program, words: usize) -> Result<Jit, CodegenError> {
+        Jit::with_levels(prog, words, &[])
+    }
+
+    /// `with_arena`, also compiling for each of `levels` (boolean functions that no
+    /// function calls, such as a lemma's parts) a loop that runs it over many values of one
+    /// argument with its body inlined: `run_level` with that function as its only check then
+    /// costs no call per case.
+    pub fn with_levels(prog: &Program, words: usize, levels: &[FunId]) -> Result<Jit, CodegenError> {
         let mut flags = settings::builder();
         let set = |f: &mut settings::Builder, k: &str, v: &str| f.set(k, v).map_err(|e| CodegenError(e.to_string()));
         set(&mut flags, "use_colocated_libcalls", "false")?;
@@ -174,7 +184,7 @@ impl Jit {
         lang::core::specialize::apply(&mut prog);
         lang::core::reuse_cells::apply(&mut prog);
         let mut g = translate::Gen::new(module, &prog)?;
-        g.compile_all()?;
+        g.compile_all(levels)?;
         g.module.finalize_definitions().map_err(|e| CodegenError(format!("{e:?}")))?;
         let entries = g
             .wraps
@@ -183,6 +193,13 @@ impl Jit {
             .map(|(w, f)| Entry {
                 code: unsafe { std::mem::transmute::<*const u8, ClosureFn>(g.module.get_finalized_function(*w)) },
                 arity: f.params.len(),
+            })
+            .collect();
+        let levels = g
+            .levels
+            .iter()
+            .map(|l| {
+                l.map(|id| unsafe { std::mem::transmute::<*const u8, LevelFn>(g.module.get_finalized_function(id)) })
             })
             .collect();
         let undefs = std::mem::take(&mut g.undefs);
@@ -203,13 +220,27 @@ impl Jit {
             prog: std::ptr::null(),
             cmp_tys: std::ptr::null(),
         });
-        let mut jit =
-            Jit { module: Some(module), prog, entries, undefs, cmp_tys, arena, ctx, stack_limit: stack_limit() };
+        let mut jit = Jit {
+            module: Some(module),
+            prog,
+            entries,
+            levels,
+            undefs,
+            cmp_tys,
+            arena,
+            ctx,
+            stack_limit: stack_limit(),
+        };
         jit.ctx.stack_limit = jit.stack_limit;
         jit.ctx.prog = &*jit.prog;
         jit.ctx.cmp_tys = &*jit.cmp_tys;
         jit.reset();
         Ok(jit)
+    }
+
+    /// Whether `f` has a compiled level loop (`with_levels`).
+    pub fn has_level(&self, f: FunId) -> bool {
+        self.levels.get(f.0 as usize).is_some_and(|l| l.is_some())
     }
 
     pub fn program(&self) -> &Program {
@@ -375,6 +406,9 @@ impl Jit {
         };
         let heap = self.ctx.heap;
         Jit::start(&mut self.ctx, limits);
+        if let (0, Some(level)) = (last, self.levels[checks[0].0 as usize]) {
+            return self.run_compiled_level(level, descend, args, var, values, heap);
+        }
         let fuel = limits.fuel.max(1);
         let chunk = fuel.min(FUEL_CHUNK) as i64;
         let ctx: &mut Ctx = &mut self.ctx;
@@ -392,6 +426,7 @@ impl Jit {
                 }
                 if r == 0 {
                     if j == last && !descend {
+                        ctx.heap = heap;
                         return (LevelEnd::Failed(i), counts);
                     }
                     counts.rejected += 1;
@@ -399,12 +434,51 @@ impl Jit {
                 }
             }
             if descend {
+                ctx.heap = heap;
                 return (LevelEnd::Descend(i), counts);
             }
             counts.passed += 1;
         }
         ctx.heap = heap;
         (LevelEnd::Done, counts)
+    }
+
+    /// `run_level` with one check that has a compiled level loop, started (`start`) from
+    /// the arena fill level `heap`.
+    fn run_compiled_level(
+        &mut self,
+        level: LevelFn,
+        descend: bool,
+        args: &mut [Word],
+        var: usize,
+        values: &[Word],
+        heap: u64,
+    ) -> (LevelEnd, LevelCounts) {
+        // A premise (`descend`) stops at a case that holds, a conclusion at one that fails.
+        let stop_on = u64::from(descend);
+        let ctx: *mut Ctx = &mut *self.ctx;
+        // SAFETY: `level` is this JIT's, `var` is within `args` (checked by the caller), and
+        // `values` has `values.len()` words.
+        let i = unsafe { level(ctx, args.as_mut_ptr(), var as u64, values.as_ptr(), values.len() as u64, stop_on) }
+            as usize;
+        self.ctx.heap = heap;
+        let before = i.min(values.len()) as u64;
+        let counts = if descend {
+            LevelCounts { rejected: before, passed: 0 }
+        } else {
+            LevelCounts { rejected: 0, passed: before }
+        };
+        let end = if self.ctx.status != 0 {
+            self.ctx.status = 0;
+            LevelEnd::Handover(i)
+        } else if i >= values.len() {
+            LevelEnd::Done
+        } else if descend {
+            LevelEnd::Descend(i)
+        } else {
+            LevelEnd::Failed(i)
+        };
+        (end, counts)
     }
 
     #[cold]

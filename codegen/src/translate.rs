@@ -79,6 +79,8 @@ pub(crate) struct Gen<'p> {
     cmp_funs: HashMap<DataId, FuncId>,
     pending_cmps: Vec<DataId>,
     calls: CallGraph,
+    /// The compiled level loop of each function that has one (`define_level`).
+    pub levels: Vec<Option<FuncId>>,
 }
 
 fn err(e: impl std::fmt::Debug) -> CodegenError {
@@ -138,6 +140,7 @@ impl<'p> Gen<'p> {
             cmp_funs: HashMap::new(),
             pending_cmps: Vec::new(),
             calls,
+            levels: vec![None; prog.funs.len()],
         })
     }
 
@@ -150,7 +153,9 @@ impl<'p> Gen<'p> {
         s
     }
 
-    pub fn compile_all(&mut self) -> Result<(), CodegenError> {
+    /// Compiles every function, and a level loop (`define_level`) for each of `levels`
+    /// that can have one.
+    pub fn compile_all(&mut self, levels: &[FunId]) -> Result<(), CodegenError> {
         let mut fctx = FunctionBuilderContext::new();
         let mut cx = self.module.make_context();
         let fcfg = self.module.target_config();
@@ -209,6 +214,9 @@ impl<'p> Gen<'p> {
             self.module.define_function(self.wraps[i], &mut cx).map_err(err)?;
             self.module.clear_context(&mut cx);
             self.compile_lambdas(&mut cx, &mut fctx)?;
+        }
+        for f in levels {
+            self.define_level(&mut cx, &mut fctx, f.0 as usize)?;
         }
         while let Some(d) = self.pending_cmps.pop() {
             let id = self.cmp_funs[&d];
@@ -271,6 +279,115 @@ impl<'p> Gen<'p> {
         t.b.finalize(fcfg);
         self.module.define_function(id, cx).map_err(|e| CodegenError(format!("{}: {e:?}", f.name)))?;
         self.module.clear_context(cx);
+        Ok(())
+    }
+
+    /// Compiles the level loop of function `i` (a `LevelFn`): its body inlined into a loop
+    /// over the values of one argument, each case starting from the arena fill level and
+    /// fuel the loop was entered with, so a case costs no call and no entry from Rust. Only
+    /// for boolean functions that are unguarded (not recursive) and without λs (which would
+    /// be compiled again); others keep the loop in Rust.
+    fn define_level(
+        &mut self,
+        cx: &mut cranelift_codegen::Context,
+        fctx: &mut FunctionBuilderContext,
+        i: usize,
+    ) -> Result<(), CodegenError> {
+        let f = &self.prog.funs[i];
+        let c = &self.calls;
+        if f.ret != Ty::Bool
+            || c.guarded[i]
+            || c.guarded_closure_entry[i]
+            || f.body.count(&|e| matches!(e, Expr::Lambda(..))) > 0
+            || self.levels[i].is_some()
+        {
+            return Ok(());
+        }
+        let mut sig = Signature::new(self.module.isa().default_call_conv());
+        sig.params.extend([AbiParam::new(I64); 6]);
+        sig.returns.push(AbiParam::new(I64));
+        let id = self.module.declare_function(&format!("level{i}"), Linkage::Local, &sig).map_err(err)?;
+        cx.func.signature = sig;
+        cx.func.name = UserFuncName::user(4, id.as_u32());
+        let fcfg = self.module.target_config();
+        let mut b = FunctionBuilder::new(&mut cx.func, fctx);
+        let entry = b.create_block();
+        b.append_block_params_for_function_params(entry);
+        b.switch_to_block(entry);
+        let ps = b.block_params(entry).to_vec();
+        let (ctx, args, var, values, n, stop_on) = (ps[0], ps[1], ps[2], ps[3], ps[4], ps[5]);
+        let mut t = Tr::new(self, b, ctx, false, Some(&f.body));
+        if loops(t.g, Some(FunId(i as u32)), &f.body) {
+            t.fuel_in_register();
+        }
+        let at = t.b.declare_var(I64);
+        let zero = t.b.ins().iconst(I64, 0);
+        t.b.def_var(at, zero);
+        // A case that sets a status leaves through `fail` with its index.
+        t.fail_value = Some(at);
+        let heap0 = match t.heap {
+            Some(h) => t.b.use_var(h),
+            None => t.load_ctx(OFF_HEAP),
+        };
+        let fuel0 = match t.fuel {
+            Some(v) => t.b.use_var(v),
+            None => t.load_ctx(OFF_FUEL),
+        };
+        let left0 = t.load_ctx(OFF_FUEL_LEFT);
+        let var_off = t.b.ins().ishl_imm_u(var, 3);
+        let var_addr = t.b.ins().iadd(args, var_off);
+        let (head, case, stop, next) = (t.b.create_block(), t.b.create_block(), t.b.create_block(), t.b.create_block());
+        t.b.ins().jump(head, &[]);
+        t.b.switch_to_block(head);
+        let k = t.b.use_var(at);
+        let more = t.b.ins().icmp(IntCC::UnsignedLessThan, k, n);
+        t.b.ins().brif(more, case, &[], stop, &[]);
+        t.b.switch_to_block(case);
+        let k = t.b.use_var(at);
+        let off = t.b.ins().ishl_imm_u(k, 3);
+        let addr = t.b.ins().iadd(values, off);
+        let w = t.b.ins().load(I64, mf(), addr, 0);
+        t.b.ins().store(mf(), w, var_addr, 0);
+        match t.heap {
+            Some(h) => t.b.def_var(h, heap0),
+            None => t.store_ctx(OFF_HEAP, heap0),
+        }
+        match t.fuel {
+            Some(v) => t.b.def_var(v, fuel0),
+            None => t.store_ctx(OFF_FUEL, fuel0),
+        }
+        t.store_ctx(OFF_FUEL_LEFT, left0);
+        let params: Vec<VarId> = f.params.iter().map(|(v, _)| *v).collect();
+        for (j, v) in params.iter().enumerate() {
+            let x = t.b.ins().load(I64, mf(), args, (8 * j) as i32);
+            t.bind(*v, x);
+        }
+        let merge = t.b.create_block();
+        t.b.append_block_param(merge, I64);
+        let dest = t.dest_for(FunId(i as u32));
+        let top = t.b.create_block();
+        t.b.ins().jump(top, &[]);
+        t.b.switch_to_block(top);
+        t.this = Some(This { id: FunId(i as u32), top, params, k: K::Merge(merge), dest });
+        t.finish(&f.body, K::Merge(merge));
+        t.b.switch_to_block(merge);
+        let r = t.b.block_params(merge)[0];
+        let hit = t.b.ins().icmp(IntCC::Equal, r, stop_on);
+        t.b.ins().brif(hit, stop, &[], next, &[]);
+        t.b.switch_to_block(next);
+        let k = t.b.use_var(at);
+        let k1 = t.b.ins().iadd_imm_s(k, 1);
+        t.b.def_var(at, k1);
+        t.b.ins().jump(head, &[]);
+        t.b.switch_to_block(stop);
+        let k = t.b.use_var(at);
+        t.b.ins().return_(&[k]);
+        t.close();
+        t.b.seal_all_blocks();
+        t.b.finalize(fcfg);
+        self.module.define_function(id, cx).map_err(|e| CodegenError(format!("level of {}: {e:?}", f.name)))?;
+        self.module.clear_context(cx);
+        self.levels[i] = Some(id);
         Ok(())
     }
 
@@ -612,6 +729,8 @@ struct Tr<'g, 'p, 'b> {
     /// the loop would wait for the store of the turn before.
     fuel: Option<Variable>,
     fail: Block,
+    /// What `fail` returns (0 unless set).
+    fail_value: Option<Variable>,
     /// Set for top-level functions: self calls in tail position jump to `This::top`. λs
     /// have none.
     this: Option<This>,
@@ -648,6 +767,7 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
             heap,
             fuel: None,
             fail,
+            fail_value: None,
             this: None,
             guarded,
             tail_calls: false,
@@ -658,7 +778,10 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
     /// Emits the `fail` block (last, so the entry block stays first in the layout).
     fn close(&mut self) {
         self.b.switch_to_block(self.fail);
-        let z = self.b.ins().iconst(I64, 0);
+        let z = match self.fail_value {
+            Some(v) => self.b.use_var(v),
+            None => self.b.ins().iconst(I64, 0),
+        };
         self.b.ins().return_(&[z]);
     }
 

@@ -126,7 +126,9 @@ impl<'c> Runner<'c> {
             return;
         }
         self.want_jit = false;
-        self.jit = Jit::compile(&self.conj.program).ok();
+        // The parts get level loops, for the exhaustive tester's levels (`Jit::run_level`).
+        let parts: Vec<FunId> = self.conj.premises.iter().chain([&self.conj.conclusion]).map(|p| p.fun).collect();
+        self.jit = Jit::with_levels(&self.conj.program, codegen::DEFAULT_ARENA_WORDS, &parts).ok();
         let (p, has) = (&self.conj.program, self.jit.is_some());
         self.words_ok = self.conj.vars.iter().map(|v| has && crate::types::words_ok(p, &v.ty)).collect();
     }
