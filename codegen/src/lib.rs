@@ -324,21 +324,29 @@ impl Jit {
     /// The list of the numbers `elems` (`nat` or `int` words), its cons cells allocated at
     /// once and laid out in order: the layout `ctor_word` gives cell by cell.
     pub fn int_list_word(&mut self, elems: &[i64]) -> Result<Word, JitOutcome> {
+        let mut it = elems.iter();
+        self.int_list_with(elems.len(), || it.next().copied().unwrap_or(0))
+    }
+
+    /// `int_list_word` of the `len` numbers `elem` gives, called in order and written
+    /// straight into the cells (a generator draws them there without a buffer between).
+    #[inline]
+    pub fn int_list_with(&mut self, len: usize, mut elem: impl FnMut() -> i64) -> Result<Word, JitOutcome> {
         const NIL: Word = 1;
-        if elems.is_empty() {
+        if len == 0 {
             return Ok(NIL);
         }
         let ctx: *mut Ctx = &mut *self.ctx;
         // SAFETY: `ctx` is this JIT's context; the cells are inside its arena.
-        let Some(p) = (unsafe { alloc(ctx, 3 * elems.len() as u64) }) else {
+        let Some(p) = (unsafe { alloc(ctx, 3 * len as u64) }) else {
             self.ctx.status = 0;
             return Err(JitOutcome::OutOfMemory);
         };
         let cons = 1 | (2 << 32);
-        for (i, x) in elems.iter().enumerate() {
-            let next = if i + 1 == elems.len() { NIL } else { p.wrapping_add(3 * (i + 1)) as Word };
+        for i in 0..len {
+            let next = if i + 1 == len { NIL } else { p.wrapping_add(3 * (i + 1)) as Word };
             // SAFETY: cell `i` is the words 3i..3i+3 of the room just taken.
-            unsafe { (*p.add(3 * i), *p.add(3 * i + 1), *p.add(3 * i + 2)) = (cons, *x as Word, next) };
+            unsafe { (*p.add(3 * i), *p.add(3 * i + 1), *p.add(3 * i + 2)) = (cons, elem() as Word, next) };
         }
         Ok(p as Word)
     }

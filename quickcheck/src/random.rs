@@ -69,17 +69,21 @@ impl<'a> Choices<'a> {
         }
     }
 
-    /// `sequence` of `draw(n)` into `out`: the same choices, drawn in one loop when drawing
-    /// at random without recording.
-    fn draws(&mut self, max: u64, n: u64, out: &mut Vec<u64>) {
+    /// `sequence` of `draw(n)`, each choice given to `each`: the same choices, drawn in
+    /// one loop when drawing at random without recording, where the builder `b` gets the
+    /// length and draws the elements itself (`Build::int_list_with`, straight into the
+    /// arena); otherwise `b` gets the choices made (`Build::int_list`).
+    fn draws(&mut self, max: u64, n: u64, each: impl Fn(u64) -> i64, b: &mut impl Build, buf: &mut Vec<i64>) {
         if let (Some(r), false) = (self.rng.as_deref_mut(), self.recording) {
             let len = r.random_range(0..=max);
-            out.extend((0..len).map(|_| r.random_range(0..n.max(1))));
             // An announcing 1 and a choice per element, and the closing 0.
             self.pos += 2 * len as usize + 1;
+            b.int_list_with(len as usize, || each(r.random_range(0..n.max(1))));
             return;
         }
-        self.sequence(max, |ch| out.push(ch.draw(n)));
+        buf.clear();
+        self.sequence(max, |ch| buf.push(each(ch.draw(n))));
+        b.int_list(buf);
     }
 
     /// Generates a sequence of up to `max` elements: a random run picks its length
@@ -128,6 +132,13 @@ pub trait Build {
             self.int(*x);
         }
         self.list(xs.len());
+    }
+    /// Pushes the list of the `len` numbers `elem` gives, called in order.
+    fn int_list_with(&mut self, len: usize, mut elem: impl FnMut() -> i64) {
+        for _ in 0..len {
+            self.int(elem());
+        }
+        self.list(len);
     }
 }
 
@@ -207,6 +218,11 @@ impl Build for WordBuilder<'_, '_> {
         self.failed |= w.is_none();
         self.stack.push(w.unwrap_or(0));
     }
+    fn int_list_with(&mut self, len: usize, elem: impl FnMut() -> i64) {
+        let w = self.r.int_list_with(len, elem);
+        self.failed |= w.is_none();
+        self.stack.push(w.unwrap_or(0));
+    }
     fn list(&mut self, n: usize) {
         let at = self.stack.len() - n;
         let mut v: Word = 1; // Nil: (0 << 1) | 1
@@ -247,14 +263,13 @@ struct DataInfo {
 pub struct Generators<'p> {
     prog: &'p Program,
     datas: Vec<Option<Rc<DataInfo>>>,
-    /// The choices and elements of a list of numbers being drawn, reused across lists.
-    choices: Vec<u64>,
+    /// The elements of a list of numbers being replayed, reused across lists.
     numbers: Vec<i64>,
 }
 
 impl<'p> Generators<'p> {
     pub fn new(prog: &'p Program) -> Generators<'p> {
-        Generators { prog, datas: vec![None; prog.datas.len()], choices: Vec::new(), numbers: Vec::new() }
+        Generators { prog, datas: vec![None; prog.datas.len()], numbers: Vec::new() }
     }
 
     /// A random value of `ty` as an interpreter value.
@@ -310,13 +325,8 @@ impl<'p> Generators<'p> {
         if let Some(elem @ (Ty::Nat | Ty::Int)) = &info.list_elem {
             // Lists of numbers, the most common test data, in one loop and without a
             // builder step per element; the same choices as below.
-            let (mut cs, mut xs) = (std::mem::take(&mut self.choices), std::mem::take(&mut self.numbers));
-            cs.clear();
-            ch.draws(size, number_choices(elem, size), &mut cs);
-            xs.clear();
-            xs.extend(cs.iter().map(|c| number_of_choice(elem, *c)));
-            b.int_list(&xs);
-            (self.choices, self.numbers) = (cs, xs);
+            let nat = *elem == Ty::Nat;
+            ch.draws(size, number_choices(elem, size), |c| number_of_choice(nat, c), b, &mut self.numbers);
             return;
         }
         if let Some(elem) = &info.list_elem {
@@ -366,7 +376,7 @@ impl<'p> Generators<'p> {
 /// smaller choice is a smaller magnitude).
 fn number(ty: &Ty, size: u64, ch: &mut Choices) -> i64 {
     let c = ch.draw(number_choices(ty, size));
-    number_of_choice(ty, c)
+    number_of_choice(*ty == Ty::Nat, c)
 }
 
 /// How many numbers of `ty` (`nat` or `int`) there are at `size`.
@@ -378,9 +388,10 @@ fn number_choices(ty: &Ty, size: u64) -> u64 {
     }
 }
 
-fn number_of_choice(ty: &Ty, c: u64) -> i64 {
+/// The number of choice `c`, a `nat` if `nat`, an `int` otherwise.
+fn number_of_choice(nat: bool, c: u64) -> i64 {
     let c = c as i64;
-    if *ty == Ty::Nat {
+    if nat {
         c
     } else if c % 2 == 1 {
         c / 2 + 1
@@ -641,6 +652,48 @@ fn shrink(
         }
         if !improved {
             return (best, attempts);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runner::Engine;
+    use lang::core::conjecture::TypeChoice;
+    use rand::SeedableRng;
+    use std::time::Duration;
+
+    /// Lists of numbers drawn at random straight into the arena (the fast path) and drawn
+    /// recording their choices as values make the same draws: the same value, the generator
+    /// left in the same state. A failing case is drawn again recording, so they must agree.
+    #[test]
+    fn lists_of_numbers_draw_the_same_unrecorded_and_recorded() {
+        let th = lang::check_theory(
+            "theory T imports Main begin\nlemma \"length (xs :: nat list) = length (ys :: int list)\" oops\nend",
+        );
+        assert!(th.diagnostics.is_empty(), "{:?}", th.diagnostics);
+        let c = th.lower_conjecture(0, &[TypeChoice::Named("nat".into())]);
+        let mut r = Runner::new(&c, Engine::Compiled, Instant::now() + Duration::from_secs(60));
+        let mut gens = Generators::new(&c.program);
+        let mut scratch = Vec::new();
+        for seed in 0..200u64 {
+            for (v, var) in c.vars.iter().enumerate() {
+                let size = seed % 25;
+                let mut fast = Xoshiro256PlusPlus::seed_from_u64(seed);
+                let mut recorded = fast.clone();
+                r.reset_arena();
+                scratch.clear();
+                let mut b = WordBuilder { r: &mut r, stack: &mut scratch, failed: false };
+                gens.gen(&var.ty, size, &mut Choices::random(&mut fast), &mut b);
+                assert!(!b.failed);
+                r.set_word(v, scratch.pop().expect("a word"));
+                let mut ch = Choices::random_recorded(&mut recorded);
+                let value = gens.value(&var.ty, size, &mut ch);
+                assert!(!ch.record.is_empty());
+                assert_eq!(r.value(v), Some(value), "seed {seed}, {}", var.name);
+                assert_eq!(fast, recorded, "seed {seed}: the generators' states");
+            }
         }
     }
 }

@@ -199,6 +199,13 @@ impl<'c> Runner<'c> {
         self.jit.as_mut().and_then(|j| j.int_list_word(elems).ok())
     }
 
+    /// The list of the `len` numbers `elem` gives in order, built in the JIT's arena
+    /// (`Jit::int_list_with`), if there is a JIT and room.
+    #[inline]
+    pub fn int_list_with(&mut self, len: usize, elem: impl FnMut() -> i64) -> Option<Word> {
+        self.jit.as_mut().and_then(|j| j.int_list_with(len, elem).ok())
+    }
+
     /// Sets variable `var` to `value`, with its word when the caller has one.
     pub fn set(&mut self, var: usize, value: Value, word: Option<Word>) {
         self.values[var] = Some(value);
