@@ -4,7 +4,7 @@
 //! (2,075,370 cases), measured three ways in one run: the JIT, the reference interpreter
 //! (trees with <= 4 nodes, with the JIT at that bound too for the ratio), and hand-written
 //! Rust on `Rc` trees. Throughput is in test cases. The JIT runs once with one `Jit::run` per
-//! case and once as the exhaustive tester runs the cases, one `Jit::run_level` per `x`: a
+//! case and once as the exhaustive tester runs the cases, one `Jit::run_rows` per `x`: a
 //! loop compiled with the property inlined (`Jit::with_levels`), `jit_level_*`.
 
 mod common;
@@ -88,7 +88,7 @@ fn bench(c: &mut Criterion) {
         let vals: Vec<Value> = ts.iter().map(tree_value).collect();
         let ws = words(&mut jit, &vals, &tree_ty);
         drop(vals);
-        // One `run` per case, and one `Jit::run_level` per `x` as the exhaustive tester runs
+        // One `run` per case, and one `Jit::run_rows` per `x` as the exhaustive tester runs
         // them (a loop compiled with the property inlined, `Jit::with_levels`).
         g.bench_function(format!("jit_nodes{max_nodes}"), |b| {
             b.iter(|| black_box(jit_cases(&mut jit, prop, &ws, &limits)))

@@ -5,7 +5,7 @@
 //! interpreter (shorter lists), and hand-written Rust on `Vec` following the code equations
 //! (a linear reverse). Throughput is in test cases (pairs). The JIT at length <= 4 runs once
 //! with one `Jit::run` per case and once as the exhaustive tester runs the cases, one
-//! `Jit::run_level` per `xs`: a loop compiled with the property inlined (`Jit::with_levels`),
+//! `Jit::run_rows` per `xs`: a loop compiled with the property inlined (`Jit::with_levels`),
 //! `jit_level_*`.
 
 use codegen::{Jit, DEFAULT_ARENA_WORDS};
@@ -63,7 +63,7 @@ fn bench(c: &mut Criterion) {
     for (name, prog) in [("jit_len4", p.clone()), ("jit_definitions_len4", definitions_only(&p))] {
         let mut jit = Jit::with_levels(&prog, DEFAULT_ARENA_WORDS, &[prop]).unwrap();
         let inputs = words(&mut jit, &big.iter().map(|l| list_value(l)).collect::<Vec<_>>(), &list_ty);
-        // One `run` per case, and one `Jit::run_level` per `xs` as the exhaustive tester runs
+        // One `run` per case, and one `Jit::run_rows` per `xs` as the exhaustive tester runs
         // them (a loop compiled with the property inlined, `Jit::with_levels`).
         let level_name = name.replace("jit_", "jit_level_");
         g.bench_function(name, |b| b.iter(|| black_box(jit_pairs(&mut jit, prop, &inputs, &limits))));

@@ -7,7 +7,7 @@
 //! the code equations. Throughput is in test cases. `jit_entry_len5` runs a property that is
 //! `True` at once over the same cases: the fixed cost of entering compiled code from Rust.
 //! Each JIT variant runs once with one `Jit::run` per case and once as the exhaustive tester
-//! runs the cases, one `Jit::run_level` per `x`: a loop compiled with the property inlined
+//! runs the cases, one `Jit::run_rows` per `x`: a loop compiled with the property inlined
 //! (`Jit::with_levels`), `jit_level_*`.
 
 mod common;
@@ -65,7 +65,7 @@ fn bench(c: &mut Criterion) {
         let mut jit = Jit::with_levels(&prog, DEFAULT_ARENA_WORDS, &[f]).unwrap();
         let ws = words(&mut jit, &vals, &list_ty);
         // One `run` per case, and the same cases as the exhaustive tester runs them: one
-        // level (`Jit::run_level`) per `x`.
+        // level (`Jit::run_rows`) per `x`.
         let level_name = name.replace("jit_", "jit_level_");
         g.bench_function(name, |b| b.iter(|| black_box(jit_cases(&mut jit, f, &ws, &limits))));
         g.bench_function(level_name, |b| b.iter(|| black_box(jit_level(&mut jit, f, &xs, &ws, &limits))));

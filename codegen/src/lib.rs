@@ -76,7 +76,7 @@ impl JitOutcome {
     }
 }
 
-/// Where `Jit::run_level` stopped.
+/// Where `Jit::run_rows` stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LevelEnd {
     /// Every case ran: each was rejected by a check or passed them all.
@@ -89,7 +89,7 @@ pub enum LevelEnd {
     Handover(usize),
 }
 
-/// The cases `Jit::run_level` ran to the end before it stopped.
+/// The cases `Jit::run_rows` ran to the end before it stopped.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LevelCounts {
     /// Rejected by a check that is a premise.
@@ -145,10 +145,9 @@ impl Jit {
         Jit::with_levels(prog, words, &[])
     }
 
-    /// `with_arena`, also compiling for each of `levels` (boolean functions that no
-    /// function calls, such as a lemma's parts) a loop that runs it over many values of one
-    /// argument with its body inlined: `run_level` with that function as its only check then
-    /// costs no call per case.
+    /// `with_arena`, also compiling for each of `levels` (boolean functions, such as a
+    /// lemma's parts) a loop that runs it over many rows of arguments with its body inlined:
+    /// `run_rows` with that function as its only check then costs no call per case.
     pub fn with_levels(prog: &Program, words: usize, levels: &[FunId]) -> Result<Jit, CodegenError> {
         let mut flags = settings::builder();
         let set = |f: &mut settings::Builder, k: &str, v: &str| f.set(k, v).map_err(|e| CodegenError(e.to_string()));
@@ -376,57 +375,61 @@ impl Jit {
         }
     }
 
-    /// Runs one level of a search in a loop here instead of one `run` per case: for each
-    /// word `values[i]`, sets `args[var]` to it, releases the arena to its fill level at the
-    /// call, and runs the boolean functions `checks` in order on `args` (each with fresh
-    /// `limits`). A check but the last that returns False rejects the case; so does the last
-    /// when `descend` is set (they are all premises then). A case that passes every check is
-    /// counted as passed unless `descend` is set, when the loop stops there for the caller to
-    /// go deeper. The loop also stops at a case whose last check returns False (without
-    /// `descend`: a candidate) and at one a check ends without a truth value (undefined, a
-    /// guard, a number past 64 bits, ...; the caller runs that case itself, where the outcome
-    /// is read). Returns where it stopped and the cases it ran to the end. The per-case cost is a few stores and the calls: what
-    /// a case of `run` costs in argument checks and status handling is paid once per level.
-    pub fn run_level(
+    /// Runs one level of a search in a loop instead of one `run` per case: `rows` holds the
+    /// arguments of the cases, `width` words each (the checks' arity). For each row it
+    /// releases the arena to its fill level at the call and runs the boolean functions
+    /// `checks` in order on the row (each with fresh `limits`). A check but the last that
+    /// returns False rejects the case; so does the last when `descend` is set (they are all
+    /// premises then). A case that passes every check is counted as passed unless `descend`
+    /// is set, when the loop stops there for the caller to go deeper. The loop also stops at
+    /// a case whose last check returns False (without `descend`: a candidate) and at one a
+    /// check ends without a truth value (undefined, a guard, a number past 64 bits, ...; the
+    /// caller runs that case itself, where the outcome is read). Returns where it stopped (a
+    /// row index) and the cases it ran to the end; the arena is back at its fill level. With
+    /// one check that has a compiled level loop (`with_levels`) the whole loop runs in
+    /// compiled code; otherwise this loop calls the checks' entries, paying for argument
+    /// checks and status handling once per level instead of once per case.
+    pub fn run_rows(
         &mut self,
         checks: &[FunId],
         descend: bool,
-        args: &mut [Word],
-        var: usize,
-        values: &[Word],
+        rows: &[Word],
+        width: usize,
         limits: &Limits,
     ) -> (LevelEnd, LevelCounts) {
         let mut counts = LevelCounts::default();
         let entries: Vec<Entry> = checks.iter().map(|f| self.entries[f.0 as usize]).collect();
         for (f, e) in checks.iter().zip(&entries) {
-            if args.len() != e.arity {
-                self.wrong_arity(*f, args.len());
+            if width != e.arity {
+                self.wrong_arity(*f, width);
             }
         }
-        assert!(var < args.len(), "variable {var} of {} arguments", args.len());
+        let n = rows.len().checked_div(width).unwrap_or(0);
+        if n == 0 {
+            return (LevelEnd::Done, counts);
+        }
         let Some(last) = entries.len().checked_sub(1) else {
             return if descend {
-                (values.first().map_or(LevelEnd::Done, |_| LevelEnd::Descend(0)), counts)
+                (LevelEnd::Descend(0), counts)
             } else {
-                counts.passed += values.len() as u64;
+                counts.passed += n as u64;
                 (LevelEnd::Done, counts)
             };
         };
         let heap = self.ctx.heap;
         Jit::start(&mut self.ctx, limits);
         if let (0, Some(level)) = (last, self.levels[checks[0].0 as usize]) {
-            return self.run_compiled_level(level, descend, args, var, values, heap);
+            return self.run_compiled_level(level, descend, rows, width, heap);
         }
         let fuel = limits.fuel.max(1);
         let chunk = fuel.min(FUEL_CHUNK) as i64;
         let ctx: &mut Ctx = &mut self.ctx;
-        'cases: for (i, w) in values.iter().enumerate() {
-            args[var] = *w;
+        'cases: for (i, row) in rows.chunks_exact(width).enumerate() {
             ctx.heap = heap;
             for (j, e) in entries.iter().enumerate() {
                 (ctx.fuel_chunk, ctx.fuel_left, ctx.depth) = (chunk, fuel - chunk as u64, 0);
-                // SAFETY: `e` is a compiled entry of this JIT taking `args.len()` words.
-                let r = unsafe { (e.code)(ctx, 0, args.as_ptr()) };
+                // SAFETY: `e` is a compiled entry of this JIT taking `width` words.
+                let r = unsafe { (e.code)(ctx, 0, row.as_ptr()) };
                 if ctx.status != 0 {
                     ctx.status = 0;
                     ctx.heap = heap;
@@ -451,26 +454,25 @@ impl Jit {
         (LevelEnd::Done, counts)
     }
 
-    /// `run_level` with one check that has a compiled level loop, started (`start`) from
+    /// `run_rows` with one check that has a compiled level loop, started (`start`) from
     /// the arena fill level `heap`.
     fn run_compiled_level(
         &mut self,
         level: LevelFn,
         descend: bool,
-        args: &mut [Word],
-        var: usize,
-        values: &[Word],
+        rows: &[Word],
+        width: usize,
         heap: u64,
     ) -> (LevelEnd, LevelCounts) {
+        let n = rows.len() / width;
         // A premise (`descend`) stops at a case that holds, a conclusion at one that fails.
         let stop_on = u64::from(descend);
         let ctx: *mut Ctx = &mut *self.ctx;
-        // SAFETY: `level` is this JIT's, `var` is within `args` (checked by the caller), and
-        // `values` has `values.len()` words.
-        let i = unsafe { level(ctx, args.as_mut_ptr(), var as u64, values.as_ptr(), values.len() as u64, stop_on) }
-            as usize;
+        // SAFETY: `level` is this JIT's, for a function of `width` arguments (checked by the
+        // caller), and `rows` has `n` rows of `width` words.
+        let i = unsafe { level(ctx, rows.as_ptr(), n as u64, width as u64, stop_on) } as usize;
         self.ctx.heap = heap;
-        let before = i.min(values.len()) as u64;
+        let before = i.min(n) as u64;
         let counts = if descend {
             LevelCounts { rejected: before, passed: 0 }
         } else {
@@ -479,7 +481,7 @@ impl Jit {
         let end = if self.ctx.status != 0 {
             self.ctx.status = 0;
             LevelEnd::Handover(i)
-        } else if i >= values.len() {
+        } else if i >= n {
             LevelEnd::Done
         } else if descend {
             LevelEnd::Descend(i)

@@ -55,11 +55,10 @@ pub(crate) const OFF_FUEL_LEFT: i32 = 64;
 /// Closure cells: `[code, arity, ncaptured, captured...]`; `code` has the `ClosureFn` shape.
 pub(crate) type ClosureFn = unsafe extern "C" fn(*mut Ctx, u64, *const u64) -> u64;
 
-/// A compiled level loop (`translate::Gen::define_level`): `(ctx, args, var, values, n,
-/// stop_on)` runs the function on `args` with `args[var]` set to each of `values[..n]` in
-/// turn, and returns the index of the first case whose result is `stop_on` or that set a
-/// status, or `n`.
-pub(crate) type LevelFn = unsafe extern "C" fn(*mut Ctx, *mut u64, u64, *const u64, u64, u64) -> u64;
+/// A compiled level loop (`translate::Gen::define_level`): `(ctx, rows, n, width, stop_on)`
+/// runs the function on each of the `n` rows of `width` argument words in turn, and returns
+/// the index of the first case whose result is `stop_on` or that set a status, or `n`.
+pub(crate) type LevelFn = unsafe extern "C" fn(*mut Ctx, *const u64, u64, u64, u64) -> u64;
 
 /// Called when the fuel chunk runs out: refills it or reports out of fuel; checks the
 /// deadline. Returns the status.

@@ -283,7 +283,7 @@ impl<'p> Gen<'p> {
     }
 
     /// Compiles the level loop of function `i` (a `LevelFn`): its body inlined into a loop
-    /// over the values of one argument, each case starting from the arena fill level and
+    /// over rows of arguments, each case starting from the arena fill level and
     /// fuel the loop was entered with, so a case costs no call and no entry from Rust. Only
     /// for boolean functions that are unguarded (not recursive) and without λs (which would
     /// be compiled again); others keep the loop in Rust.
@@ -304,7 +304,7 @@ impl<'p> Gen<'p> {
             return Ok(());
         }
         let mut sig = Signature::new(self.module.isa().default_call_conv());
-        sig.params.extend([AbiParam::new(I64); 6]);
+        sig.params.extend([AbiParam::new(I64); 5]);
         sig.returns.push(AbiParam::new(I64));
         let id = self.module.declare_function(&format!("level{i}"), Linkage::Local, &sig).map_err(err)?;
         cx.func.signature = sig;
@@ -315,7 +315,7 @@ impl<'p> Gen<'p> {
         b.append_block_params_for_function_params(entry);
         b.switch_to_block(entry);
         let ps = b.block_params(entry).to_vec();
-        let (ctx, args, var, values, n, stop_on) = (ps[0], ps[1], ps[2], ps[3], ps[4], ps[5]);
+        let (ctx, rows, n, width, stop_on) = (ps[0], ps[1], ps[2], ps[3], ps[4]);
         let mut t = Tr::new(self, b, ctx, false, Some(&f.body));
         if loops(t.g, Some(FunId(i as u32)), &f.body) {
             t.fuel_in_register();
@@ -334,8 +334,9 @@ impl<'p> Gen<'p> {
             None => t.load_ctx(OFF_FUEL),
         };
         let left0 = t.load_ctx(OFF_FUEL_LEFT);
-        let var_off = t.b.ins().ishl_imm_u(var, 3);
-        let var_addr = t.b.ins().iadd(args, var_off);
+        let stride = t.b.ins().ishl_imm_u(width, 3);
+        let row = t.b.declare_var(I64);
+        t.b.def_var(row, rows);
         let (head, case, stop, next) = (t.b.create_block(), t.b.create_block(), t.b.create_block(), t.b.create_block());
         t.b.ins().jump(head, &[]);
         t.b.switch_to_block(head);
@@ -343,11 +344,7 @@ impl<'p> Gen<'p> {
         let more = t.b.ins().icmp(IntCC::UnsignedLessThan, k, n);
         t.b.ins().brif(more, case, &[], stop, &[]);
         t.b.switch_to_block(case);
-        let k = t.b.use_var(at);
-        let off = t.b.ins().ishl_imm_u(k, 3);
-        let addr = t.b.ins().iadd(values, off);
-        let w = t.b.ins().load(I64, mf(), addr, 0);
-        t.b.ins().store(mf(), w, var_addr, 0);
+        let args = t.b.use_var(row);
         match t.heap {
             Some(h) => t.b.def_var(h, heap0),
             None => t.store_ctx(OFF_HEAP, heap0),
@@ -378,6 +375,9 @@ impl<'p> Gen<'p> {
         let k = t.b.use_var(at);
         let k1 = t.b.ins().iadd_imm_s(k, 1);
         t.b.def_var(at, k1);
+        let r = t.b.use_var(row);
+        let r1 = t.b.ins().iadd(r, stride);
+        t.b.def_var(row, r1);
         t.b.ins().jump(head, &[]);
         t.b.switch_to_block(stop);
         let k = t.b.use_var(at);

@@ -105,7 +105,7 @@ impl<'c> Exhaustive<'c> {
 }
 
 /// The checks right after a generated variable: compiled code runs them over many of its
-/// values in one loop (`Jit::run_level`).
+/// values in one loop (`Jit::run_rows`).
 struct Level {
     checks: Vec<FunId>,
     /// Steps follow the checks: a case passing them all is taken deeper, one at a time.
@@ -238,6 +238,8 @@ impl Search<'_, '_> {
         let m = self.r.mark();
         let n = space.count();
         let mut buf: Vec<Word> = Vec::with_capacity(LEVEL_CHUNK);
+        // The argument rows of the cases of `buf` (`Runner::rows_with`).
+        let mut rows: Vec<Word> = Vec::new();
         let mut i = 0;
         while i < n {
             if let Some(e) = self.over_budget() {
@@ -270,11 +272,14 @@ impl Search<'_, '_> {
             }
             self.ticks += buf.len() as u64;
             let chunk = self.r.mark();
+            let width = self.r.width();
+            rows.clear();
+            self.r.rows_with(v, &buf, &mut rows);
             let mut j = 0;
             while j < buf.len() {
                 self.r.release(chunk);
                 let (end, counts) = if self.r.jit_runs(&level.checks, v) {
-                    self.r.run_level(&level.checks, level.descend, v, &buf[j..])
+                    self.r.run_rows(&level.checks, level.descend, &rows[j * width..])
                 } else {
                     (LevelEnd::Handover(0), Default::default())
                 };

@@ -126,7 +126,7 @@ impl<'c> Runner<'c> {
             return;
         }
         self.want_jit = false;
-        // The parts get level loops, for the exhaustive tester's levels (`Jit::run_level`).
+        // The parts get level loops, for the testers' loops over many cases (`Jit::run_rows`).
         let parts: Vec<FunId> = self.conj.premises.iter().chain([&self.conj.conclusion]).map(|p| p.fun).collect();
         self.jit = Jit::with_levels(&self.conj.program, codegen::DEFAULT_ARENA_WORDS, &parts).ok();
         let (p, has) = (&self.conj.program, self.jit.is_some());
@@ -285,24 +285,31 @@ impl<'c> Runner<'c> {
             })
     }
 
-    /// Runs `checks` on each of `values` as variable `var`'s word, in compiled code
-    /// (`Jit::run_level`), with the cases it ran to the end; afterwards `var` holds the
-    /// word of the case it stopped at, or of the last case. The caller checks `jit_runs`
-    /// first.
-    pub fn run_level(
-        &mut self,
-        checks: &[FunId],
-        descend: bool,
-        var: usize,
-        values: &[Word],
-    ) -> (LevelEnd, LevelCounts) {
+    /// Appends to `rows` one row of arguments per word of `values`: the current assignment
+    /// with variable `var` set to it (for `run_rows`).
+    pub fn rows_with(&self, var: usize, values: &[Word], rows: &mut Vec<Word>) {
+        for w in values {
+            let at = rows.len() + var;
+            rows.extend_from_slice(&self.words);
+            rows[at] = *w;
+        }
+    }
+
+    /// The number of words in a row of arguments: one per variable.
+    pub fn width(&self) -> usize {
+        self.words.len()
+    }
+
+    /// Runs `checks` on each row of `rows` (`width` words each, see `rows_with`) in compiled
+    /// code (`Jit::run_rows`): where it stopped, and the cases it ran to the end. The caller
+    /// checks `jit_runs` first.
+    pub fn run_rows(&mut self, checks: &[FunId], descend: bool, rows: &[Word]) -> (LevelEnd, LevelCounts) {
         let limits = self.limits();
+        let width = self.words.len();
         let Some(jit) = self.jit.as_mut() else {
-            return (values.first().map_or(LevelEnd::Done, |_| LevelEnd::Handover(0)), LevelCounts::default());
+            return (if rows.is_empty() { LevelEnd::Done } else { LevelEnd::Handover(0) }, LevelCounts::default());
         };
-        self.values[var] = None;
-        self.has_word[var] = true;
-        let (end, counts) = jit.run_level(checks, descend, &mut self.words, var, values, &limits);
+        let (end, counts) = jit.run_rows(checks, descend, rows, width, &limits);
         self.evals += counts.rejected + counts.passed;
         (end, counts)
     }

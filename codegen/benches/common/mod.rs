@@ -108,12 +108,15 @@ pub fn jit_cases(jit: &mut Jit, prop: FunId, inputs: &[u64], limits: &Limits) ->
 }
 
 /// The cases of `prop` on every pair `(a, b)` of `firsts` × `seconds`, run as the exhaustive
-/// tester runs a level: per `a`, one `Jit::run_level` over all of `seconds` (the arena
-/// released before each case). Returns how many held; every case must hold.
+/// tester runs a level: per `a`, the rows `[a, b]` built and one `Jit::run_rows` over them
+/// (the arena released before each case). Returns how many held; every case must hold.
 pub fn jit_level(jit: &mut Jit, prop: FunId, firsts: &[u64], seconds: &[u64], limits: &Limits) -> u64 {
     let mut ok = 0;
+    let mut rows = Vec::with_capacity(2 * seconds.len());
     for a in firsts {
-        let (end, counts) = jit.run_level(&[prop], false, &mut [*a, 0], 1, seconds, limits);
+        rows.clear();
+        rows.extend(seconds.iter().flat_map(|b| [*a, *b]));
+        let (end, counts) = jit.run_rows(&[prop], false, &rows, 2, limits);
         assert_eq!(end, LevelEnd::Done, "a case did not hold");
         ok += counts.passed;
     }
