@@ -15,9 +15,9 @@ use crate::program::{Schedule, Step};
 use crate::runner::{Engine, Runner, Stop};
 use crate::search::{on_failure, Budget, End, SizeResult};
 use crate::types::mentions;
-use codegen::Word;
+use codegen::{LevelEnd, Word};
 use lang::core::conjecture::Conjecture;
-use lang::core::ir::{DataId, Program, Ty};
+use lang::core::ir::{DataId, FunId, Program, Ty};
 use lang::interp::{cardinality, Closure, SetValue, Value};
 use rand::RngExt;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -484,6 +484,9 @@ pub struct Random<'c> {
     genuine_only: bool,
     /// The word builder's stack, reused across cases.
     scratch: Vec<Word>,
+    /// A batch's rows of words, and the generator's state before each of its cases.
+    rows: Vec<Word>,
+    befores: Vec<Xoshiro256PlusPlus>,
 }
 
 impl<'c> Random<'c> {
@@ -495,75 +498,191 @@ impl<'c> Random<'c> {
             gens: Generators::new(&c.program),
             genuine_only,
             scratch: Vec::new(),
+            rows: Vec::new(),
+            befores: Vec::new(),
         }
     }
 
     /// Runs `iterations` random cases of size `size`; a failing case is shrunk, then
-    /// re-checked.
+    /// re-checked. When every variable is generated before any part is checked and compiled
+    /// code runs the parts, cases are drawn `BATCH` at a time as rows of words and run in one
+    /// loop (`Runner::run_rows`); a case that loop stops at (a candidate, or one without a
+    /// plain truth value) is drawn again from the generator's state before it and run on
+    /// its own, so the draws, and every result, are those of one case at a time.
     pub fn run_size(&mut self, size: u64, iterations: u64, rng: &mut Xoshiro256PlusPlus, budget: Budget) -> SizeResult {
         let mut res = SizeResult::default();
-        for _ in 0..iterations {
-            if res.tests & 255 == 0 && budget.exceeded() {
+        let mut done = 0;
+        while done < iterations {
+            if budget.exceeded() {
                 res.end = Some(if budget.cancelled() { End::Cancelled } else { End::Stopped(Stop::Timeout) });
                 return res;
             }
             self.r.tier_up(iterations);
-            let before_case = rng.clone();
-            let mut ch = Choices::random(rng);
-            let case = run_case(&mut self.r, &self.sched, &mut self.gens, size, &mut ch, &mut self.scratch);
-            let case = match case {
-                Ok(case) => case,
-                Err(stop) => {
-                    res.end = Some(End::Stopped(stop));
+            let k = (iterations - done).min(BATCH);
+            if let Some(checks) = self.batch_checks() {
+                let (ran, stop) = self.run_batch(&checks, size, k, rng, &mut res);
+                done += ran;
+                let Some(before) = stop else { continue };
+                // The case the loop stopped at, once more on its own.
+                *rng = before;
+            }
+            // One case at a time, up to the next budget check.
+            let n = if self.batch_checks().is_some() { 1 } else { k.min(256) };
+            for _ in 0..n {
+                done += 1;
+                if self.one_case(size, iterations, rng, &budget, &mut res) {
                     return res;
                 }
-            };
-            res.tests += 1;
-            let taint = match &case.flow {
-                Flow::Failed(taint) => taint.clone(),
-                flow => {
-                    res.passed += u64::from(*flow == Flow::Passed);
-                    continue;
-                }
-            };
-            res.passed += 1;
-            if taint.is_some() && self.genuine_only {
-                continue;
-            }
-            // The same draws once more, recorded for shrinking; the generator ends in the
-            // same state. (Should the case not fail again, the record is empty and the
-            // case is reported unshrunk.)
-            *rng = before_case;
-            let mut ch = Choices::random_recorded(rng);
-            let again = run_case(&mut self.r, &self.sched, &mut self.gens, size, &mut ch, &mut self.scratch);
-            let (case, record) = match again {
-                Ok(c @ Case { flow: Flow::Failed(_), .. }) => (c, ch.record),
-                _ => (case, Vec::new()),
-            };
-            let before: u64 = case.generated.iter().flatten().map(value_size).sum();
-            let t0 = Instant::now();
-            let sched = &self.sched;
-            let (choices, attempts) =
-                shrink(&mut self.r, sched, &mut self.gens, &mut self.scratch, size, record, taint.is_none(), &budget);
-            let mut replay = Choices::replay(&choices);
-            let shrunk = match run_case(&mut self.r, sched, &mut self.gens, size, &mut replay, &mut self.scratch) {
-                Ok(Case { flow: Flow::Failed(_), generated }) => generated,
-                _ => case.generated,
-            };
-            res.shrink = Some(ShrinkStats {
-                size_before: before,
-                size_after: shrunk.iter().flatten().map(value_size).sum(),
-                attempts,
-                seconds: t0.elapsed().as_secs_f64(),
-            });
-            if let Some(end) = on_failure(self.c, sched, &shrunk, self.genuine_only, budget.deadline) {
-                res.end = Some(end);
-                return res;
             }
         }
         res
     }
+
+    /// The parts to check when cases can be run in batches (`run_size`): the schedule
+    /// generates every variable (as words) before it checks the parts, and compiled code
+    /// runs them all.
+    fn batch_checks(&self) -> Option<Vec<FunId>> {
+        let steps = &self.sched.steps;
+        let gens = steps.iter().take_while(|s| matches!(s, Step::Gen(_))).count();
+        let mut checks = Vec::new();
+        for s in &steps[gens..] {
+            match s {
+                Step::Check(p) => checks.push(crate::case::part(self.c, *p).fun),
+                _ => return None,
+            }
+        }
+        let words = steps[..gens].iter().all(|s| matches!(s, Step::Gen(v) if self.r.words_ok(*v)));
+        (words && self.r.jit_runs_rows(&checks)).then_some(checks)
+    }
+
+    /// Draws `k` cases as rows of words and runs `checks` over them. Returns how many cases
+    /// ran to the end (counted in `res`), and, if the loop stopped at a case, the generator's
+    /// state before that case.
+    fn run_batch(
+        &mut self,
+        checks: &[FunId],
+        size: u64,
+        k: u64,
+        rng: &mut Xoshiro256PlusPlus,
+        res: &mut SizeResult,
+    ) -> (u64, Option<Xoshiro256PlusPlus>) {
+        let conj: &Conjecture = self.c;
+        let width = self.r.width();
+        self.r.reset_arena();
+        self.rows.clear();
+        self.befores.clear();
+        for _ in 0..k {
+            self.befores.push(rng.clone());
+            let at = self.rows.len();
+            self.rows.resize(at + width, 0);
+            let mut ch = Choices::random(rng);
+            for s in &self.sched.steps {
+                let Step::Gen(v) = s else { break };
+                self.scratch.clear();
+                let mut b = WordBuilder { r: &mut self.r, stack: &mut self.scratch, failed: false };
+                self.gens.gen(&conj.vars[*v].ty, size, &mut ch, &mut b);
+                match (b.failed, self.scratch.pop()) {
+                    (false, Some(w)) => self.rows[at + *v] = w,
+                    // The arena is full: this case goes on its own.
+                    _ => {
+                        self.rows.truncate(at);
+                        let before = self.befores.pop();
+                        return self.finish_batch(checks, res, before);
+                    }
+                }
+            }
+        }
+        self.finish_batch(checks, res, None)
+    }
+
+    /// Runs the rows drawn so far; `unbuilt` is the state before a case that could not be
+    /// built, where the batch ends.
+    fn finish_batch(
+        &mut self,
+        checks: &[FunId],
+        res: &mut SizeResult,
+        unbuilt: Option<Xoshiro256PlusPlus>,
+    ) -> (u64, Option<Xoshiro256PlusPlus>) {
+        let (end, counts) = self.r.run_rows(checks, false, &self.rows);
+        res.tests += counts.rejected + counts.passed;
+        res.passed += counts.passed;
+        match end {
+            LevelEnd::Done => ((self.befores.len()) as u64, unbuilt),
+            LevelEnd::Failed(i) | LevelEnd::Handover(i) | LevelEnd::Descend(i) => {
+                (i as u64, Some(self.befores[i].clone()))
+            }
+        }
+    }
+
+    /// Draws and runs one case (shrinking and re-checking it if it fails); `true` when the
+    /// search ends (`res.end` says why).
+    fn one_case(
+        &mut self,
+        size: u64,
+        iterations: u64,
+        rng: &mut Xoshiro256PlusPlus,
+        budget: &Budget,
+        res: &mut SizeResult,
+    ) -> bool {
+        self.r.tier_up(iterations);
+        let before_case = rng.clone();
+        let mut ch = Choices::random(rng);
+        let case = run_case(&mut self.r, &self.sched, &mut self.gens, size, &mut ch, &mut self.scratch);
+        let case = match case {
+            Ok(case) => case,
+            Err(stop) => {
+                res.end = Some(End::Stopped(stop));
+                return true;
+            }
+        };
+        res.tests += 1;
+        let taint = match &case.flow {
+            Flow::Failed(taint) => taint.clone(),
+            flow => {
+                res.passed += u64::from(*flow == Flow::Passed);
+                return false;
+            }
+        };
+        res.passed += 1;
+        if taint.is_some() && self.genuine_only {
+            return false;
+        }
+        // The same draws once more, recorded for shrinking; the generator ends in the
+        // same state. (Should the case not fail again, the record is empty and the
+        // case is reported unshrunk.)
+        *rng = before_case;
+        let mut ch = Choices::random_recorded(rng);
+        let again = run_case(&mut self.r, &self.sched, &mut self.gens, size, &mut ch, &mut self.scratch);
+        let (case, record) = match again {
+            Ok(c @ Case { flow: Flow::Failed(_), .. }) => (c, ch.record),
+            _ => (case, Vec::new()),
+        };
+        let before: u64 = case.generated.iter().flatten().map(value_size).sum();
+        let t0 = Instant::now();
+        let sched = &self.sched;
+        let (choices, attempts) =
+            shrink(&mut self.r, sched, &mut self.gens, &mut self.scratch, size, record, taint.is_none(), budget);
+        let mut replay = Choices::replay(&choices);
+        let shrunk = match run_case(&mut self.r, sched, &mut self.gens, size, &mut replay, &mut self.scratch) {
+            Ok(Case { flow: Flow::Failed(_), generated }) => generated,
+            _ => case.generated,
+        };
+        res.shrink = Some(ShrinkStats {
+            size_before: before,
+            size_after: shrunk.iter().flatten().map(value_size).sum(),
+            attempts,
+            seconds: t0.elapsed().as_secs_f64(),
+        });
+        if let Some(end) = on_failure(self.c, sched, &shrunk, self.genuine_only, budget.deadline) {
+            res.end = Some(end);
+            return true;
+        }
+        false
+    }
 }
+
+/// Cases drawn and run in one loop by the random tester (`Random::run_size`).
+const BATCH: u64 = 64;
 
 /// The most candidates shrinking tries for one counterexample.
 const SHRINK_ATTEMPTS: u64 = 20_000;
@@ -663,6 +782,37 @@ mod tests {
     use lang::core::conjecture::TypeChoice;
     use rand::SeedableRng;
     use std::time::Duration;
+
+    /// Cases run in batches (compiled code) and one at a time (the interpreter) end alike:
+    /// the same tests, passes and end, and the generator in the same state.
+    #[test]
+    fn batches_draw_and_decide_as_one_case_at_a_time() {
+        let lemmas = [
+            "rev xs = (xs :: nat list)",
+            "rev (rev xs) = (xs :: nat list)",
+            "length xs = length ys ⟹ xs @ ys = ys @ (xs :: int list)",
+            "hd xs ≠ (3 :: nat) ∨ length xs > 2",
+            "sum_list xs < (40 :: nat)",
+        ];
+        for lemma in lemmas {
+            let th = lang::check_theory(&format!("theory T imports Main begin\nlemma \"{lemma}\" oops\nend"));
+            assert!(th.diagnostics.is_empty(), "{:?}", th.diagnostics);
+            let c = th.lower_conjecture(0, &[TypeChoice::Named("nat".into())]);
+            let cancel = std::sync::atomic::AtomicBool::new(false);
+            let budget = Budget { deadline: Instant::now() + Duration::from_secs(60), cancel: &cancel };
+            for seed in 0..5 {
+                let run = |engine: Engine| {
+                    let mut t = Random::new(&c, false, &budget, engine);
+                    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+                    let results: Vec<SizeResult> = (0..12).map(|size| t.run_size(size, 300, &mut rng, budget)).collect();
+                    (results.into_iter().map(|r| (r.tests, r.passed, r.end)).collect::<Vec<_>>(), rng)
+                };
+                let batched = run(Engine::Compiled);
+                assert!(Random::new(&c, false, &budget, Engine::Compiled).batch_checks().is_some(), "{lemma}");
+                assert_eq!(batched, run(Engine::Interpreter), "{lemma}, seed {seed}");
+            }
+        }
+    }
 
     /// Lists of numbers drawn at random straight into the arena (the fast path) and drawn
     /// recording their choices as values make the same draws: the same value, the generator

@@ -285,6 +285,11 @@ impl<'c> Runner<'c> {
             })
     }
 
+    /// Whether the JIT runs every function of `checks` on rows that set every variable.
+    pub fn jit_runs_rows(&self, checks: &[FunId]) -> bool {
+        self.jit.is_some() && checks.iter().all(|f| !self.jit_refuses[f.0 as usize])
+    }
+
     /// Appends to `rows` one row of arguments per word of `values`: the current assignment
     /// with variable `var` set to it (for `run_rows`).
     pub fn rows_with(&self, var: usize, values: &[Word], rows: &mut Vec<Word>) {
