@@ -3,7 +3,9 @@
 //!
 //! Pipeline: `Jit::compile` translates every function of a `Program` (`translate`), links it
 //! against the Rust helpers (`runtime`), and keeps the code; `Jit::run` calls a function on
-//! words, `Jit::call` on interpreter `Value`s (converted by `layout`).
+//! words, `Jit::call` on interpreter `Value`s (converted by `layout`), `Jit::run_rows` many
+//! cases in one loop (compiled, with the body inlined, for functions `Jit::with_levels`
+//! compiled a level loop for).
 //!
 //! Value layout (64-bit words, typed statically by the IR, no tags at run time): `bool` is
 //! 0/1; `nat`/`int` a plain `i64` — any result that does not fit ends the run with
