@@ -400,9 +400,8 @@ impl Jit {
         limits: &Limits,
     ) -> (LevelEnd, LevelCounts) {
         let mut counts = LevelCounts::default();
-        let entries: Vec<Entry> = checks.iter().map(|f| self.entries[f.0 as usize]).collect();
-        for (f, e) in checks.iter().zip(&entries) {
-            if width != e.arity {
+        for f in checks {
+            if width != self.entries[f.0 as usize].arity {
                 self.wrong_arity(*f, width);
             }
         }
@@ -410,19 +409,24 @@ impl Jit {
         if n == 0 {
             return (LevelEnd::Done, counts);
         }
-        let Some(last) = entries.len().checked_sub(1) else {
-            return if descend {
-                (LevelEnd::Descend(0), counts)
-            } else {
-                counts.passed += n as u64;
-                (LevelEnd::Done, counts)
-            };
-        };
         let heap = self.ctx.heap;
+        let last = match checks {
+            [] if descend => return (LevelEnd::Descend(0), counts),
+            [] => {
+                counts.passed += n as u64;
+                return (LevelEnd::Done, counts);
+            }
+            [f] => match self.levels[f.0 as usize] {
+                Some(level) => {
+                    Jit::start(&mut self.ctx, limits);
+                    return self.run_compiled_level(level, descend, rows, width, heap);
+                }
+                None => 0,
+            },
+            _ => checks.len() - 1,
+        };
         Jit::start(&mut self.ctx, limits);
-        if let (0, Some(level)) = (last, self.levels[checks[0].0 as usize]) {
-            return self.run_compiled_level(level, descend, rows, width, heap);
-        }
+        let entries: Vec<Entry> = checks.iter().map(|f| self.entries[f.0 as usize]).collect();
         let fuel = limits.fuel.max(1);
         let chunk = fuel.min(FUEL_CHUNK) as i64;
         let ctx: &mut Ctx = &mut self.ctx;

@@ -18,7 +18,7 @@ use crate::runtime::*;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::I64;
 use cranelift_codegen::ir::{
-    AbiParam, Block, FuncRef, InstBuilder, MemFlagsData, Signature, StackSlot, StackSlotData, StackSlotKind,
+    AbiParam, Block, FuncRef, Function, InstBuilder, MemFlagsData, Signature, StackSlot, StackSlotData, StackSlotKind,
     UserFuncName, Value,
 };
 use cranelift_codegen::isa::CallConv;
@@ -162,11 +162,8 @@ impl<'p> Gen<'p> {
         cx.func.signature = self.module.declarations().get_function_decl(self.rt.tick_stub).signature.clone();
         cx.func.name = UserFuncName::user(3, self.rt.tick_stub.as_u32());
         {
-            let mut b = FunctionBuilder::new(&mut cx.func, &mut fctx);
-            let entry = b.create_block();
-            b.append_block_params_for_function_params(entry);
-            b.switch_to_block(entry);
-            let ctx = b.block_params(entry)[0];
+            let (mut b, ps) = begin(&mut cx.func, &mut fctx);
+            let ctx = ps[0];
             let tick = self.module.declare_func_in_func(self.rt.tick, b.func);
             b.ins().call(tick, &[ctx]);
             b.ins().return_(&[]);
@@ -191,19 +188,13 @@ impl<'p> Gen<'p> {
             cx.func.signature = self.closure_sig();
             cx.func.name = UserFuncName::user(0, self.wraps[i].as_u32());
             {
-                let mut b = FunctionBuilder::new(&mut cx.func, &mut fctx);
-                let entry = b.create_block();
-                b.append_block_params_for_function_params(entry);
-                b.switch_to_block(entry);
-                let ps = b.block_params(entry).to_vec();
-                let mut t = Tr::new(self, b, ps[0], guarded_closure_entry, None);
+                let (b, ps) = begin(&mut cx.func, &mut fctx);
+                let mut t = Tr::new(self, b, ps[0], guarded_closure_entry, None, None);
                 if guarded_closure_entry {
                     t.prologue();
                 }
                 let mut args = vec![ps[0]];
-                for k in 0..f.params.len() {
-                    args.push(t.b.ins().load(I64, MemFlagsData::trusted(), ps[2], (8 * k) as i32));
-                }
+                args.extend(load_words(&mut t.b, ps[2], f.params.len(), 0));
                 let fr = t.fref(t.g.funs[i]);
                 let r = t.call_out(fr, &args);
                 t.ret(r);
@@ -246,33 +237,15 @@ impl<'p> Gen<'p> {
         cx.func.signature = self.module.declarations().get_function_decl(id).signature.clone();
         cx.func.name = UserFuncName::user(0, id.as_u32());
         let fcfg = self.module.target_config();
-        let mut b = FunctionBuilder::new(&mut cx.func, fctx);
-        let entry = b.create_block();
-        b.append_block_params_for_function_params(entry);
-        b.switch_to_block(entry);
-        let ps = b.block_params(entry).to_vec();
-        let args: Vec<Value> = if direct {
-            ps[1..].to_vec()
-        } else {
-            (0..f.params.len()).map(|k| b.ins().load(I64, MemFlagsData::trusted(), ps[2], (8 * k) as i32)).collect()
-        };
-        let mut t = Tr::new(self, b, ps[0], guarded, Some(&f.body));
+        let (mut b, ps) = begin(&mut cx.func, fctx);
+        let args = if direct { ps[1..].to_vec() } else { load_words(&mut b, ps[2], f.params.len(), 0) };
+        let me = FunId(i as u32);
+        let mut t = Tr::new(self, b, ps[0], guarded, Some(&f.body), Some(me));
         t.tail_calls = direct;
-        if loops(t.g, Some(FunId(i as u32)), &f.body) {
-            t.fuel_in_register();
-        }
-        let vars: Vec<VarId> = f.params.iter().map(|(v, _)| *v).collect();
-        for (v, val) in vars.iter().zip(args) {
-            t.bind(*v, val);
-        }
         if guarded {
             t.prologue();
         }
-        let dest = t.dest_for(FunId(i as u32));
-        let top = t.b.create_block();
-        t.b.ins().jump(top, &[]);
-        t.b.switch_to_block(top);
-        t.this = Some(This { id: FunId(i as u32), top, params: vars, k: K::Ret, dest });
+        t.enter_body(me, args, K::Ret);
         t.finish(&f.body, K::Ret);
         t.close();
         t.b.seal_all_blocks();
@@ -310,16 +283,10 @@ impl<'p> Gen<'p> {
         cx.func.signature = sig;
         cx.func.name = UserFuncName::user(4, id.as_u32());
         let fcfg = self.module.target_config();
-        let mut b = FunctionBuilder::new(&mut cx.func, fctx);
-        let entry = b.create_block();
-        b.append_block_params_for_function_params(entry);
-        b.switch_to_block(entry);
-        let ps = b.block_params(entry).to_vec();
+        let (b, ps) = begin(&mut cx.func, fctx);
         let (ctx, rows, n, width, stop_on) = (ps[0], ps[1], ps[2], ps[3], ps[4]);
-        let mut t = Tr::new(self, b, ctx, false, Some(&f.body));
-        if loops(t.g, Some(FunId(i as u32)), &f.body) {
-            t.fuel_in_register();
-        }
+        let me = FunId(i as u32);
+        let mut t = Tr::new(self, b, ctx, false, Some(&f.body), Some(me));
         let at = t.b.declare_var(I64);
         let zero = t.b.ins().iconst(I64, 0);
         t.b.def_var(at, zero);
@@ -354,18 +321,10 @@ impl<'p> Gen<'p> {
             None => t.store_ctx(OFF_FUEL, fuel0),
         }
         t.store_ctx(OFF_FUEL_LEFT, left0);
-        let params: Vec<VarId> = f.params.iter().map(|(v, _)| *v).collect();
-        for (j, v) in params.iter().enumerate() {
-            let x = t.b.ins().load(I64, mf(), args, (8 * j) as i32);
-            t.bind(*v, x);
-        }
+        let vals = load_words(&mut t.b, args, f.params.len(), 0);
         let merge = t.b.create_block();
         t.b.append_block_param(merge, I64);
-        let dest = t.dest_for(FunId(i as u32));
-        let top = t.b.create_block();
-        t.b.ins().jump(top, &[]);
-        t.b.switch_to_block(top);
-        t.this = Some(This { id: FunId(i as u32), top, params, k: K::Merge(merge), dest });
+        t.enter_body(me, vals, K::Merge(merge));
         t.finish(&f.body, K::Merge(merge));
         t.b.switch_to_block(merge);
         let r = t.b.block_params(merge)[0];
@@ -401,22 +360,15 @@ impl<'p> Gen<'p> {
         while let Some(l) = self.pending.pop() {
             cx.func.signature = self.closure_sig();
             cx.func.name = UserFuncName::user(1, l.id.as_u32());
-            let mut b = FunctionBuilder::new(&mut cx.func, fctx);
-            let entry = b.create_block();
-            b.append_block_params_for_function_params(entry);
-            b.switch_to_block(entry);
-            let ps = b.block_params(entry).to_vec();
-            let mut t = Tr::new(self, b, ps[0], true, Some(&l.body));
-            for (k, v) in l.captures.iter().enumerate() {
-                let x = t.b.ins().load(I64, MemFlagsData::trusted(), ps[1], (24 + 8 * k) as i32);
+            let (b, ps) = begin(&mut cx.func, fctx);
+            let mut t = Tr::new(self, b, ps[0], true, Some(&l.body), None);
+            let captured = load_words(&mut t.b, ps[1], l.captures.len(), 24);
+            for (v, x) in l.captures.iter().zip(captured) {
                 t.bind(VarId(*v), x);
             }
-            for (k, v) in l.params.iter().enumerate() {
-                let x = t.b.ins().load(I64, MemFlagsData::trusted(), ps[2], (8 * k) as i32);
+            let args = load_words(&mut t.b, ps[2], l.params.len(), 0);
+            for (v, x) in l.params.iter().zip(args) {
                 t.bind(*v, x);
-            }
-            if loops(t.g, None, &l.body) {
-                t.fuel_in_register();
             }
             t.prologue();
             t.finish(&l.body, K::Ret);
@@ -453,17 +405,13 @@ impl<'p> Gen<'p> {
     fn compile_cmp(
         &mut self,
         d: DataId,
-        func: &mut cranelift_codegen::ir::Function,
+        func: &mut Function,
         fctx: &mut FunctionBuilderContext,
     ) -> Result<(), CodegenError> {
         let ty_index = self.cmp_index(&Ty::Data(d));
         let prog = self.prog;
-        let mut b = FunctionBuilder::new(func, fctx);
+        let (mut b, ps) = begin(func, fctx);
         let mut refs: HashMap<FuncId, FuncRef> = HashMap::new();
-        let entry = b.create_block();
-        b.append_block_params_for_function_params(entry);
-        b.switch_to_block(entry);
-        let ps = b.block_params(entry).to_vec();
         let (ctx, x0, y0) = (ps[0], ps[1], ps[2]);
         // Returns `v` from a fresh block, branched to when `cond` holds; continues after.
         let ret_if = |b: &mut FunctionBuilder, cond: Value, v: Option<Value>| {
@@ -745,17 +693,42 @@ fn mf() -> MemFlagsData {
     MemFlagsData::trusted()
 }
 
+/// A builder for `func`, in its entry block, with the function's parameters.
+fn begin<'a>(func: &'a mut Function, fctx: &'a mut FunctionBuilderContext) -> (FunctionBuilder<'a>, Vec<Value>) {
+    let mut b = FunctionBuilder::new(func, fctx);
+    let entry = b.create_block();
+    b.append_block_params_for_function_params(entry);
+    b.switch_to_block(entry);
+    let ps = b.block_params(entry).to_vec();
+    (b, ps)
+}
+
+/// The `n` words at `ptr + from` (bytes), one after another.
+fn load_words(b: &mut FunctionBuilder, ptr: Value, n: usize, from: i32) -> Vec<Value> {
+    (0..n).map(|k| b.ins().load(I64, mf(), ptr, from + (8 * k) as i32)).collect()
+}
+
 impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
-    /// Starts translating `body` in `b`'s current block, the entry (`body` is `None` for
-    /// the closure entry that only calls its function).
-    fn new(g: &'g mut Gen<'p>, mut b: FunctionBuilder<'b>, ctx: Value, guarded: bool, body: Option<&Expr>) -> Self {
+    /// Starts translating `body` (of function `me`, if it is one) in `b`'s current block, the
+    /// entry (`body` is `None` for the closure entry that only calls its function). The fill
+    /// level is kept in a register if the body allocates, the fuel if it loops.
+    fn new(
+        g: &'g mut Gen<'p>,
+        mut b: FunctionBuilder<'b>,
+        ctx: Value,
+        guarded: bool,
+        body: Option<&Expr>,
+        me: Option<FunId>,
+    ) -> Self {
         let fail = b.create_block();
-        let heap = body.is_some_and(|e| allocates(g, e)).then(|| {
-            let heap = b.declare_var(I64);
-            let h = b.ins().load(I64, mf(), ctx, OFF_HEAP);
-            b.def_var(heap, h);
-            heap
-        });
+        let in_register = |b: &mut FunctionBuilder, off: i32| {
+            let var = b.declare_var(I64);
+            let v = b.ins().load(I64, mf(), ctx, off);
+            b.def_var(var, v);
+            var
+        };
+        let heap = body.is_some_and(|e| allocates(g, e)).then(|| in_register(&mut b, OFF_HEAP));
+        let fuel = body.is_some_and(|e| loops(g, me, e)).then(|| in_register(&mut b, OFF_FUEL));
         Tr {
             g,
             b,
@@ -765,7 +738,7 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
             scopes: 1,
             inline_depth: 0,
             heap,
-            fuel: None,
+            fuel,
             fail,
             fail_value: None,
             this: None,
@@ -863,14 +836,6 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
         let lim = self.load_ctx(OFF_STACK_LIMIT);
         let low = self.b.ins().icmp(IntCC::UnsignedLessThan, sp, lim);
         self.fail_if(low, ST_STACK);
-    }
-
-    /// Keeps the fuel in a register from here on (see `fuel`).
-    fn fuel_in_register(&mut self) {
-        let var = self.b.declare_var(I64);
-        let f = self.load_ctx(OFF_FUEL);
-        self.b.def_var(var, f);
-        self.fuel = Some(var);
     }
 
     /// One unit of fuel; `rt_tick` (through `tick_stub`) refills the chunk or ends the run.
@@ -1065,6 +1030,21 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
         self.inline_depth < MAX_INLINE_DEPTH && self.g.calls.inlined[f.0 as usize]
     }
 
+    /// Starts `f`'s body here, its parameters bound to `vals`, its value going to `k`: from
+    /// a block of its own, the top its self calls in tail position jump back to. Returns the
+    /// body this one is in, if any.
+    fn enter_body(&mut self, f: FunId, vals: Vec<Value>, k: K) -> Option<This> {
+        let params: Vec<VarId> = self.g.prog.fun(f).params.iter().map(|(v, _)| *v).collect();
+        for (v, val) in params.iter().zip(vals) {
+            self.bind(*v, val);
+        }
+        let dest = self.dest_for(f);
+        let top = self.b.create_block();
+        self.b.ins().jump(top, &[]);
+        self.b.switch_to_block(top);
+        self.this.replace(This { id: f, top, params, k, dest })
+    }
+
     /// The call `f args` as `f`'s body in place, in a variable scope of its own, sending its
     /// value to `k`. Its self calls in tail position jump back to its top.
     fn inline(&mut self, f: FunId, args: &[Expr], k: K) {
@@ -1073,15 +1053,7 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
         let fd = prog.fun(f);
         let outer_scope = std::mem::replace(&mut self.scope, self.scopes);
         self.scopes += 1;
-        let params: Vec<VarId> = fd.params.iter().map(|(v, _)| *v).collect();
-        for (v, val) in params.iter().zip(vals) {
-            self.bind(*v, val);
-        }
-        let dest = self.dest_for(f);
-        let top = self.b.create_block();
-        self.b.ins().jump(top, &[]);
-        self.b.switch_to_block(top);
-        let outer = self.this.replace(This { id: f, top, params, k, dest });
+        let outer = self.enter_body(f, vals, k);
         self.inline_depth += 1;
         self.finish(&fd.body, k);
         self.inline_depth -= 1;

@@ -278,7 +278,7 @@ impl Search<'_, '_> {
             let mut j = 0;
             while j < buf.len() {
                 self.r.release(chunk);
-                let (end, counts) = if self.r.jit_runs(&level.checks, v) {
+                let (end, counts) = if self.r.jit_runs(&level.checks, Some(v)) {
                     self.r.run_rows(&level.checks, level.descend, &rows[j * width..])
                 } else {
                     (LevelEnd::Handover(0), Default::default())

@@ -487,13 +487,18 @@ pub struct Random<'c> {
     /// A batch's rows of words, and the generator's state before each of its cases.
     rows: Vec<Word>,
     befores: Vec<Xoshiro256PlusPlus>,
+    /// The parts in the order checked, if the schedule generates every variable before it
+    /// checks any part (then cases can be drawn whole and run in batches); else empty.
+    batch_checks: Vec<FunId>,
 }
 
 impl<'c> Random<'c> {
     pub fn new(c: &'c Conjecture, genuine_only: bool, budget: &Budget, engine: impl Into<Engine>) -> Random<'c> {
+        let sched = Schedule::of(c);
         Random {
             c,
-            sched: Schedule::of(c),
+            batch_checks: batch_checks(c, &sched),
+            sched,
             r: Runner::new(c, engine, budget.deadline),
             gens: Generators::new(&c.program),
             genuine_only,
@@ -519,15 +524,16 @@ impl<'c> Random<'c> {
             }
             self.r.tier_up(iterations);
             let k = (iterations - done).min(BATCH);
-            if let Some(checks) = self.batch_checks() {
-                let (ran, stop) = self.run_batch(&checks, size, k, rng, &mut res);
+            let batched = self.batches();
+            if batched {
+                let (ran, stop) = self.run_batch(size, k, rng, &mut res);
                 done += ran;
                 let Some(before) = stop else { continue };
                 // The case the loop stopped at, once more on its own.
                 *rng = before;
             }
             // One case at a time, up to the next budget check.
-            let n = if self.batch_checks().is_some() { 1 } else { k.min(256) };
+            let n = if batched { 1 } else { k.min(256) };
             for _ in 0..n {
                 done += 1;
                 if self.one_case(size, iterations, rng, &budget, &mut res) {
@@ -538,29 +544,19 @@ impl<'c> Random<'c> {
         res
     }
 
-    /// The parts to check when cases can be run in batches (`run_size`): the schedule
-    /// generates every variable (as words) before it checks the parts, and compiled code
-    /// runs them all.
-    fn batch_checks(&self) -> Option<Vec<FunId>> {
-        let steps = &self.sched.steps;
-        let gens = steps.iter().take_while(|s| matches!(s, Step::Gen(_))).count();
-        let mut checks = Vec::new();
-        for s in &steps[gens..] {
-            match s {
-                Step::Check(p) => checks.push(crate::case::part(self.c, *p).fun),
-                _ => return None,
-            }
-        }
-        let words = steps[..gens].iter().all(|s| matches!(s, Step::Gen(v) if self.r.words_ok(*v)));
-        (words && self.r.jit_runs_rows(&checks)).then_some(checks)
+    /// Whether cases can be run in batches now (`run_size`): the schedule generates every
+    /// variable before it checks the parts (`batch_checks`), as words, and compiled code runs
+    /// the parts.
+    fn batches(&self) -> bool {
+        let words = self.sched.generated().all(|v| self.r.words_ok(v));
+        words && !self.batch_checks.is_empty() && self.r.jit_runs(&self.batch_checks, None)
     }
 
-    /// Draws `k` cases as rows of words and runs `checks` over them. Returns how many cases
+    /// Draws `k` cases as rows of words and runs the parts over them. Returns how many cases
     /// ran to the end (counted in `res`), and, if the loop stopped at a case, the generator's
     /// state before that case.
     fn run_batch(
         &mut self,
-        checks: &[FunId],
         size: u64,
         k: u64,
         rng: &mut Xoshiro256PlusPlus,
@@ -587,23 +583,22 @@ impl<'c> Random<'c> {
                     _ => {
                         self.rows.truncate(at);
                         let before = self.befores.pop();
-                        return self.finish_batch(checks, res, before);
+                        return self.finish_batch(res, before);
                     }
                 }
             }
         }
-        self.finish_batch(checks, res, None)
+        self.finish_batch(res, None)
     }
 
     /// Runs the rows drawn so far; `unbuilt` is the state before a case that could not be
     /// built, where the batch ends.
     fn finish_batch(
         &mut self,
-        checks: &[FunId],
         res: &mut SizeResult,
         unbuilt: Option<Xoshiro256PlusPlus>,
     ) -> (u64, Option<Xoshiro256PlusPlus>) {
-        let (end, counts) = self.r.run_rows(checks, false, &self.rows);
+        let (end, counts) = self.r.run_rows(&self.batch_checks, false, &self.rows);
         res.tests += counts.rejected + counts.passed;
         res.passed += counts.passed;
         match end {
@@ -679,6 +674,21 @@ impl<'c> Random<'c> {
         }
         false
     }
+}
+
+/// The parts `sched` checks, in order, if it generates every variable before it checks any
+/// part; else none.
+fn batch_checks(c: &Conjecture, sched: &Schedule) -> Vec<FunId> {
+    let steps = &sched.steps;
+    let gens = steps.iter().take_while(|s| matches!(s, Step::Gen(_))).count();
+    steps[gens..]
+        .iter()
+        .map(|s| match s {
+            Step::Check(p) => Some(crate::case::part(c, *p).fun),
+            _ => None,
+        })
+        .collect::<Option<Vec<FunId>>>()
+        .unwrap_or_default()
 }
 
 /// Cases drawn and run in one loop by the random tester (`Random::run_size`).
@@ -804,11 +814,12 @@ mod tests {
                 let run = |engine: Engine| {
                     let mut t = Random::new(&c, false, &budget, engine);
                     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-                    let results: Vec<SizeResult> = (0..12).map(|size| t.run_size(size, 300, &mut rng, budget)).collect();
+                    let results: Vec<SizeResult> =
+                        (0..12).map(|size| t.run_size(size, 300, &mut rng, budget)).collect();
                     (results.into_iter().map(|r| (r.tests, r.passed, r.end)).collect::<Vec<_>>(), rng)
                 };
                 let batched = run(Engine::Compiled);
-                assert!(Random::new(&c, false, &budget, Engine::Compiled).batch_checks().is_some(), "{lemma}");
+                assert!(Random::new(&c, false, &budget, Engine::Compiled).batches(), "{lemma}");
                 assert_eq!(batched, run(Engine::Interpreter), "{lemma}, seed {seed}");
             }
         }

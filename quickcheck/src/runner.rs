@@ -275,19 +275,16 @@ impl<'c> Runner<'c> {
         }
     }
 
-    /// Whether the JIT runs every function of `checks` once variable `var` has a word: none
-    /// refused, every other variable they read set as a word.
-    pub fn jit_runs(&self, checks: &[FunId], var: usize) -> bool {
+    /// Whether the JIT runs every function of `checks` on rows of words that set every
+    /// variable set now and, if given, variable `var`: none refused, none reading a
+    /// variable without a word (with `None`, rows set every variable).
+    pub fn jit_runs(&self, checks: &[FunId], var: Option<usize>) -> bool {
         self.jit.is_some()
             && checks.iter().all(|f| {
                 let i = f.0 as usize;
-                !self.jit_refuses[i] && self.fun_uses[i].iter().all(|v| *v == var || self.has_word[*v])
+                !self.jit_refuses[i]
+                    && (var.is_none() || self.fun_uses[i].iter().all(|v| Some(*v) == var || self.has_word[*v]))
             })
-    }
-
-    /// Whether the JIT runs every function of `checks` on rows that set every variable.
-    pub fn jit_runs_rows(&self, checks: &[FunId]) -> bool {
-        self.jit.is_some() && checks.iter().all(|f| !self.jit_refuses[f.0 as usize])
     }
 
     /// Appends to `rows` one row of arguments per word of `values`: the current assignment
