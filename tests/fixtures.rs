@@ -4,19 +4,20 @@
 //! - `fixture/DIR/NAME.thy`: `hol check --skip-tests NAME.thy` in human format (no colors,
 //!   scrubbed environment, the fixture's directory as working directory, so paths in the
 //!   output are stable) must produce exactly the blessed snapshot `NAME.out` beside it:
-//!   stdout, then stderr and the exit status. Under `tests/fixtures/quickcheck/` lemmas are
+//!   stdout, then stderr and the exit status. Under `tests/fixtures/{quickcheck,names}/` lemmas are
 //!   tested (`--seed 1`, so random runs replay), and times (`0.012 s`) read `<t> s`.
-//! - `fixture-values/…` and `shared/values/NAME.thy`: every `value "t"  (* r *)` line's
+//! - `fixture-values/…` and `acceptance/values/NAME.thy`: every `value "t"  (* r *)` line's
 //!   comment `r` equals the `result` of the JSON `value` record of that line, exactly.
-//! - `shared/clean/NAME.thy`: the acceptance theories in `shared/examples` produce no
-//!   `error` record and do not crash.
-//! - `shared/expectations/NAME.thy`: every `expect` of a `random` or `exhaustive`
+//! - `acceptance/clean/NAME.thy`: the acceptance theories in `tests/acceptance/` (a copy of
+//!   `shared/examples`, which `acceptance/copy-matches-shared` compares when it exists) produce no
+//!   `error` record and no "did you mean" warning on a variable, and do not crash.
+//! - `acceptance/expectations/NAME.thy`: every `expect` of a `random` or `exhaustive`
 //!   quickcheck command is met, and the exit status says whether all were.
-//! - `shared/sound/NAME.thy`: no lemma with `expect = no_counterexample` gets a
+//! - `acceptance/sound/NAME.thy`: no lemma with `expect = no_counterexample` gets a
 //!   counterexample from the random tester (three seeds) or the exhaustive one, whatever
 //!   tester its commands name.
-//! - `shared/errors/NAME.thy`: each bad-input theory in `shared/examples/errors` matches its
-//!   snapshot `tests/shared_errors/NAME.out`, exits non-zero, and has an `error` record on
+//! - `acceptance/errors/NAME.thy`: each bad-input theory in `tests/acceptance/errors` matches its
+//!   snapshot `tests/acceptance_errors/NAME.out`, exits non-zero, and has an `error` record on
 //!   the line its header names ("error at line N"). `deep_recursion.thy` and
 //!   `nontermination.thy` must instead finish within the time limit without a crash (no
 //!   signal, no internal error); their output depends on timing, so it has no snapshot.
@@ -35,7 +36,7 @@ use std::time::{Duration, Instant};
 
 const HOL: &str = env!("CARGO_BIN_EXE_hol");
 
-/// `hol/`: the repository root is its parent, `shared/` sits beside the repository root.
+/// `hol/`: the repository root is its parent.
 const MANIFEST_DIR: &str = env!("CARGO_MANIFEST_DIR");
 
 /// Time allowed for one run on a fixture or a bad-input theory.
@@ -54,7 +55,7 @@ fn main() {
     let args = Arguments::from_args();
     let mut trials = vec![Trial::test("harness/self-test", self_test)];
     trials.extend(fixture_trials());
-    trials.extend(shared_trials());
+    trials.extend(acceptance_trials());
     trials.extend(bundled_trials());
     libtest_mimic::run(&args, trials).exit();
 }
@@ -232,9 +233,9 @@ fn run_json(thy: &Path, flags: &[&str], limit: Duration) -> Result<Run, Failed> 
     run_hol(dir, &args, limit)
 }
 
-/// The flags a fixture runs with: lemmas are tested only under `quickcheck/`.
+/// The flags a fixture runs with: lemmas are tested only under `quickcheck/` and `names/`.
 fn fixture_flags(rel: &str) -> &'static [&'static str] {
-    if rel.starts_with("quickcheck/") {
+    if rel.starts_with("quickcheck/") || rel.starts_with("names/") {
         &["--seed", "1"]
     } else {
         &["--skip-tests"]
@@ -479,7 +480,7 @@ fn orphans(root: &Path) -> Result<(), Failed> {
 }
 
 // ---------------------------------------------------------------------------------------
-// The shared acceptance theories
+// The acceptance theories
 
 /// For each theory: its `value` comments match exactly (`PREFIX/values/NAME`), and it checks
 /// with no error records and exit status 0 (`PREFIX/clean/NAME`).
@@ -509,8 +510,18 @@ fn clean_trials(files: Vec<PathBuf>, prefix: &'static str) -> Vec<Trial> {
             let (run, get) = (run.clone(), get.clone());
             trials.push(Trial::test(format!("{prefix}/clean/{name}"), move || {
                 let run = get(&run)?;
-                let errors: Vec<String> =
-                    run.records()?.iter().filter(|r| r["kind"] == "error").map(|r| r.to_string()).collect();
+                // A "did you mean" warning on a free variable is also a fault here: the
+                // acceptance theories' variables are meant (`xs`, `n`, `t`).
+                let errors: Vec<String> = run
+                    .records()?
+                    .iter()
+                    .filter(|r| {
+                        r["kind"] == "error"
+                            || (r["kind"] == "warning"
+                                && r["message"].as_str().is_some_and(|m| m.contains("did you mean")))
+                    })
+                    .map(|r| r.to_string())
+                    .collect();
                 // Exit status 1 is an unmet expectation, judged by the expectations trial.
                 if errors.is_empty() && matches!(run.end, End::Exited(0 | 1)) && !run.crashed() {
                     Ok(())
@@ -596,36 +607,78 @@ fn bundled_trials() -> Vec<Trial> {
     clean_trials(thy_files(&repo_root().join("theories"), false), "theories")
 }
 
-fn shared_trials() -> Vec<Trial> {
-    let examples = Path::new(MANIFEST_DIR).join("../../shared/examples");
-    if !examples.is_dir() {
-        let shown = examples.display().to_string();
-        return vec![Trial::test("shared/examples", move || {
-            Err(format!(
-                "the shared acceptance theories are missing: expected {shown} (the `shared/` folder must sit beside the repository root)"
-            )
-            .into())
-        })];
-    }
-    let mut trials = clean_trials(thy_files(&examples, false), "shared");
+/// The acceptance theories, copied from `shared/examples` into `tests/acceptance/` so that
+/// a clone alone passes its own tests.
+fn acceptance_trials() -> Vec<Trial> {
+    let examples = repo_root().join("tests/acceptance");
+    let mut trials = vec![Trial::test("acceptance/copy-matches-shared", acceptance_copy_matches_shared)];
+    trials.extend(clean_trials(thy_files(&examples, false), "acceptance"));
     let errors_dir = examples.join("errors");
     let files = thy_files(&errors_dir, false);
     if files.is_empty() {
         let shown = errors_dir.display().to_string();
-        trials.push(Trial::test("shared/errors", move || Err(format!("no bad-input theories in {shown}").into())));
+        trials.push(Trial::test("acceptance/errors", move || Err(format!("no bad-input theories in {shown}").into())));
     }
     for thy in files {
         let name = dir_and_name(&thy).map(|(_, n)| n.to_owned()).unwrap_or_default();
-        let trial = format!("shared/errors/{name}");
+        let trial = format!("acceptance/errors/{name}");
         if RESOURCE_CASES.contains(&name.as_str()) {
             trials.push(Trial::test(trial, move || resource_case(&thy, &name)));
         } else {
-            let snapshot = repo_root().join("tests/shared_errors").join(Path::new(&name).with_extension("out"));
+            let snapshot = repo_root().join("tests/acceptance_errors").join(Path::new(&name).with_extension("out"));
             let t = trial.clone();
             trials.push(Trial::test(trial, move || error_case(&thy, &snapshot, &t)));
         }
     }
     trials
+}
+
+/// Where `shared/examples` exists beside the repository (the development machine), the
+/// copy in `tests/acceptance/` must be identical to it, file for file; a clone alone (no
+/// `shared/`) has nothing to compare with and passes.
+fn acceptance_copy_matches_shared() -> Result<(), Failed> {
+    let shared = repo_root().join("../shared/examples");
+    if !shared.is_dir() {
+        return Ok(());
+    }
+    let copy = repo_root().join("tests/acceptance");
+    let (ours, theirs) = (relative_files(&copy)?, relative_files(&shared)?);
+    let mut problems: Vec<String> = Vec::new();
+    for f in theirs.iter().filter(|f| !ours.contains(f)) {
+        problems.push(format!("{f}: in shared/examples, missing from tests/acceptance"));
+    }
+    for f in ours.iter().filter(|f| !theirs.contains(f)) {
+        problems.push(format!("{f}: in tests/acceptance, not in shared/examples"));
+    }
+    for f in ours.iter().filter(|f| theirs.contains(f)) {
+        let read = |root: &Path| std::fs::read(root.join(f)).map_err(|e| format!("{f}: {e}"));
+        if read(&copy)? != read(&shared)? {
+            problems.push(format!("{f}: differs from shared/examples/{f}"));
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("tests/acceptance is out of date (copy shared/examples again):\n{}", problems.join("\n")).into())
+    }
+}
+
+/// Every file under `root`, as paths relative to it, sorted.
+fn relative_files(root: &Path) -> Result<Vec<String>, Failed> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))? {
+            let path = entry.map_err(|e| e.to_string())?.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if let Ok(rel) = path.strip_prefix(root) {
+                out.push(rel.display().to_string());
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
 }
 
 /// A bad-input theory: snapshot, non-zero exit, and an error on the line its header names.

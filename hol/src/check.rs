@@ -102,9 +102,40 @@ pub enum Status {
     InputError = 2,
 }
 
+/// Findings that `--deny` can make fail the run (exit status 1), as `-D warnings` does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Finding {
+    /// A counterexample to a lemma without an `expect`.
+    Counterexample,
+    /// A potentially spurious counterexample to a lemma without an `expect`.
+    PotentiallySpurious,
+    /// A lemma run that did not test it (not executable: a failed definition, a construct
+    /// that cannot be executed), without an `expect`.
+    NotTested,
+}
+
+impl Finding {
+    /// The finding a quickcheck run without an expectation makes, if any.
+    pub fn of(outcome: quickcheck::OutcomeKind) -> Option<Finding> {
+        match outcome {
+            quickcheck::OutcomeKind::Counterexample => Some(Finding::Counterexample),
+            quickcheck::OutcomeKind::PotentiallySpurious => Some(Finding::PotentiallySpurious),
+            quickcheck::OutcomeKind::NotExecutable => Some(Finding::NotTested),
+            _ => None,
+        }
+    }
+}
+
 /// Counts for the summary line, and the exit status.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
+    /// Findings that fail the run (`--deny`).
+    pub deny: Vec<Finding>,
+    /// Runs whose finding was denied.
+    pub denied: usize,
+    /// Quickcheck runs that did not test their lemma (not executable).
+    pub not_tested: usize,
+    /// Error-level messages printed: diagnostics, file errors and unmet expectations.
     pub errors: usize,
     pub warnings: usize,
     pub values: usize,
@@ -147,8 +178,17 @@ impl Tally {
                 if run.report.outcome == quickcheck::OutcomeKind::Counterexample {
                     self.counterexamples += 1;
                 }
+                if run.report.outcome == quickcheck::OutcomeKind::NotExecutable {
+                    self.not_tested += 1;
+                }
                 if run.expect_met == Some(false) {
                     self.unmet += 1;
+                    self.errors += 1;
+                    self.status = self.status.max(Status::Failed);
+                }
+                let finding = Finding::of(run.report.outcome).filter(|_| run.expect.is_none());
+                if finding.is_some_and(|f| self.deny.contains(&f)) {
+                    self.denied += 1;
                     self.status = self.status.max(Status::Failed);
                 }
             }
@@ -215,6 +255,17 @@ fn read(path: &Path) -> Result<String, String> {
     })
 }
 
+/// Sibling theories: `imports Foo` reads `Foo.thy` in the importing file's directory.
+struct SiblingFiles {
+    dir: std::path::PathBuf,
+}
+
+impl lang::TheoryLoader for SiblingFiles {
+    fn load(&self, path: &str) -> Result<String, String> {
+        read(&self.dir.join(format!("{path}.thy")))
+    }
+}
+
 /// `io::Error`'s text without the `(os error N)` suffix.
 fn io_reason(e: &io::Error) -> String {
     let text = e.to_string();
@@ -227,7 +278,8 @@ fn io_reason(e: &io::Error) -> String {
 /// Runs the library on one file and emits its events in file order: each diagnostic just
 /// before the first item that starts after it.
 fn analyse(file: &SourceFile, options: &Options, emit: &mut dyn FnMut(Event)) {
-    let mut theory = lang::check_theory(&file.text);
+    let dir = Path::new(&file.path).parent().map(Path::to_path_buf).unwrap_or_default();
+    let mut theory = lang::check_theory_with(&file.text, &SiblingFiles { dir });
     let mut diagnostics = std::mem::take(&mut theory.diagnostics);
     // Isabelle finds a theory by its file name, so the two must agree.
     let stem = Path::new(&file.path).file_stem().and_then(|s| s.to_str()).unwrap_or_default();
@@ -247,7 +299,15 @@ fn analyse(file: &SourceFile, options: &Options, emit: &mut dyn FnMut(Event)) {
     let mut evaluator = ValueEvaluator::new(&mut theory, !options.interpreter);
     let mut defaults = quickcheck::Options::default();
     for item in &items {
-        while let Some(diagnostic) = diagnostics.next_if(|d| d.primary.span.start <= item.span.start) {
+        // Diagnostics come in source order: those inside a lemma or its quickcheck commands
+        // (a warning on a name, an option's error) before its results.
+        let extent = match &item.kind {
+            ItemKind::Lemma { quickchecks, .. } | ItemKind::Untested { quickchecks, .. } => {
+                quickchecks.iter().map(|q| q.span.end).fold(item.span.end, u32::max)
+            }
+            _ => item.span.start,
+        };
+        while let Some(diagnostic) = diagnostics.next_if(|d| d.primary.span.start <= extent) {
             emit(Event::Diagnostic { diagnostic, origin: Origin::Check });
         }
         match &item.kind {
@@ -278,6 +338,18 @@ fn analyse(file: &SourceFile, options: &Options, emit: &mut dyn FnMut(Event)) {
                     let lemma =
                         crate::testing::LemmaRef { name: name.as_deref(), statement: *statement, index: *index };
                     crate::testing::test_lemma(file, &theory, &lemma, quickchecks, &defaults, options, emit);
+                }
+            }
+            ItemKind::Untested { name, statement, quickchecks, reason } => {
+                emit(Event::Lemma {
+                    line: file.line(item.span.start),
+                    name: name.clone(),
+                    statement: collapse(term_text(&file.text, *statement)),
+                    quickchecks: quickchecks.iter().map(|q| quickcheck(file, q)).collect(),
+                });
+                if !options.skip_tests {
+                    let lemma = crate::testing::LemmaRef { name: name.as_deref(), statement: *statement, index: 0 };
+                    crate::testing::untested_lemma(file, &lemma, quickchecks, &defaults, options, reason, emit);
                 }
             }
             ItemKind::Params { options } => defaults.apply(options, true),

@@ -5,11 +5,15 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
 const EXIT_STATUS: &str = "\
-Exit status:
-  0  no errors, and every `expect` of a quickcheck command held
-  1  a `value` failed to evaluate, or an `expect` was not met
-  2  input errors: a file could not be read, has parse or type errors, or hol hit an
-     internal error on it (reported, never a silent crash); usage errors also exit 2";
+Exit status (the highest that applies):
+  0  no errors, and every `expect` of a quickcheck command held; counterexamples to
+     lemmas without `expect` are warnings and do not change it (see --deny)
+  1  a `value` failed to evaluate, an `expect` was not met, or a finding named by
+     --deny was made
+  2  input errors: a file could not be read, has parse or type errors, a definition
+     failed or a name is not supported (the lemmas that use it are not tested), an
+     import did not load, or hol hit an internal error on it (reported, never a silent
+     crash); usage errors also exit 2";
 
 /// Counterexample generator for a subset of Isabelle/HOL theory files.
 #[derive(Debug, Parser)]
@@ -73,6 +77,31 @@ pub struct CheckArgs {
     /// the Cranelift JIT (which hands the cases it cannot decide to the interpreter anyway).
     #[arg(long)]
     pub interpreter: bool,
+
+    /// Make a finding on a lemma without `expect` fail the run (exit status 1), as
+    /// `-D warnings` does in rustc; for projects that keep `hol check` in CI. Repeatable.
+    #[arg(long, value_enum, value_name = "FINDING")]
+    pub deny: Vec<DenyArg>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DenyArg {
+    /// A counterexample.
+    Counterexample,
+    /// A potentially spurious counterexample (it depends on an underspecified value).
+    PotentiallySpurious,
+    /// A run that did not test its lemma (not executable, or a definition it uses failed).
+    NotTested,
+}
+
+impl DenyArg {
+    pub fn finding(self) -> crate::check::Finding {
+        match self {
+            DenyArg::Counterexample => crate::check::Finding::Counterexample,
+            DenyArg::PotentiallySpurious => crate::check::Finding::PotentiallySpurious,
+            DenyArg::NotTested => crate::check::Finding::NotTested,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -139,6 +168,15 @@ mod tests {
         let Command::Check(args) = cli.command;
         assert_eq!(args.tester.map(TesterArg::tester), Some(quickcheck::Tester::SmartExhaustive));
         assert_eq!((args.size, args.timeout, args.seed), (Some(7), Some(2.5), Some(42)));
+    }
+
+    #[test]
+    fn deny_is_repeatable() {
+        let cli = Cli::try_parse_from(["hol", "check", "--deny", "counterexample", "--deny", "not-tested", "a.thy"])
+            .expect("valid arguments");
+        let Command::Check(args) = cli.command;
+        assert_eq!(args.deny, [DenyArg::Counterexample, DenyArg::NotTested]);
+        assert!(Cli::try_parse_from(["hol", "check", "--deny", "warnings", "a.thy"]).is_err());
     }
 
     #[test]

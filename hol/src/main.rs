@@ -50,6 +50,7 @@ fn main() -> ExitCode {
     let format = args.format;
     let skip_tests = args.skip_tests;
     let files = args.files;
+    let deny = args.deny;
 
     let (tally, written) = guard::with_large_stack(move || {
         let stdout = io::stdout().lock();
@@ -57,7 +58,7 @@ fn main() -> ExitCode {
             Format::Human => Box::new(report::Human::new(stdout, color, skip_tests)),
             Format::Json => Box::new(json::Json::new(stdout)),
         };
-        let mut tally = Tally::default();
+        let mut tally = Tally { deny: deny.iter().map(|d| d.finding()).collect(), ..Tally::default() };
         let written = check::run(&files, &options, out.as_mut(), &mut tally);
         (tally, written)
     });

@@ -148,6 +148,10 @@ fn outcome_words(o: OutcomeKind) -> &'static str {
 /// the tests that passed the premises when asked for).
 fn figures(run: &QuickcheckRun) -> String {
     let r = &run.report;
+    if r.tests == 0 && r.size == 0 && r.outcome == OutcomeKind::NotExecutable {
+        // Nothing ran: sizes and times would be noise.
+        return r.tester.name().to_owned();
+    }
     let mut s = format!("{}, size {}, {}", r.tester.name(), r.size, count(r.tests as usize, "test"));
     if run.show_report || run.verbose {
         s.push_str(&format!(" ({} passed the premises)", r.passed_premises));
@@ -174,8 +178,14 @@ pub fn summary_text(t: &Tally) -> String {
         parts.push(count(t.quickchecks, "quickcheck run"));
         parts.push(count(t.counterexamples, "counterexample"));
     }
+    if t.not_tested > 0 {
+        parts.push(format!("{} not tested", count(t.not_tested, "run")));
+    }
     if t.unmet > 0 {
         parts.push(format!("{} not met", count(t.unmet, "expectation")));
+    }
+    if t.denied > 0 {
+        parts.push(format!("{} denied", count(t.denied, "finding")));
     }
     format!("{}\n", parts.join(", "))
 }

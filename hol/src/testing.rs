@@ -48,6 +48,49 @@ pub fn test_lemma(
     options: &Options,
     emit: &mut dyn FnMut(Event),
 ) {
+    let engine = if options.interpreter { quickcheck::Engine::Interpreter } else { quickcheck::Engine::Tiered };
+    each_run(file, lemma, commands, defaults, options, emit, &mut |opts| {
+        // A bug in a tester must not cost the rest of the file: it becomes this run's error.
+        crate::guard::catch(|| quickcheck::check_lemma(theory, lemma.index, opts, engine)).unwrap_or_else(|panic| {
+            Report::new(tester_of(opts), quickcheck::OutcomeKind::Error)
+                .with_message(format!("internal error: hol panicked while testing this lemma: {panic}"))
+        })
+    });
+}
+
+/// Reports each run of a lemma that cannot be tested (it uses a definition that failed) as
+/// not executable, with `reason`.
+pub fn untested_lemma(
+    file: &SourceFile,
+    lemma: &LemmaRef,
+    commands: &[QuickcheckCmd],
+    defaults: &quickcheck::Options,
+    options: &Options,
+    reason: &str,
+    emit: &mut dyn FnMut(Event),
+) {
+    each_run(file, lemma, commands, defaults, options, emit, &mut |opts| {
+        Report::new(tester_of(opts), quickcheck::OutcomeKind::NotExecutable)
+            .with_message(format!("not tested: {reason}"))
+    });
+}
+
+/// The tester a report names when no tester ran to say.
+fn tester_of(opts: &quickcheck::Options) -> quickcheck::Tester {
+    opts.tester.unwrap_or(quickcheck::Tester::Exhaustive)
+}
+
+/// One run per command (the defaults when there is none), its options layered over the
+/// file's and the command line's, reported as `run` says.
+fn each_run(
+    file: &SourceFile,
+    lemma: &LemmaRef,
+    commands: &[QuickcheckCmd],
+    defaults: &quickcheck::Options,
+    options: &Options,
+    emit: &mut dyn FnMut(Event),
+    run: &mut dyn FnMut(&quickcheck::Options) -> Report,
+) {
     let runs: Vec<Option<&QuickcheckCmd>> =
         if commands.is_empty() { vec![None] } else { commands.iter().map(Some).collect() };
     for cmd in runs {
@@ -58,14 +101,7 @@ pub fn test_lemma(
         options.overrides.apply(&mut opts);
         let at = cmd.map_or(lemma.statement.start, |c| c.span.start);
         let progress = Progress::start(options.progress, &format!("{}:{}", file.path, file.line(at)));
-        let engine = if options.interpreter { quickcheck::Engine::Interpreter } else { quickcheck::Engine::Tiered };
-        // A bug in a tester must not cost the rest of the file: it becomes this run's error.
-        let report = crate::guard::catch(|| quickcheck::check_lemma(theory, lemma.index, &opts, engine))
-            .unwrap_or_else(|panic| {
-                let tester = opts.tester.unwrap_or(quickcheck::Tester::Exhaustive);
-                Report::new(tester, quickcheck::OutcomeKind::Error)
-                    .with_message(format!("internal error: hol panicked while testing this lemma: {panic}"))
-            });
+        let report = run(&opts);
         progress.finish();
         let expect = opts.expect.filter(|e| *e != Expect::NoExpectation);
         let evaluated = report

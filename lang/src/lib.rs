@@ -25,4 +25,7 @@ pub mod types;
 
 pub use diagnostic::{Diagnostic, Label, Severity};
 pub use span::Span;
-pub use theory::{check_theory, CheckedTheory, Item, ItemKind, QuickcheckCmd, RawOption, ValueOutcome};
+pub use theory::{
+    check_theory, check_theory_with, CheckedTheory, Item, ItemKind, QuickcheckCmd, RawOption, TheoryLoader,
+    ValueOutcome,
+};

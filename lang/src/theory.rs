@@ -7,6 +7,7 @@ use crate::core::ir::{Program, Ty};
 use crate::diagnostic::Diagnostic;
 use crate::interp::{EvalError, Limits};
 use crate::span::Span;
+pub use crate::types::imports::TheoryLoader;
 
 /// One theory file after checking.
 pub struct CheckedTheory {
@@ -52,6 +53,10 @@ pub enum ItemKind {
     Value { term: Span, index: usize },
     /// A lemma that type-checked, with the quickcheck commands that follow it.
     Lemma { name: Option<String>, statement: Span, quickchecks: Vec<QuickcheckCmd>, index: usize },
+    /// A lemma that is not tested because it uses what failed before it (a definition that
+    /// failed, an import that did not load): each of its quickcheck commands is reported as
+    /// not executable, with `reason`.
+    Untested { name: Option<String>, statement: Span, quickchecks: Vec<QuickcheckCmd>, reason: String },
     /// `quickcheck_params[...]` or `declare [[quickcheck_...]]`: defaults for what follows.
     Params { options: Vec<RawOption> },
 }
@@ -66,8 +71,14 @@ pub enum ValueOutcome {
     Failed(EvalError),
 }
 
+/// Checks a theory that imports no sibling theories (a sibling import is an error).
 pub fn check_theory(text: &str) -> CheckedTheory {
-    crate::types::check_theory(text)
+    crate::types::check_theory(text, &crate::types::imports::NoSiblings)
+}
+
+/// Checks a theory whose sibling imports `loader` reads.
+pub fn check_theory_with(text: &str, loader: &dyn TheoryLoader) -> CheckedTheory {
+    crate::types::check_theory(text, loader)
 }
 
 impl CheckedTheory {

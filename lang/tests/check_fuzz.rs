@@ -130,7 +130,7 @@ fn tokens(text: &str) -> Vec<String> {
 fn corpus() -> Vec<String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut texts = Vec::new();
-    for dir in [root.join("../shared/examples"), root.join("../shared/examples/errors"), root.join("theories")] {
+    for dir in [root.join("tests/acceptance"), root.join("tests/acceptance/errors"), root.join("theories")] {
         let Ok(entries) = std::fs::read_dir(&dir) else { continue };
         let mut paths: Vec<_> =
             entries.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "thy")).collect();

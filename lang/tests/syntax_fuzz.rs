@@ -148,7 +148,7 @@ const SNIPPETS: &[&str] = &[
 ];
 
 fn examples_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/examples")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/acceptance")
 }
 
 fn examples() -> Vec<String> {
@@ -165,7 +165,7 @@ fn examples() -> Vec<String> {
             out.push(std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("cannot read {}: {e}", p.display())));
         }
     }
-    assert!(out.len() >= 7, "the shared example theories are missing");
+    assert!(out.len() >= 7, "the acceptance theories in tests/acceptance are missing");
     out
 }
 
@@ -364,6 +364,10 @@ fn check_theory(text: &str) {
             }
             CommandKind::Value(t) => check_term(text, t),
             CommandKind::Unsupported(id) | CommandKind::Ignored(id) => check_span(text, id.span, "command keyword"),
+            CommandKind::Unparsed { keyword, defines } => {
+                check_span(text, keyword.span, "command keyword");
+                defines.iter().flatten().for_each(|n| check_span(text, n.span, "defined name"));
+            }
             CommandKind::Proof | CommandKind::Text => {}
         }
     }

@@ -13,7 +13,7 @@ use std::time::Duration;
 fn theories() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut out = Vec::new();
-    let mut stack = vec![root.join("tests/fixtures"), root.join("theories"), root.join("../shared/examples")];
+    let mut stack = vec![root.join("tests/fixtures"), root.join("theories"), root.join("tests/acceptance")];
     while let Some(d) = stack.pop() {
         let Ok(entries) = std::fs::read_dir(&d) else { continue };
         for p in entries.flatten().map(|e| e.path()) {

@@ -14,8 +14,9 @@ fn value_fn(text: &str, n: usize) -> (Program, FunId, Ty) {
     (p.clone(), f, t)
 }
 
-fn example(name: &str) -> Option<String> {
-    std::fs::read_to_string(format!("/work/shared/examples/errors/{name}")).ok()
+fn example(name: &str) -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/acceptance/errors").join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
 }
 
 const LOOP: &str = "theory L imports Main begin
@@ -32,7 +33,7 @@ end";
 
 #[test]
 fn nontermination_ends_within_its_limits() {
-    let text = example("nontermination.thy").unwrap_or_else(|| LOOP.to_string());
+    let text = example("nontermination.thy");
     let (p, f, _) = value_fn(&text, 0);
     let mut jit = Jit::compile(&p).unwrap();
     let limits = Limits { deadline: Some(Instant::now() + Duration::from_secs(2)), ..Limits::default() };
@@ -46,7 +47,7 @@ fn nontermination_ends_within_its_limits() {
 
 #[test]
 fn deep_recursion_is_too_deep_or_exact() {
-    let text = example("deep_recursion.thy").unwrap_or_else(|| COUNT_UP.to_string());
+    let text = example("deep_recursion.thy");
     let (p, f, _) = value_fn(&text, 0);
     let mut jit = Jit::compile(&p).unwrap();
     let r = jit.call(f, &[], &Limits::default());

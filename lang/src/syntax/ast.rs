@@ -64,6 +64,11 @@ pub enum CommandKind {
     /// A command keyword outside the subset (`locale`, `record`, `class`, ...), kept so the
     /// checker can report it; its tokens up to the next command are skipped.
     Unsupported(Ident),
+    /// A command that did not parse (its error is already reported), kept so the checker
+    /// knows what it would have defined: `defines` lists the constants when its first words
+    /// tell (`fun f and g where ...`; none for a lemma), and is `None` when they do not, or
+    /// when the command could define anything (an unknown command word).
+    Unparsed { keyword: Ident, defines: Option<Vec<Ident>> },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

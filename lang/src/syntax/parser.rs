@@ -638,6 +638,7 @@ impl<'a> Driver<'a> {
                         .with_label("not a command hol knows")
                         .with_note("the text up to the next command is skipped"),
                 );
+                self.push_unparsed(word, chunk);
             }
             return;
         };
@@ -732,6 +733,7 @@ impl<'a> Driver<'a> {
         }
         if broken {
             self.lemma_failed = is_lemma;
+            self.push_unparsed(word, chunk);
             return;
         }
         let result = if word == "declare" {
@@ -745,8 +747,46 @@ impl<'a> Driver<'a> {
                 self.lemma_failed = is_lemma;
                 let d = self.reword(word, chunk, next, d);
                 self.diagnostics.push(d);
+                self.push_unparsed(word, chunk);
             }
         }
+    }
+
+    /// Keeps a command that did not parse as `CommandKind::Unparsed`, with the constants its
+    /// first words name: `fun f :: "..." and g where ...` defines `f` and `g`; a definition
+    /// whose name is inside its equation, a datatype (whose constructors cannot be told) or
+    /// an unknown command defines what cannot be known.
+    fn push_unparsed(&mut self, word: &str, chunk: &[Token]) {
+        let keyword = Ident { name: word.to_string(), span: chunk[0].span };
+        let defines = match word {
+            "fun" | "primrec" | "function" | "definition" | "abbreviation" | "inductive" | "inductive_set" => {
+                let mut names = Vec::new();
+                let (mut depth, mut expect_name) = (0usize, true);
+                for t in &chunk[1..] {
+                    match t.kind {
+                        Kind::LParen | Kind::LBrack => depth += 1,
+                        Kind::RParen | Kind::RBrack => depth = depth.saturating_sub(1),
+                        Kind::Ident if depth == 0 => match self.word(t) {
+                            "where" | "for" => break,
+                            "and" => expect_name = true,
+                            w if expect_name => {
+                                names.push(Ident { name: w.to_string(), span: t.span });
+                                expect_name = false;
+                            }
+                            _ => {}
+                        },
+                        _ if depth == 0 && !expect_name => {}
+                        _ if depth == 0 => break,
+                        _ => {}
+                    }
+                }
+                (!names.is_empty()).then_some(names)
+            }
+            "datatype" | "type_synonym" | "types" | "record" | "typedef" | "consts" | "axiomatization" => None,
+            _ if command_class(word).is_some() => Some(Vec::new()),
+            _ => None,
+        };
+        self.push(CommandKind::Unparsed { keyword, defines }, chunk);
     }
 
     /// Says more precisely what is missing for a few common mistakes: a `|` with no

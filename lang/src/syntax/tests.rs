@@ -614,7 +614,7 @@ fn inner_error_messages() {
 // ---------------------------------------------------------------- theories
 
 fn examples_dir() -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/examples")
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/acceptance")
 }
 
 /// Reads the `.thy` files of a directory; fails the test if there are none.
@@ -1047,11 +1047,25 @@ end
             CommandKind::Lemma(l) => format!("lemma {}", l.name.as_ref().map_or("", |n| n.name.as_str())),
             CommandKind::Quickcheck(_) => "qc".to_string(),
             CommandKind::Proof => "proof".to_string(),
-            other => format!("{other:?}"),
+            other => unparsed(other).unwrap_or_else(|| format!("{other:?}")),
         })
         .collect();
-    // The failed lemma's quickcheck is dropped with it; its `oops` stays a proof step.
-    assert_eq!(shapes, vec!["lemma ok1", "qc", "proof", "proof", "lemma ok2"]);
+    // The failed lemma's quickcheck is dropped with it; its `oops` stays a proof step. Each
+    // command that failed stays as `Unparsed`, with the constants its first words name.
+    assert_eq!(
+        shapes,
+        vec![
+            "unparsed fun [f]",
+            "lemma ok1",
+            "qc",
+            "proof",
+            "unparsed lemma []",
+            "proof",
+            "unparsed definition [g]",
+            "lemma ok2",
+            "unparsed value []"
+        ]
+    );
 }
 
 #[test]
@@ -1059,8 +1073,10 @@ fn unclosed_quote_before_a_command_line() {
     let text = "theory T imports Main begin\ndatatype 'a t = L | N \"'a t\" 'a \"'a t\nfun f :: \"nat ⇒ nat\" where \"f x = x\"\nend\n";
     assert_eq!(diags(text), vec![(2, "unterminated string".to_string())]);
     let th = parse_theory(text).theory;
-    assert_eq!(th.commands.len(), 1);
-    assert!(matches!(th.commands[0].kind, CommandKind::Fun { .. }));
+    // The datatype is kept as unparsed (its constructors cannot be told), the `fun` is read.
+    assert_eq!(th.commands.len(), 2);
+    assert_eq!(unparsed(&th.commands[0].kind).as_deref(), Some("unparsed datatype ?"));
+    assert!(matches!(th.commands[1].kind, CommandKind::Fun { .. }));
 }
 
 #[test]
@@ -1141,9 +1157,22 @@ fn kinds_of(text: &str) -> Vec<String> {
             CommandKind::Proof => "proof".to_string(),
             CommandKind::Inductive { .. } => "inductive".to_string(),
             CommandKind::Lemma(_) => "lemma".to_string(),
-            other => format!("{other:?}").chars().take(12).collect(),
+            other => unparsed(other).unwrap_or_else(|| format!("{other:?}").chars().take(12).collect()),
         })
         .collect()
+}
+
+/// `unparsed fun [f, g]` for a command that did not parse, `unparsed datatype ?` when what
+/// it defines cannot be told.
+fn unparsed(kind: &CommandKind) -> Option<String> {
+    let CommandKind::Unparsed { keyword, defines } = kind else { return None };
+    Some(match defines {
+        Some(names) => {
+            let names: Vec<&str> = names.iter().map(|n| n.name.as_str()).collect();
+            format!("unparsed {} [{}]", keyword.name, names.join(", "))
+        }
+        None => format!("unparsed {} ?", keyword.name),
+    })
 }
 
 #[test]
@@ -1163,7 +1192,8 @@ fn unterminated_comment_keeps_the_command_before_it() {
 fn unknown_command_in_the_first_column() {
     let text = wrap("value \"True\"\nfrobnicate x y\nvalue \"False\"");
     assert_eq!(diags(&text), vec![(3, "unknown command `frobnicate`".to_string())]);
-    assert_eq!(kinds_of(&text), vec!["value True", "value False"]);
+    // An unknown command could define anything.
+    assert_eq!(kinds_of(&text), vec!["value True", "unparsed frobnicate ?", "value False"]);
     let p = parse_theory(&text);
     assert_eq!(&text[p.diagnostics[0].primary.span.range()], "frobnicate");
     // Keywords and continuation lines in the first column stay with their command.
@@ -1184,7 +1214,7 @@ fn unknown_command_in_the_first_column() {
     // After a proof step too.
     let text = wrap("lemma \"x\"\n  by simp\nfrobnicate\nvalue \"1\"");
     assert_eq!(diags(&text), vec![(4, "unknown command `frobnicate`".to_string())]);
-    assert_eq!(kinds_of(&text), vec!["lemma", "proof", "value 1"]);
+    assert_eq!(kinds_of(&text), vec!["lemma", "proof", "unparsed frobnicate ?", "value 1"]);
 }
 
 #[test]

@@ -6,6 +6,7 @@
 use super::elab::{Elab, Mode, TyVars, GROUP_BASE, R};
 use super::env::{Env, NameRef, TypeRef};
 use super::hir::*;
+use super::scope::Scope;
 use super::ty::{Sort, Type, TypePrinter};
 use super::unify::UnifyError;
 use crate::diagnostic::Diagnostic;
@@ -28,6 +29,8 @@ pub struct Checker<'s> {
     pub defined_here: HashMap<Rc<str>, Span>,
     /// Warnings found so far (errors travel as `Err`).
     pub warnings: Vec<Diagnostic>,
+    /// What names that are not defined mean: imported Isabelle constants, failed definitions.
+    pub scope: Scope,
 }
 
 impl<'s> Checker<'s> {
@@ -41,12 +44,13 @@ impl<'s> Checker<'s> {
             values: Vec::new(),
             defined_here: HashMap::new(),
             warnings: Vec::new(),
+            scope: Scope::default(),
         }
     }
 
     fn elab(&self, mode: Mode) -> Elab<'_> {
         let prelude = self.prelude.as_deref().unwrap_or(&self.env.names);
-        Elab::new(&self.env, prelude, self.src, mode)
+        Elab::new(&self.env, prelude, &self.scope, self.src, mode)
     }
 
     /// Checks one command; on error the environment is restored.
@@ -615,6 +619,8 @@ impl<'s> Checker<'s> {
         e.finalize_term(&mut conclusion, &gen);
         let locals = e.finalize_locals(&gen);
         let frees = e.frees.iter().map(|(_, l)| *l).collect();
+        let typos = e.typo_warnings();
+        self.warnings.extend(typos);
         self.lemmas.push(Lemma {
             name: l.name.as_ref().map(|n| Rc::from(n.name.as_str())),
             params,

@@ -7,6 +7,7 @@ use super::builtins::Builtin;
 use super::classes;
 use super::env::{Env, NameRef, TypeRef};
 use super::hir::*;
+use super::scope::{Scope, Unknown};
 use super::ty::{Sort, Type, TypePrinter};
 use super::unify::{Infer, UnifyError};
 use crate::core::ir::Quant;
@@ -55,10 +56,14 @@ pub struct Elab<'e> {
     pub mode: Mode,
     pub tyvars: HashMap<Rc<str>, Type>,
     pub frees: Vec<(Rc<str>, LocalId)>,
+    /// Where each free variable that was not declared (`fixes`) is first used.
+    pub free_uses: Vec<(LocalId, Span)>,
     /// The constants being defined, with their (monomorphic while checking) types.
     pub group: Vec<(Rc<str>, Type)>,
     /// Checking a `value` term (for the message about free variables).
     pub closed_term: bool,
+    /// What names that are not defined mean (`scope`).
+    pub scope: &'e Scope,
 }
 
 fn num_class(n: &BigInt) -> &'static str {
@@ -72,7 +77,13 @@ fn num_class(n: &BigInt) -> &'static str {
 }
 
 impl<'e> Elab<'e> {
-    pub fn new(env: &'e Env, prelude: &'e HashMap<Rc<str>, NameRef>, src: &'e str, mode: Mode) -> Elab<'e> {
+    pub fn new(
+        env: &'e Env,
+        prelude: &'e HashMap<Rc<str>, NameRef>,
+        scope: &'e Scope,
+        src: &'e str,
+        mode: Mode,
+    ) -> Elab<'e> {
         Elab {
             env,
             prelude,
@@ -83,8 +94,10 @@ impl<'e> Elab<'e> {
             mode,
             tyvars: HashMap::new(),
             frees: Vec::new(),
+            free_uses: Vec::new(),
             group: Vec::new(),
             closed_term: false,
+            scope,
         }
     }
 
@@ -347,16 +360,29 @@ impl<'e> Elab<'e> {
     // ---- terms ---------------------------------------------------------------------------
 
     fn name(&mut self, id: &ast::Ident, span: Span) -> R<Term> {
-        let name = id.name.as_str();
-        // A qualified name (`List.rev`, `Lists.app`) means its base name: theories are not
-        // namespaces here.
-        let name = match name.rsplit_once('.') {
-            Some((qual, base)) if !qual.is_empty() && !base.is_empty() && !self.env.names.contains_key(name) => base,
-            _ => name,
+        let written = id.name.as_str();
+        if let Some(b) = QUALIFIED_BUILTINS.iter().find(|(q, _)| *q == written).map(|(_, b)| *b) {
+            return Ok(self.builtin(b, span));
+        }
+        // A qualified name (`List.rev`, `Lists.app`) means the constant of its base name
+        // (theories are not namespaces here); one that names no constant is an error
+        // (`scope`), never a variable.
+        let name = match written.rsplit_once('.') {
+            Some((qual, base))
+                if !qual.is_empty()
+                    && !base.is_empty()
+                    && !self.env.names.contains_key(written)
+                    && (self.env.names.contains_key(base) || self.group.iter().any(|(n, _)| &**n == base)) =>
+            {
+                base
+            }
+            _ => written,
         };
-        if let Some(l) = self.lookup_local(name) {
-            let ty = self.locals[l as usize].ty.clone();
-            return Ok(self.mk(TermKind::Local(l), ty, span));
+        if name == written {
+            if let Some(l) = self.lookup_local(name) {
+                let ty = self.locals[l as usize].ty.clone();
+                return Ok(self.mk(TermKind::Local(l), ty, span));
+            }
         }
         if let Some(i) = self.group.iter().position(|(n, _)| &**n == name) {
             let ty = self.group[i].1.clone();
@@ -365,6 +391,9 @@ impl<'e> Elab<'e> {
         if let Some(r) = self.env.names.get(name) {
             return Ok(self.name_ref_term(*r, span));
         }
+        if let Unknown::Error(d) = self.scope.unknown(name, span, self.mode == Mode::Free) {
+            return Err(d);
+        }
         if self.mode == Mode::Free && !name.is_empty() {
             let l = match self.frees.iter().find(|(n, _)| &**n == name) {
                 Some((_, l)) => *l,
@@ -372,6 +401,7 @@ impl<'e> Elab<'e> {
                     let ty = self.inf.fresh(Sort::new());
                     let l = self.new_local(Rc::from(name), ty);
                     self.frees.push((Rc::from(name), l));
+                    self.free_uses.push((l, span));
                     l
                 }
             };
@@ -1092,10 +1122,61 @@ enum Head {
     Prelude(&'static str),
 }
 
+impl Elab<'_> {
+    /// Warnings for free variables named like a constant whose type fits where the variable
+    /// stands (`contnts xs` beside `contents`): probably a typo, which would make the lemma
+    /// about a variable that any value satisfies or refutes. Call once the lemma is elaborated.
+    pub fn typo_warnings(&mut self) -> Vec<Diagnostic> {
+        let mut out = Vec::new();
+        for (l, span) in self.free_uses.clone() {
+            let name = self.locals[l as usize].name.clone();
+            let ty = self.locals[l as usize].ty.clone();
+            let mut close: Vec<(usize, Rc<str>, NameRef)> = self
+                .env
+                .names
+                .iter()
+                .filter_map(|(c, r)| variable_typo_distance(&name, c).map(|d| (d, c.clone(), *r)))
+                .collect();
+            close.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(&b.1)));
+            for (_, constant, r) in close {
+                let saved = self.inf.clone();
+                let c = self.name_ref_term(r, span);
+                let fits = self.inf.unify(&c.ty, &ty).is_ok();
+                self.inf = saved;
+                if fits {
+                    out.push(
+                        Diagnostic::warning(span, format!("`{name}` is a free variable: did you mean `{constant}`?"))
+                            .with_label("a variable of the lemma, since no constant has this name")
+                            .with_help(format!("the constant `{constant}` has a close name and a type that fits here")),
+                    );
+                    break;
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The edit distance between a free variable's name and a constant's, when it is close
+/// enough to warn: never for names under four characters (`xs`, `n`, `t`), one edit for
+/// names under seven, two beyond.
+fn variable_typo_distance(name: &str, constant: &str) -> Option<usize> {
+    let limit = match name.chars().count() {
+        0..=3 => return None,
+        4..=6 => 1,
+        _ => 2,
+    };
+    let d = edit_distance(name, constant);
+    (d > 0 && d <= limit).then_some(d)
+}
+
 fn not_a_pattern(span: Span) -> Diagnostic {
     Diagnostic::error(span, "this is not a pattern")
         .with_label("patterns are built from constructors, variables, numerals and `_`")
 }
+
+/// Qualified names of Isabelle constants that hol has as builtins under another name.
+const QUALIFIED_BUILTINS: &[(&str, Builtin)] = &[("Set.member", Builtin::Member), ("HOL.eq", Builtin::Eq)];
 
 /// The closest name within edit distance 2 (and less than half the name), if any.
 pub fn suggest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<String> {

@@ -1,7 +1,9 @@
 //! Types and the typed theory: type representation (`ty`), classes and sorts (`classes`),
 //! unification (`unify`), the environment (`env`), builtins (`builtins`), the typed terms
-//! (`hir`), elaboration of surface terms (`elab`) and the command checker (`check`).
-//! `check_theory` runs them over one file on top of the (cached) prelude.
+//! (`hir`), elaboration of surface terms (`elab`) and the command checker (`check`);
+//! imports (`imports`), Isabelle's constants as data (`isabelle`) and what unknown names
+//! mean (`scope`). `check_theory` runs them over one file on top of the (cached) prelude
+//! and the theories it imports.
 
 pub mod builtins;
 mod check;
@@ -10,13 +12,16 @@ mod code;
 pub mod elab;
 pub mod env;
 pub mod hir;
+pub mod imports;
+pub mod isabelle;
 pub mod options;
+pub mod scope;
 pub mod ty;
 pub mod unify;
 
 use crate::core::ir::{FunId, Program, Ty};
 use crate::core::lower::Lowerer;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::interp::{self, Limits};
 use crate::span::Span;
 use crate::syntax::ast;
@@ -125,34 +130,63 @@ pub fn prelude_diagnostics() -> Vec<Diagnostic> {
     prelude().err().unwrap_or_default()
 }
 
-/// Theories that Isabelle's `Main` contains (or that add nothing the subset could use), so
-/// importing them is importing the prelude.
-fn is_part_of_main(name: &str) -> bool {
-    const PARTS: &[&str] = &[
-        "Main",
-        "Pure",
-        "Complex_Main",
-        "List",
-        "Nat",
-        "Int",
-        "Set",
-        "Fun",
-        "Option",
-        "Product_Type",
-        "Sum_Type",
-        "Orderings",
-        "Groups",
-        "Rings",
-        "Divides",
-        "GCD",
-        "Power",
-        "Finite_Set",
-        "Lattices",
-        "Num",
-        "Wellfounded",
-    ];
-    let base = name.strip_prefix("HOL.").unwrap_or(name);
-    PARTS.contains(&base) || name == "HOL"
+/// 1-based line of `span` in `text`.
+fn line_of(text: &str, span: Span) -> usize {
+    let end = (span.start as usize).min(text.len());
+    text.as_bytes()[..end].iter().filter(|&&b| b == b'\n').count() + 1
+}
+
+/// Records in `scope` what a command that failed would have defined (`theory`: the imported
+/// theory it is in, `None` for the checked file): its constants, or, when they cannot be
+/// told, that later names are unknowable.
+fn record_failure(scope: &mut scope::Scope, cmd: &ast::Command, text: &str, theory: Option<&str>) {
+    use ast::CommandKind as K;
+    let line = line_of(text, cmd.span);
+    let (place, span) = match theory {
+        Some(t) => (format!("in the imported theory `{t}` (line {line})"), None),
+        None => (format!("(line {line})"), Some(cmd.span)),
+    };
+    let named = |names: &mut dyn Iterator<Item = &ast::Ident>| names.map(|n| n.name.clone()).collect::<Vec<_>>();
+    let names: Option<Vec<String>> = match &cmd.kind {
+        K::Datatype(decls) => Some(named(&mut decls.iter().flat_map(|d| {
+            d.ctors
+                .iter()
+                .flat_map(|c| std::iter::once(&c.name).chain(c.args.iter().filter_map(|a| a.selector.as_ref())))
+        }))),
+        K::Fun { consts, .. } | K::Inductive { consts, .. } => Some(named(&mut consts.iter().map(|c| &c.name))),
+        K::Definition { decl: Some(d), .. } => Some(vec![d.name.name.clone()]),
+        K::Definition { decl: None, equation } => defined_by(&equation.term).map(|n| vec![n]),
+        K::Unparsed { defines, .. } => defines.as_ref().map(|ds| named(&mut ds.iter())),
+        K::TypeSynonym { .. } | K::Lemma(_) | K::Value(_) | K::Quickcheck(_) => Some(Vec::new()),
+        K::QuickcheckParams(_) | K::Declare(_) | K::Proof | K::Text | K::Ignored(_) => Some(Vec::new()),
+        K::Unsupported(_) => None,
+    };
+    match names {
+        Some(names) => {
+            for n in names {
+                let what = format!("the definition of `{n}` {place} failed");
+                scope.fail(&n, scope::Failure { what, span });
+            }
+        }
+        None => {
+            let keyword = match &cmd.kind {
+                K::Unsupported(k) | K::Unparsed { keyword: k, .. } => k.name.as_str(),
+                _ => "a definition",
+            };
+            let what = format!("`{keyword}` {place} could not be read, so what it defines is unknown");
+            scope.fail_opaque(scope::Failure { what, span });
+        }
+    }
+}
+
+/// The constant an unannotated `definition "f x = t"` defines: the head of its left side.
+fn defined_by(t: &ast::Term) -> Option<String> {
+    use ast::TermKind as T;
+    let T::BinOp(ast::BinOp::Eq | ast::BinOp::Iff | ast::BinOp::Defeq, _, lhs, _) = &t.kind else { return None };
+    match &lhs.spine().0.kind {
+        T::Name(id) => Some(id.name.clone()),
+        _ => None,
+    }
 }
 
 fn raw_options(opts: &[ast::QcOption]) -> Vec<RawOption> {
@@ -161,21 +195,12 @@ fn raw_options(opts: &[ast::QcOption]) -> Vec<RawOption> {
         .collect()
 }
 
-pub(crate) fn check_theory(text: &str) -> CheckedTheory {
+pub(crate) fn check_theory(text: &str, loader: &dyn imports::TheoryLoader) -> CheckedTheory {
     let parsed = crate::syntax::parse_theory(text);
     let mut diagnostics = parsed.diagnostics;
-    let uses_main = parsed.theory.imports.is_empty() || parsed.theory.imports.iter().any(|i| i.name == "Main");
-    // Only the prelude exists: other imports (`HOL-Library.Multiset`) are read as nothing.
-    for i in &parsed.theory.imports {
-        if !is_part_of_main(&i.name) {
-            diagnostics.push(
-                Diagnostic::warning(i.span, format!("theory `{}` is not available: hol provides `Main` only", i.name))
-                    .with_label("this import is ignored")
-                    .with_note("constants and types defined there are unknown here"),
-            );
-        }
-    }
-    let (env, prelude_names) = if uses_main {
+    let imports = imports::resolve(&parsed.theory.name.name, &parsed.theory.imports, loader);
+    diagnostics.extend(imports.diagnostics);
+    let (env, prelude_names) = if imports.uses_main {
         match prelude() {
             Ok((env, names)) => (env, Some(names)),
             Err(ds) => {
@@ -193,7 +218,44 @@ pub(crate) fn check_theory(text: &str) -> CheckedTheory {
     } else {
         (Env::default(), None)
     };
+    let mut scope = scope::Scope::new(&imports.roots);
+    scope.opaque = imports.opaque;
+    // Imported theories: their definitions (and `[code]` lemmas) in order, each on the
+    // environment the one before left; their other lemmas are theirs to test.
+    let mut env = env;
+    for l in &imports.loaded {
+        let mut c = Checker::new(env, prelude_names.clone(), &l.text);
+        c.scope = scope;
+        let mut errors = l.errors.clone();
+        for cmd in &l.theory.commands {
+            let result = match &cmd.kind {
+                ast::CommandKind::Lemma(lemma) if lemma.code => c.lemma_command(lemma, cmd.span).map(|_| ()),
+                ast::CommandKind::Lemma(_) | ast::CommandKind::Value(_) => Ok(()),
+                _ => c.command(cmd),
+            };
+            if result.is_err() || matches!(cmd.kind, ast::CommandKind::Unparsed { .. }) {
+                record_failure(&mut c.scope, cmd, &l.text, Some(&l.name));
+            }
+            errors.extend(result.err());
+        }
+        errors.extend(c.diagnostics.drain(..).filter(|d| d.severity == Severity::Error));
+        if let Some(first) = errors.iter().min_by_key(|d| d.primary.span.start) {
+            diagnostics.push(
+                Diagnostic::error(l.via, format!("the imported theory `{}` has errors", l.name))
+                    .with_label("what failed to define there is unknown here")
+                    .with_note(format!(
+                        "the first, at line {}: {}",
+                        line_of(&l.text, first.primary.span),
+                        first.message
+                    ))
+                    .with_help(format!("`hol check` on `{}` shows them all", l.name)),
+            );
+        }
+        scope = std::mem::take(&mut c.scope);
+        env = c.env;
+    }
     let mut c = Checker::new(env, prelude_names, text);
+    c.scope = scope;
     let mut items: Vec<Item> = Vec::new();
     // The item of the lemma that quickcheck commands attach to: Some(None) after a lemma
     // that had an error (its quickchecks are skipped silently).
@@ -239,15 +301,33 @@ pub(crate) fn check_theory(text: &str) -> CheckedTheory {
                         last_lemma = Some(Some(items.len() - 1));
                         Ok(())
                     }
-                    Err(d) => {
-                        last_lemma = Some(None);
-                        Err(d)
-                    }
+                    Err(d) => match c.scope.take_skip() {
+                        // Not an error of the lemma: it uses what failed before it.
+                        Some(skip) => {
+                            items.push(Item {
+                                span: cmd.span,
+                                kind: ItemKind::Untested {
+                                    name: l.name.as_ref().map(|n| n.name.clone()),
+                                    statement,
+                                    quickchecks: vec![],
+                                    reason: skip.reason,
+                                },
+                            });
+                            last_lemma = Some(Some(items.len() - 1));
+                            Ok(())
+                        }
+                        None => {
+                            last_lemma = Some(None);
+                            Err(d)
+                        }
+                    },
                 }
             }
             K::Quickcheck(opts) => match last_lemma {
                 Some(Some(i)) => {
-                    if let ItemKind::Lemma { quickchecks, .. } = &mut items[i].kind {
+                    if let ItemKind::Lemma { quickchecks, .. } | ItemKind::Untested { quickchecks, .. } =
+                        &mut items[i].kind
+                    {
                         quickchecks.push(QuickcheckCmd { span: cmd.span, options: raw_options(opts) });
                     }
                     Ok(())
@@ -280,9 +360,14 @@ pub(crate) fn check_theory(text: &str) -> CheckedTheory {
                 c.value(t)
                     .map(|index| items.push(Item { span: cmd.span, kind: ItemKind::Value { term: t.span, index } }))
             }
+            K::Unparsed { .. } => {
+                last_lemma = None;
+                record_failure(&mut c.scope, cmd, text, None);
+                Ok(())
+            }
             _ => {
                 last_lemma = None;
-                c.command(cmd)
+                c.command(cmd).inspect_err(|_| record_failure(&mut c.scope, cmd, text, None))
             }
         };
         if let Err(d) = result {
@@ -307,4 +392,55 @@ pub(crate) fn check_theory(text: &str) -> CheckedTheory {
             value_funs: HashMap::new(),
         },
     }
+}
+
+/// What hol has of one theory of Isabelle's (`isabelle::catalog`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TheorySupport {
+    pub theory: &'static str,
+    /// In the prelude (Main), bundled (a library theory hol ships), or not available.
+    pub availability: Availability,
+    /// Its constants that hol has, by the same name.
+    pub has: Vec<&'static str>,
+    /// Its constants that hol lacks: errors where a lemma uses them.
+    pub lacks: Vec<&'static str>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Availability {
+    Prelude,
+    Bundled,
+    Missing,
+}
+
+/// For each theory of the catalog, which of its constants hol has. The README's support
+/// table is generated from this, so it says what name resolution does.
+pub fn isabelle_support() -> Vec<TheorySupport> {
+    let names_after = |import: &str| {
+        let text = format!("theory Support imports Main \"{import}\" begin end");
+        let theory = check_theory(&text, &imports::NoSiblings);
+        theory.state.env.names.keys().map(|k| k.to_string()).collect::<std::collections::HashSet<String>>()
+    };
+    let main = names_after("Main");
+    isabelle::catalog()
+        .theories
+        .iter()
+        .map(|t| {
+            let bundled = crate::prelude::LIBRARY.iter().any(|(n, _)| *n == t.name);
+            let (availability, names) = if t.in_main() {
+                (Availability::Prelude, main.clone())
+            } else if bundled {
+                (Availability::Bundled, names_after(&t.name))
+            } else {
+                (Availability::Missing, main.clone())
+            };
+            let known = |c: &&String| names.contains(c.as_str()) && availability != Availability::Missing;
+            TheorySupport {
+                theory: &t.name,
+                availability,
+                has: t.consts.iter().filter(known).map(String::as_str).collect(),
+                lacks: t.consts.iter().filter(|c| !known(c)).map(String::as_str).collect(),
+            }
+        })
+        .collect()
 }

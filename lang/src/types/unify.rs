@@ -17,6 +17,7 @@ pub enum UnifyError {
     Occurs,
 }
 
+#[derive(Clone)]
 pub struct Infer {
     subst: Vec<Option<Type>>,
     sorts: Vec<Sort>,

@@ -1,0 +1,181 @@
+//! A theory's imports, resolved: Isabelle's own theories (Main and its parts, which the
+//! prelude stands for; library theories hol bundles; library theories it only knows the
+//! constants of), and sibling theories, read through a `TheoryLoader` because `lang` does no
+//! IO (the binary reads files beside the importing one; an editor can supply unsaved
+//! buffers). Each theory is loaded once, dependencies first; a cycle is an error.
+//!
+//! What cannot be loaded never silently shrinks the set of known names: a sibling that does
+//! not load makes every later name unknowable (`Scope::opaque`), a library theory hol does
+//! not bundle brings its constants' names as errors (`Scope::isabelle`).
+
+use super::isabelle::catalog;
+use super::scope::Failure;
+use crate::diagnostic::Diagnostic;
+use crate::span::Span;
+use crate::syntax::{ast, parse_theory};
+
+/// Where sibling theories come from.
+pub trait TheoryLoader {
+    /// The text of the theory imported as `path` (`Foo`, `Dir/Foo`: relative to the
+    /// directory of the file being checked, without `.thy`), or why it cannot be had.
+    fn load(&self, path: &str) -> Result<String, String>;
+}
+
+/// A loader that has no sibling theories (a text checked on its own).
+pub struct NoSiblings;
+
+impl TheoryLoader for NoSiblings {
+    fn load(&self, path: &str) -> Result<String, String> {
+        Err(format!("no file `{path}.thy` is available to this check"))
+    }
+}
+
+/// A theory to check before the importing file: its definitions, not its lemmas.
+pub struct Loaded {
+    /// As imported (`Foo`, `HOL-Library.Tree`).
+    pub name: String,
+    pub theory: ast::Theory,
+    pub text: String,
+    /// The import in the checked file that led to it.
+    pub via: Span,
+    /// Parse errors in it.
+    pub errors: Vec<Diagnostic>,
+}
+
+#[derive(Default)]
+pub struct Imports {
+    /// Something under Main is imported: the prelude is loaded.
+    pub uses_main: bool,
+    /// Catalog theories imported, directly or through the theories loaded.
+    pub roots: Vec<&'static str>,
+    /// Theories to check before the file, dependencies first.
+    pub loaded: Vec<Loaded>,
+    /// Errors and warnings at the file's imports.
+    pub diagnostics: Vec<Diagnostic>,
+    /// An import that did not load: the names it defines are unknown.
+    pub opaque: Option<Failure>,
+}
+
+/// Theories that are not in the catalog but stand for (a part of) Main.
+fn stands_for_main(name: &str) -> bool {
+    matches!(name, "Main" | "HOL" | "HOL.HOL" | "Complex_Main" | "HOL.Complex_Main")
+}
+
+/// Resolves `imports` of the checked file, the theory `name`.
+pub fn resolve(name: &str, imports: &[ast::Ident], loader: &dyn TheoryLoader) -> Imports {
+    let mut r = Resolver { loader, out: Imports::default(), stack: vec![name.to_owned()], done: Vec::new() };
+    if imports.is_empty() {
+        r.out.uses_main = true;
+        r.out.roots.push("HOL.Main");
+    }
+    for i in imports {
+        r.import(&i.name, "", i.span);
+    }
+    r.out
+}
+
+struct Resolver<'l> {
+    loader: &'l dyn TheoryLoader,
+    out: Imports,
+    /// The checked theory and the sibling theories being loaded (for cycles).
+    stack: Vec<String>,
+    /// Sibling and library theories already loaded.
+    done: Vec<String>,
+}
+
+impl Resolver<'_> {
+    /// `name` imported by the theory at `dir` (a path prefix, `""` for the checked file);
+    /// `via` is the checked file's import that leads here.
+    fn import(&mut self, name: &str, dir: &str, via: Span) {
+        let nested = self.stack.len() > 1;
+        let say = |message: String| if nested { format!("in an imported theory: {message}") } else { message };
+        if name == "Pure" {
+            return;
+        }
+        if let Some(t) = catalog().resolve_import(name) {
+            self.out.roots.push(&t.name);
+            if t.in_main() || t.name == "HOL.Complex_Main" {
+                self.out.uses_main = true;
+            }
+            if t.name == "HOL.Complex_Main" && !nested {
+                self.out.diagnostics.push(
+                    Diagnostic::warning(via, "hol has no real or complex numbers: `Complex_Main` is read as `Main`")
+                        .with_label("only the part of this import that is Main is available")
+                        .with_note("constants of the reals (`sqrt`, `real`, `ln`, ...) are errors where they are used"),
+                );
+            }
+            if t.in_main() || t.name == "HOL.Complex_Main" || self.done.contains(&t.name) {
+                return;
+            }
+            self.done.push(t.name.clone());
+            match crate::prelude::LIBRARY.iter().find(|(n, _)| *n == t.name) {
+                Some((_, text)) => self.load_text(&t.name, text.to_string(), via),
+                None if !nested => self.out.diagnostics.push(
+                    Diagnostic::warning(via, format!("theory `{}` is not available in hol", t.name))
+                        .with_label("its types and constants are unknown here")
+                        .with_note("a lemma that uses one of its constants is an error, not a lemma about a variable"),
+                ),
+                None => {}
+            }
+            return;
+        }
+        if stands_for_main(name) {
+            self.out.uses_main = true;
+            self.out.roots.push("HOL.Main");
+            return;
+        }
+        if name.starts_with("HOL") && name.contains('.') || name.starts_with("HOL-") {
+            // A theory of Isabelle's distribution that the catalog does not list.
+            self.out.diagnostics.push(
+                Diagnostic::error(via, say(format!("theory `{name}` is not available in hol, and its constants are unknown")))
+                    .with_label("not available")
+                    .with_note("lemmas after this import that have free variables are not tested: hol cannot tell its constants from variables"),
+            );
+            self.out
+                .opaque
+                .get_or_insert(Failure { what: format!("the import of `{name}` is not available"), span: Some(via) });
+            return;
+        }
+        let path = if dir.is_empty() { name.to_owned() } else { format!("{dir}/{name}") };
+        if self.stack.contains(&path) {
+            let from = self.stack.iter().position(|p| *p == path).unwrap_or(0);
+            self.out.diagnostics.push(
+                Diagnostic::error(via, format!("a cycle of imports: {} → {path}", self.stack[from..].join(" → ")))
+                    .with_label("this import leads back to a theory that imports it"),
+            );
+            return;
+        }
+        if self.done.contains(&path) {
+            return;
+        }
+        self.done.push(path.clone());
+        match self.loader.load(&path) {
+            Ok(text) => {
+                self.stack.push(path.clone());
+                self.load_text(&path, text, via);
+                self.stack.pop();
+            }
+            Err(why) => {
+                self.out.diagnostics.push(
+                    Diagnostic::error(via, say(format!("cannot load theory `{path}`: {why}")))
+                        .with_label("this import did not load")
+                        .with_note("lemmas after it that have free variables are not tested: hol cannot tell its constants from variables"),
+                );
+                self.out
+                    .opaque
+                    .get_or_insert(Failure { what: format!("the import of `{path}` did not load"), span: Some(via) });
+            }
+        }
+    }
+
+    /// Parses a loaded theory, resolves its own imports first, then queues it.
+    fn load_text(&mut self, name: &str, text: String, via: Span) {
+        let parsed = parse_theory(&text);
+        let dir = name.rsplit_once('/').map_or("", |(d, _)| d).to_owned();
+        for i in &parsed.theory.imports {
+            self.import(&i.name, &dir, via);
+        }
+        let errors = parsed.diagnostics.into_iter().filter(|d| d.severity == crate::Severity::Error).collect();
+        self.out.loaded.push(Loaded { name: name.to_owned(), theory: parsed.theory, text, via, errors });
+    }
+}

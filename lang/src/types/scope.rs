@@ -1,0 +1,145 @@
+//! What a name that hol does not define means. Isabelle reads a name as a free variable
+//! only when no imported theory declares it and every definition before it succeeded; hol
+//! must never read more names as variables than Isabelle does, or a tester "refutes" a true
+//! lemma by choosing a value for what is really a constant. So a name that is not defined
+//! is, in this order:
+//!
+//! 1. a constant whose definition failed (in this file or an imported one): a lemma that
+//!    uses it is not tested, and says why;
+//! 2. a constant of an imported Isabelle theory that hol does not have (`wf`): an error;
+//! 3. after a failure whose names hol cannot know (a definition that did not parse, an
+//!    unsupported command, an import that did not load), unknowable: a lemma with such a name
+//!    is not tested;
+//! 4. otherwise a free variable (in lemmas) or an undefined constant (in definitions).
+
+use super::isabelle::{Catalog, IsabelleTheory};
+use crate::diagnostic::Diagnostic;
+use crate::span::Span;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// Why something is missing: shown to the user as is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    /// `the definition of \`f\` (line 3) failed`.
+    pub what: String,
+    /// Where, when it is in this file.
+    pub span: Option<Span>,
+}
+
+/// A lemma that is not tested because of a `Failure`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Skip {
+    /// The name in the lemma that led to the failure.
+    pub name: String,
+    pub span: Span,
+    /// The whole reason, one sentence.
+    pub reason: String,
+}
+
+#[derive(Debug, Default)]
+pub struct Scope {
+    /// The Isabelle theories whose constants are in scope.
+    pub isabelle: Vec<&'static IsabelleTheory>,
+    /// Constants whose definition failed.
+    pub failed: HashMap<Rc<str>, Failure>,
+    /// The first failure after which hol cannot know which names exist.
+    pub opaque: Option<Failure>,
+    /// Set when elaborating a lemma ran into a failure (read with `take_skip`).
+    skip: RefCell<Option<Skip>>,
+}
+
+/// How an unknown name resolves.
+pub enum Unknown {
+    /// A free variable (or, in a definition, an undefined constant).
+    Variable,
+    /// An error at the name.
+    Error(Diagnostic),
+}
+
+impl Scope {
+    /// The scope of a theory that imports `roots` of the catalog.
+    pub fn new(roots: &[&str]) -> Scope {
+        Scope { isabelle: super::isabelle::catalog().in_scope(roots), ..Scope::default() }
+    }
+
+    /// Records that `name`'s definition failed.
+    pub fn fail(&mut self, name: &str, failure: Failure) {
+        self.failed.entry(Rc::from(name)).or_insert(failure);
+    }
+
+    /// Records a failure whose names are unknown; the first one is kept.
+    pub fn fail_opaque(&mut self, failure: Failure) {
+        self.opaque.get_or_insert(failure);
+    }
+
+    /// The skip recorded by the last lemma that failed to elaborate, if that was why.
+    pub fn take_skip(&self) -> Option<Skip> {
+        self.skip.borrow_mut().take()
+    }
+
+    /// What the unknown name `name` at `span` is. `free` says whether the term may have free
+    /// variables (a lemma) or not (a definition, a `value`).
+    pub fn unknown(&self, name: &str, span: Span, free: bool) -> Unknown {
+        if let Some(f) = self.failed.get(name) {
+            if free {
+                return self.skip(name, span, format!("it uses `{name}`, and {}", f.what), f);
+            }
+            let d = Diagnostic::error(span, format!("`{name}` is not defined: {}", f.what))
+                .with_label("its definition failed");
+            return Unknown::Error(with_origin(d, f));
+        }
+        if let Some((qualifier, base)) = name.rsplit_once('.').filter(|(q, b)| !q.is_empty() && !b.is_empty()) {
+            let d = match Catalog::qualified(&self.isabelle, qualifier, base) {
+                Some(t) => Diagnostic::error(span, format!("`{name}` is a constant of {} that hol does not support yet", shown(t)))
+                    .with_label("not supported yet"),
+                None => Diagnostic::error(span, format!("unknown qualified name `{name}`"))
+                    .with_label("no imported theory defines this")
+                    .with_note("a qualified name `Theory.c` names the constant `c` of an imported theory; it is never a variable"),
+            };
+            return Unknown::Error(d);
+        }
+        if let Some(t) = Catalog::exporter(&self.isabelle, name) {
+            let d = Diagnostic::error(
+                span,
+                format!("`{name}` is a constant of {} that hol does not support yet", shown(t)),
+            );
+            return Unknown::Error(if free {
+                d.with_label("Isabelle reads this name as that constant, so it cannot be a variable here")
+                    .with_note("the lemma is not tested: a value chosen for it would not be Isabelle's constant")
+            } else {
+                d.with_label("not supported yet")
+            });
+        }
+        if free {
+            if let Some(f) = &self.opaque {
+                return self.skip(name, span, format!("hol cannot tell whether `{name}` is a variable: {}", f.what), f);
+            }
+        }
+        Unknown::Variable
+    }
+
+    /// Records that the lemma being elaborated is not tested, and the error that ends it.
+    fn skip(&self, name: &str, span: Span, reason: String, f: &Failure) -> Unknown {
+        let d = Diagnostic::error(span, format!("not tested: {reason}")).with_label("this name");
+        *self.skip.borrow_mut() = Some(Skip { name: name.to_owned(), span, reason });
+        Unknown::Error(with_origin(d, f))
+    }
+}
+
+fn with_origin(d: Diagnostic, f: &Failure) -> Diagnostic {
+    match f.span {
+        Some(at) => d.with_secondary(at, "this failed"),
+        None => d,
+    }
+}
+
+/// `Isabelle's Main (HOL.Wellfounded)`, `HOL-Library.Tree`.
+fn shown(t: &IsabelleTheory) -> String {
+    if t.in_main() {
+        format!("Isabelle's Main ({})", t.name)
+    } else {
+        t.name.clone()
+    }
+}
