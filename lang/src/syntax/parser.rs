@@ -19,7 +19,7 @@ use super::errors::{self, Grammar};
 use super::inner::{SortParser, TermParser, TypeParser};
 use super::inner_lexer::InnerLexer;
 use super::lexer::{self, Kind, Token};
-use super::outer::{CommandParser, DeclareOptsParser, HeaderParser};
+use super::outer::{CommandParser, DeclareOptsParser, HeaderParser, TypesParser};
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
 
@@ -190,6 +190,9 @@ pub enum CommandClass {
     /// A command that queries Isabelle or calls a tool without changing the theory
     /// (`nitpick`, `thm`, `term`, ...): recorded as ignored.
     Ignored,
+    /// A command that cannot change what a lemma means or how it is tested (`lemmas`,
+    /// `notation`, `ML`, `declare foo [simp]`, ...): skipped, with one note per kind.
+    Skipped,
     /// A command outside the subset.
     Unsupported,
 }
@@ -202,6 +205,10 @@ pub fn command_class(word: &str) -> Option<CommandClass> {
         "datatype" | "type_synonym" | "primrec" | "fun" | "function" | "definition" | "abbreviation" | "inductive"
         | "lemma" | "theorem" | "corollary" | "proposition" | "quickcheck" | "quickcheck_params" | "declare"
         | "value" => Parsed,
+        // Isabelle's names before 2012 (`types`) and 2016 (`header`); commands only in the
+        // first column (see `Driver::starts_command`), as modern theories may use them as names.
+        "types" => Parsed,
+        "header" => Text,
         "oops" | "sorry" | "done" | "by" | "apply" | "apply_end" | "proof" | "qed" | "next" | "have" | "show"
         | "hence" | "thus" | "fix" | "assume" | "presume" | "from" | "with" | "then" | "using" | "unfolding"
         | "case" | "obtain" | "note" | "moreover" | "ultimately" | "also" | "finally" | "termination" | "let"
@@ -209,6 +216,15 @@ pub fn command_class(word: &str) -> Option<CommandClass> {
         | "write" | "code_pred" => Proof,
         "text" | "txt" | "text_raw" | "section" | "subsection" | "subsubsection" | "paragraph" | "subparagraph"
         | "chapter" => Text,
+        // Facts, notation, ML and bundles: none changes a definition, so a lemma means the
+        // same and is tested the same without them. (`syntax` and `notation` change how later
+        // terms parse: a term that uses them fails to parse, with an error at the term.)
+        "lemmas" | "theorems" | "named_theorems" | "ML" | "ML_file" | "ML_val" | "ML_command" | "setup"
+        | "local_setup" | "declaration" | "method_setup" | "attribute_setup" | "simproc_setup" | "method"
+        | "hide_const" | "hide_type" | "hide_fact" | "hide_class" | "notation" | "no_notation" | "type_notation"
+        | "no_type_notation" | "syntax" | "no_syntax" | "translations" | "no_translations" | "parse_translation"
+        | "print_translation" | "nonterminal" | "inductive_cases" | "inductive_simps" | "fun_cases" | "bundle"
+        | "unbundle" => Skipped,
         "end" => End,
         "nitpick"
         | "nitpick_params"
@@ -241,27 +257,7 @@ pub fn command_class(word: &str) -> Option<CommandClass> {
         | "instantiation"
         | "instance"
         | "context"
-        | "lemmas"
-        | "theorems"
-        | "ML"
-        | "ML_file"
-        | "ML_val"
-        | "ML_command"
         | "ML_prf"
-        | "setup"
-        | "local_setup"
-        | "hide_const"
-        | "hide_type"
-        | "hide_fact"
-        | "hide_class"
-        | "notation"
-        | "no_notation"
-        | "type_notation"
-        | "no_type_notation"
-        | "syntax"
-        | "no_syntax"
-        | "translations"
-        | "no_translations"
         | "axiomatization"
         | "consts"
         | "typedecl"
@@ -274,18 +270,8 @@ pub fn command_class(word: &str) -> Option<CommandClass> {
         | "inductive_set"
         | "coinductive"
         | "coinductive_set"
-        | "inductive_cases"
-        | "inductive_simps"
-        | "fun_cases"
         | "partial_function"
         | "nominal_datatype"
-        | "named_theorems"
-        | "method"
-        | "attribute_setup"
-        | "method_setup"
-        | "simproc_setup"
-        | "bundle"
-        | "unbundle"
         | "interpretation"
         | "global_interpretation"
         | "sublocale"
@@ -300,7 +286,6 @@ pub fn command_class(word: &str) -> Option<CommandClass> {
         | "overloading"
         | "specification"
         | "free_constructors"
-        | "declaration"
         | "notepad"
         | "experiment"
         | "schematic_goal"
@@ -313,9 +298,6 @@ pub fn command_class(word: &str) -> Option<CommandClass> {
         | "includes"
         | "type_alias"
         | "default_sort"
-        | "nonterminal"
-        | "parse_translation"
-        | "print_translation"
         | "abbrev"
         | "alias"
         | "realizers"
@@ -333,6 +315,81 @@ pub fn command_class(word: &str) -> Option<CommandClass> {
         w if w.starts_with("print_") => Ignored,
         _ => return None,
     })
+}
+
+/// Command words of Isabelle before 2016 that later versions dropped, so that modern
+/// theories may use them as names (`fun header`): they start a command only in the first
+/// column, where old theories write them.
+const LEGACY_COMMANDS: &[&str] = &["types", "header"];
+
+/// The commands a mistyped command word is compared with for "did you mean".
+const KNOWN_COMMANDS: &[&str] = &[
+    "theory",
+    "datatype",
+    "type_synonym",
+    "primrec",
+    "fun",
+    "function",
+    "definition",
+    "abbreviation",
+    "inductive",
+    "lemma",
+    "theorem",
+    "corollary",
+    "proposition",
+    "quickcheck",
+    "quickcheck_params",
+    "declare",
+    "value",
+    "section",
+    "subsection",
+    "subsubsection",
+    "chapter",
+    "text",
+    "end",
+    "lemmas",
+    "notation",
+    "termination",
+    "nitpick",
+    "apply",
+    "done",
+    "proof",
+    "oops",
+    "sorry",
+    "qed",
+];
+
+/// The edit distance (Levenshtein, over characters) between two words.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+/// The known command a word in a command's place is probably a misspelling of: within one
+/// edit for words under seven characters, two beyond, never for words under three.
+fn similar_command(word: &str) -> Option<&'static str> {
+    let n = word.chars().count();
+    let limit = match n {
+        0..=2 => return None,
+        3..=6 => 1,
+        _ => 2,
+    };
+    KNOWN_COMMANDS
+        .iter()
+        .map(|c| (edit_distance(word, c), *c))
+        .filter(|(d, _)| *d > 0 && *d <= limit)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
 }
 
 /// Is this word a keyword of the outer syntax (a command or any other keyword)? Such a
@@ -402,6 +459,8 @@ fn word_token(word: &str) -> OTok<'_> {
         "quickcheck_params" => OTok::QuickcheckParams,
         "declare" => OTok::Declare,
         "value" => OTok::Value,
+        // Legacy command words are names inside a command (see `LEGACY_COMMANDS`).
+        w if LEGACY_COMMANDS.contains(&w) => OTok::Ident(w),
         w if command_class(w).is_some() => OTok::Command(w),
         w => OTok::Ident(w),
     }
@@ -456,6 +515,45 @@ impl<'a> Iterator for ChunkIter<'a, '_> {
 
 // ---------------------------------------------------------------- the driver
 
+/// A legacy spelling the driver reports once per file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Legacy {
+    /// Found by the outer lexer: `--` comments and `{* *}` text.
+    Outer(lexer::Legacy),
+    /// The command `header`.
+    Header,
+    /// The command `types`.
+    Types,
+    /// `op =` in a term.
+    Op,
+}
+
+/// The warning for the first use of a legacy spelling, worded as Isabelle's own
+/// "legacy feature" warnings: what it is, and what Isabelle writes today.
+fn legacy_warning(what: Legacy, span: Span) -> Diagnostic {
+    let (msg, label) = match what {
+        Legacy::Outer(lexer::Legacy::DashComment) => (
+            "legacy syntax: `--` comment (Isabelle since 2017 writes `\\<comment> ‹...›`)",
+            "read as a marginal comment",
+        ),
+        Legacy::Outer(lexer::Legacy::Verbatim) => (
+            "legacy syntax: verbatim text `{* ... *}` (Isabelle since 2017 writes a cartouche `‹...›`)",
+            "read as a cartouche",
+        ),
+        Legacy::Header => ("legacy syntax: `header` (Isabelle since 2015 writes `section`)", "read as `section`"),
+        Legacy::Types => {
+            ("legacy syntax: `types` (Isabelle since 2011 writes `type_synonym`)", "read as `type_synonym`")
+        }
+        Legacy::Op => (
+            "legacy syntax: `op` before an operator (Isabelle since 2018 writes `(=)`, `(+)`, ...)",
+            "read as the operator in parentheses",
+        ),
+    };
+    Diagnostic::warning(span, msg)
+        .with_label(label)
+        .with_note("accepted as older Isabelle versions read it; later uses in this file are not reported again")
+}
+
 struct Driver<'a> {
     text: &'a str,
     tokens: Vec<Token>,
@@ -469,8 +567,13 @@ struct Driver<'a> {
     ended: Option<Span>,
     /// Open `context ... begin` (and the like) blocks, closed by `end`.
     blocks: usize,
-    /// The last lemma failed to parse: its `quickcheck` commands are dropped too.
+    /// The last command failed to parse (or was an unknown command): the `quickcheck`
+    /// commands after it are dropped too, rather than attached to an earlier lemma.
     lemma_failed: bool,
+    /// Skipped commands by keyword: the first one's span and how many there were.
+    skipped: Vec<(&'a str, Span, usize)>,
+    /// Where each legacy spelling is first used (one warning per file and spelling).
+    legacy: Vec<(Legacy, Span)>,
 }
 
 impl<'a> Driver<'a> {
@@ -488,6 +591,8 @@ impl<'a> Driver<'a> {
             ended: None,
             blocks: 0,
             lemma_failed: false,
+            skipped: Vec::new(),
+            legacy: lexed.legacy.into_iter().map(|(l, s)| (Legacy::Outer(l), s)).collect(),
         }
     }
 
@@ -499,6 +604,7 @@ impl<'a> Driver<'a> {
     /// Isar's terminal proof.
     fn starts_command(&self, t: &Token, prev: Option<&Token>) -> Option<CommandClass> {
         match t.kind {
+            Kind::Ident if LEGACY_COMMANDS.contains(&self.word(t)) && !self.at_line_start(t) => None,
             Kind::Ident => command_class(self.word(t)),
             Kind::Other if self.word(t) == "." => {
                 let second_dot = prev.is_some_and(|p| p.span.end == t.span.start && self.word(p) == ".");
@@ -589,6 +695,9 @@ impl<'a> Driver<'a> {
                     .with_label("expected `end`"),
             );
         }
+        let mut late: Vec<Diagnostic> = self.skipped_notes().collect();
+        late.extend(self.legacy.iter().map(|(what, span)| legacy_warning(*what, *span)));
+        self.diagnostics.append(&mut late);
         self.diagnostics.sort_by_key(|d| d.primary.span.start);
         let end = self.ended.map_or(self.text.len(), |s| s.end as usize);
         let start = self.header_span.map_or(0, |s| s.start as usize);
@@ -602,6 +711,51 @@ impl<'a> Driver<'a> {
             },
             diagnostics: self.diagnostics,
         }
+    }
+
+    fn note_legacy(&mut self, what: Legacy, span: Span) {
+        if !self.legacy.iter().any(|(l, _)| *l == what) {
+            self.legacy.push((what, span));
+        }
+    }
+
+    fn note_skipped(&mut self, word: &'a str, span: Span) {
+        match self.skipped.iter_mut().find(|(w, _, _)| *w == word) {
+            Some(entry) => entry.2 += 1,
+            None => self.skipped.push((word, span, 1)),
+        }
+    }
+
+    /// Notes the first `op` before an operator in the strings and cartouches of a parsed
+    /// command (the inner grammar read it as the operator in parentheses).
+    fn find_legacy_op(&mut self, chunk: &[Token]) {
+        if self.legacy.iter().any(|(l, _)| *l == Legacy::Op) {
+            return;
+        }
+        for t in chunk.iter().filter(|t| matches!(t.kind, Kind::Str | Kind::Cartouche | Kind::Verbatim)) {
+            let c = t.content(self.text);
+            if let Some(span) = super::inner_lexer::first_legacy_op(&self.text[c.range()], c.start) {
+                self.note_legacy(Legacy::Op, span);
+                return;
+            }
+        }
+    }
+
+    /// One note per kind of skipped command, at the first one, counting the others.
+    fn skipped_notes(&self) -> impl Iterator<Item = Diagnostic> + '_ {
+        self.skipped.iter().map(|(word, span, count)| {
+            let mut d = Diagnostic::info(*span, format!("`{word}` is skipped"))
+                .with_label("this command does not change what lemmas mean or how they are tested");
+            if *count > 1 {
+                let more = count - 1;
+                let s = if more == 1 { "" } else { "s" };
+                d = d.with_note(format!("{more} more `{word}` command{s} in this file skipped as well"));
+            }
+            if matches!(*word, "notation" | "syntax" | "translations" | "type_notation") {
+                d = d.with_note("terms that use the notation it introduces do not parse");
+            }
+            d
+        })
     }
 
     fn span_of(chunk: &[Token]) -> Span {
@@ -620,6 +774,15 @@ impl<'a> Driver<'a> {
         let broken = chunk.iter().any(|t| t.kind == Kind::Error);
         let class = self.starts_command(&first, None);
         let first_chunk = self.name.is_none() && self.header_span.is_none();
+        if word == "header" && class == Some(CommandClass::Text) {
+            self.note_legacy(Legacy::Header, first.span);
+        }
+        // Text (`section`, `text`, the legacy `header`) may stand before the header, as in
+        // Isabelle: it documents the theory but belongs to no theory.
+        if first_chunk && class == Some(CommandClass::Text) {
+            self.push(CommandKind::Text, chunk);
+            return;
+        }
         if self.name.is_none() && self.header_span.is_none() && class != Some(CommandClass::Header) {
             // Only said once: the header is missing.
             self.header_span = Some(Span::new(first.span.start as usize, first.span.start as usize));
@@ -632,12 +795,15 @@ impl<'a> Driver<'a> {
             // Text before any command at the start of the file (reported above), or a word
             // in the first column that no command knows.
             if !first_chunk {
-                self.lemma_failed = false;
-                self.diagnostics.push(
-                    Diagnostic::error(first.span, format!("unknown command {}", errors::quote_source(word)))
-                        .with_label("not a command hol knows")
-                        .with_note("the text up to the next command is skipped"),
-                );
+                // A `quickcheck` under a mistyped `lema` belongs to it, not to the lemma before.
+                self.lemma_failed = true;
+                let mut d = Diagnostic::error(first.span, format!("unknown command {}", errors::quote_source(word)))
+                    .with_label("not a command hol knows")
+                    .with_note("the text up to the next command is skipped");
+                if let Some(c) = similar_command(word) {
+                    d = d.with_help(format!("did you mean `{c}`?"));
+                }
+                self.diagnostics.push(d);
             }
             return;
         };
@@ -648,6 +814,15 @@ impl<'a> Driver<'a> {
             CommandClass::Ignored => {
                 let ident = Ident { name: word.to_string(), span: first.span };
                 self.push(CommandKind::Ignored(ident), chunk);
+            }
+            CommandClass::Skipped => {
+                // `bundle name begin ... end` opens a block its `end` closes.
+                if chunk.iter().any(|t| t.kind == Kind::Ident && self.word(t) == "begin") {
+                    self.blocks += 1;
+                }
+                self.note_skipped(word, first.span);
+                let ident = Ident { name: word.to_string(), span: first.span };
+                self.push(CommandKind::Skipped(ident), chunk);
             }
             CommandClass::Unsupported => {
                 if chunk.iter().any(|t| t.kind == Kind::Ident && self.word(t) == "begin") {
@@ -722,7 +897,6 @@ impl<'a> Driver<'a> {
     }
 
     fn command(&mut self, word: &str, chunk: &[Token], next: Option<&Token>, broken: bool) {
-        let is_lemma = matches!(word, "lemma" | "theorem" | "corollary" | "proposition");
         let is_qc = word == "quickcheck";
         if is_qc && self.lemma_failed {
             return;
@@ -730,8 +904,25 @@ impl<'a> Driver<'a> {
         if !is_qc {
             self.lemma_failed = false;
         }
+        // After a command that failed to parse, a `quickcheck` has nothing to test: it must
+        // not reach back to an earlier lemma.
         if broken {
-            self.lemma_failed = is_lemma;
+            self.lemma_failed = true;
+            return;
+        }
+        if word == "types" {
+            self.note_legacy(Legacy::Types, chunk[0].span);
+            match self.parse_outer(chunk, next, |toks| TypesParser::new().parse(toks)) {
+                Ok(decls) => {
+                    for kind in decls {
+                        self.push(kind, chunk);
+                    }
+                }
+                Err(d) => {
+                    self.lemma_failed = true;
+                    self.diagnostics.push(d);
+                }
+            }
             return;
         }
         let result = if word == "declare" {
@@ -740,9 +931,12 @@ impl<'a> Driver<'a> {
             self.parse_outer(chunk, next, |toks| CommandParser::new().parse(toks))
         };
         match result {
-            Ok(kind) => self.push(*kind, chunk),
+            Ok(kind) => {
+                self.find_legacy_op(chunk);
+                self.push(*kind, chunk)
+            }
             Err(d) => {
-                self.lemma_failed = is_lemma;
+                self.lemma_failed = true;
                 let d = self.reword(word, chunk, next, d);
                 self.diagnostics.push(d);
             }
@@ -794,10 +988,12 @@ impl<'a> Driver<'a> {
         d
     }
 
-    /// `declare [[name = value, ...]]` gives its options; any other `declare` an empty list.
-    fn declare(&self, chunk: &[Token], next: Option<&Token>) -> Result<Box<CommandKind>, Diagnostic> {
+    /// `declare [[name = value, ...]]` gives its options; any other `declare` (`declare foo
+    /// [simp]`) an empty list, and is noted as skipped.
+    fn declare(&mut self, chunk: &[Token], next: Option<&Token>) -> Result<Box<CommandKind>, Diagnostic> {
         let is_config = chunk.len() >= 3 && chunk[1].kind == Kind::LBrack && chunk[2].kind == Kind::LBrack;
         if !is_config {
+            self.note_skipped("declare", chunk[0].span);
             return Ok(Box::new(CommandKind::Declare(Vec::new())));
         }
         // Up to the first `]]`.
