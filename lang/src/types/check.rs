@@ -11,7 +11,7 @@ use super::unify::UnifyError;
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
 use crate::syntax::ast;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 pub struct Checker<'s> {
@@ -536,7 +536,8 @@ impl<'s> Checker<'s> {
         Ok(())
     }
 
-    pub fn lemma(&mut self, l: &ast::Lemma, span: Span) -> R<usize> {
+    /// Checks a lemma: one typed lemma per proposition, their indices in order.
+    pub fn lemma(&mut self, l: &ast::Lemma, span: Span) -> R<Vec<usize>> {
         let mut e = self.elab(Mode::Free);
         for f in &l.fixes {
             let ty = match &f.ty {
@@ -555,27 +556,24 @@ impl<'s> Checker<'s> {
                 premises.push(self_bool(&mut e, p)?);
             }
         }
-        let mut conclusions = Vec::new();
+        // Each proposition (`lemma l: "A" "B"`, `shows "A" and "B"`) is a lemma of its own,
+        // with its own premises (`A ⟹ B`), as Isabelle proves `l(1)`, `l(2)`; they are
+        // checked together, so a free variable has one type in all of them.
+        let mut props: Vec<(Vec<Term>, Term)> = Vec::new();
         for s in &l.shows {
             let mut parts = Vec::new();
             flatten_meta_imp(s, &mut parts);
-            let concl = parts.pop().expect("a statement");
-            if l.shows.len() == 1 {
-                for p in parts {
-                    premises.push(self_bool(&mut e, p)?);
-                }
-                conclusions.push(self_bool(&mut e, concl)?);
-            } else {
-                conclusions.push(self_bool(&mut e, s)?);
+            let Some(concl) = parts.pop() else {
+                return Err(Diagnostic::error(s.span, "a lemma needs a statement"));
+            };
+            let mut own = Vec::new();
+            for p in parts {
+                own.push(self_bool(&mut e, p)?);
             }
+            props.push((own, self_bool(&mut e, concl)?));
         }
-        let mut conclusion = conclusions.pop().ok_or_else(|| Diagnostic::error(span, "a lemma needs a statement"))?;
-        while let Some(c) = conclusions.pop() {
-            let and = e.builtin(super::builtins::Builtin::And, c.span);
-            let cspan = c.span.to(conclusion.span);
-            let partial = e.app(and, c)?;
-            conclusion = e.app(partial, conclusion)?;
-            conclusion.span = cspan;
+        if props.is_empty() {
+            return Err(Diagnostic::error(span, "a lemma needs a statement"));
         }
         // Type variables of the free variables become the lemma's parameters; annotated ones
         // keep the name the user gave them.
@@ -588,7 +586,7 @@ impl<'s> Checker<'s> {
         for l in &e.locals {
             e.free_vars(&l.ty, &mut vars);
         }
-        for t in premises.iter().chain(std::iter::once(&conclusion)) {
+        for t in premises.iter().chain(props.iter().flat_map(|(own, c)| own.iter().chain(std::iter::once(c)))) {
             t.visit(&mut |s: &Term| e.free_vars(&s.ty, &mut vars));
         }
         let mut gen: HashMap<u32, Rc<str>> = HashMap::new();
@@ -608,24 +606,72 @@ impl<'s> Checker<'s> {
                 gen.insert(*v, n);
             }
         }
-        let params = vars.iter().map(|v| (gen[v].clone(), e.inf.sort_of_var(*v).clone())).collect();
+        let params: Vec<(Rc<str>, Sort)> =
+            vars.iter().map(|v| (gen[v].clone(), e.inf.sort_of_var(*v).clone())).collect();
         for p in premises.iter_mut() {
             e.finalize_term(p, &gen);
         }
-        e.finalize_term(&mut conclusion, &gen);
+        for (own, c) in props.iter_mut() {
+            for p in own.iter_mut() {
+                e.finalize_term(p, &gen);
+            }
+            e.finalize_term(c, &gen);
+        }
         let locals = e.finalize_locals(&gen);
-        let frees = e.frees.iter().map(|(_, l)| *l).collect();
-        self.lemmas.push(Lemma {
-            name: l.name.as_ref().map(|n| Rc::from(n.name.as_str())),
-            params,
-            locals,
-            frees,
-            premises,
-            conclusion,
-            span,
-            code: false,
-        });
-        Ok(self.lemmas.len() - 1)
+        let frees: Vec<LocalId> = e.frees.iter().map(|(_, l)| *l).collect();
+        let several = props.len() > 1;
+        let name = l.name.as_ref().map(|n| Rc::from(n.name.as_str()));
+        let mut indices = Vec::new();
+        for (own, conclusion) in props {
+            let all_premises: Vec<Term> = premises.iter().cloned().chain(own).collect();
+            // Of several propositions, each is tested over the free variables it mentions
+            // (or its premises do), not over the others'.
+            let (frees, params) = if several {
+                let mut used = HashSet::new();
+                let mut mentioned: Vec<Rc<str>> = Vec::new();
+                for t in all_premises.iter().chain(std::iter::once(&conclusion)) {
+                    t.visit(&mut |s: &Term| {
+                        s.ty.params(&mut mentioned);
+                        match &s.kind {
+                            TermKind::Local(id) => {
+                                used.insert(*id);
+                            }
+                            TermKind::Const(_, inst) | TermKind::Ctor(_, _, inst) => {
+                                inst.iter().for_each(|t| t.params(&mut mentioned))
+                            }
+                            _ => {}
+                        }
+                    });
+                }
+                let own_frees: Vec<LocalId> = frees.iter().copied().filter(|f| used.contains(f)).collect();
+                // A type parameter stays if this proposition may mention it: in its terms, or
+                // in the type of any local but the other propositions' free variables (bound
+                // variables are locals too). The others would only multiply the instances.
+                for (i, local) in locals.iter().enumerate() {
+                    let other_free =
+                        frees.iter().any(|f| *f as usize == i) && !own_frees.iter().any(|f| *f as usize == i);
+                    if !other_free {
+                        local.ty.params(&mut mentioned);
+                    }
+                }
+                let params = params.iter().filter(|(p, _)| mentioned.contains(p)).cloned().collect();
+                (own_frees, params)
+            } else {
+                (frees.clone(), params.clone())
+            };
+            self.lemmas.push(Lemma {
+                name: name.clone(),
+                params,
+                locals: locals.clone(),
+                frees,
+                premises: all_premises,
+                conclusion,
+                span,
+                code: false,
+            });
+            indices.push(self.lemmas.len() - 1);
+        }
+        Ok(indices)
     }
 
     pub fn value(&mut self, t: &ast::Term) -> R<usize> {
