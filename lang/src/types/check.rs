@@ -52,6 +52,14 @@ impl<'s> Checker<'s> {
     /// Checks one command; on error the environment is restored.
     pub fn command(&mut self, cmd: &ast::Command) -> R<()> {
         use ast::CommandKind as C;
+        let mut terms: Vec<&ast::Term> = Vec::new();
+        match &cmd.kind {
+            C::Fun { equations, .. } => terms.extend(equations.iter().map(|e| &e.term)),
+            C::Definition { equation, .. } => terms.push(&equation.term),
+            C::Inductive { intros, .. } => terms.extend(intros.iter().map(|e| &e.term)),
+            _ => {}
+        }
+        self.check_tree_notation(&terms)?;
         match &cmd.kind {
             C::Datatype(decls) => {
                 let saved = self.env.clone();
@@ -75,6 +83,34 @@ impl<'s> Checker<'s> {
                 .with_label("hol reads a subset of Isabelle's theory language")
                 .with_note("the rest of the file is still checked")),
             _ => Ok(()),
+        }
+    }
+
+    /// HOL-Library.Tree's `⟨⟩` and `⟨l, x, r⟩` are read as the names `Leaf` and `Node`
+    /// (spanning the `⟨`); where no such constructor is defined, the notation is an error
+    /// that says where it comes from, never a free variable named `Leaf`.
+    fn check_tree_notation(&self, terms: &[&ast::Term]) -> R<()> {
+        let mut found: Option<&ast::Ident> = None;
+        for t in terms {
+            walk_names(t, &mut |id: &ast::Ident| {
+                let written = self.src.get(id.span.range()).unwrap_or("");
+                let notation = written.starts_with('⟨') || written.starts_with("\\<langle>");
+                let defined = self.env.names.contains_key(id.name.as_str());
+                // The first in the text, whatever order the walk takes.
+                let earlier = found.is_none_or(|f| id.span.start < f.span.start);
+                if earlier && notation && matches!(id.name.as_str(), "Leaf" | "Node") && !defined {
+                    found = Some(id);
+                }
+            });
+        }
+        match found {
+            None => Ok(()),
+            Some(id) => {
+                let shape = if id.name == "Leaf" { "`⟨⟩`" } else { "`⟨l, x, r⟩`" };
+                Err(Diagnostic::error(id.span, format!("{shape} is HOL-Library.Tree's notation for `{}`, which is not defined", id.name))
+                    .with_label(format!("`{}` is not defined here", id.name))
+                    .with_help("import \"HOL-Library.Tree\", or define `datatype 'a tree = Leaf | Node \"'a tree\" 'a \"'a tree\"`"))
+            }
         }
     }
 
@@ -538,6 +574,8 @@ impl<'s> Checker<'s> {
 
     /// Checks a lemma: one typed lemma per proposition, their indices in order.
     pub fn lemma(&mut self, l: &ast::Lemma, span: Span) -> R<Vec<usize>> {
+        let terms: Vec<&ast::Term> = l.assumes.iter().map(|a| &a.term).chain(&l.shows).collect();
+        self.check_tree_notation(&terms)?;
         let mut e = self.elab(Mode::Free);
         for f in &l.fixes {
             let ty = match &f.ty {
@@ -675,6 +713,7 @@ impl<'s> Checker<'s> {
     }
 
     pub fn value(&mut self, t: &ast::Term) -> R<usize> {
+        self.check_tree_notation(&[t])?;
         let mut e = self.elab(Mode::Closed);
         e.closed_term = true;
         let mut term = e.term(t)?;
@@ -890,6 +929,46 @@ fn check_positive(t: &ast::Type, names: &[&str], positive: bool, ctor: &str) -> 
                 .with_note("such a datatype has no set-theoretic model, so Isabelle rejects it too"));
             }
             args.iter().try_for_each(|a| check_positive(a, names, positive, ctor))
+        }
+    }
+}
+
+/// Calls `f` on every name in a surface term (bound or free, patterns included).
+fn walk_names<'t>(t: &'t ast::Term, f: &mut impl FnMut(&'t ast::Ident)) {
+    use ast::TermKind as K;
+    let mut stack = vec![t];
+    while let Some(t) = stack.pop() {
+        match &t.kind {
+            K::Name(id) => f(id),
+            K::Num(_) | K::Wildcard => {}
+            K::App(a, b) | K::BinOp(_, _, a, b) | K::SetCompr(a, b) => stack.extend([&**a, &**b]),
+            K::UnOp(_, _, a) | K::Typed(a, _) => stack.push(a),
+            K::Lambda(ps, b) => {
+                stack.extend(ps.iter());
+                stack.push(b);
+            }
+            K::Quant { bound, body, .. } => {
+                if let Some(ast::QuantBound::In(b) | ast::QuantBound::Less(b) | ast::QuantBound::LessEq(b)) = bound {
+                    stack.push(b);
+                }
+                stack.push(body);
+            }
+            K::If(a, b, c) => stack.extend([&**a, &**b, &**c]),
+            K::Let(bs, b) | K::Case(b, bs) | K::Update(b, bs) => {
+                stack.extend(bs.iter().flat_map(|(p, v)| [p, v]));
+                stack.push(b);
+            }
+            K::Tuple(ts) | K::List(ts) | K::SetLit(ts) => stack.extend(ts.iter()),
+            K::ListCompr(h, qs) => {
+                stack.push(h);
+                for q in qs {
+                    match q {
+                        ast::Qualifier::Generator(p, e) => stack.extend([p, e]),
+                        ast::Qualifier::Guard(g) => stack.push(g),
+                    }
+                }
+            }
+            K::Range { from, to, .. } => stack.extend([&**from, &**to]),
         }
     }
 }
