@@ -887,6 +887,22 @@ impl<'a> Driver<'a> {
         if broken {
             return;
         }
+        // `keywords "cmd" :: thy_decl and ...` and `abbrevs "x" = "y"` declare outer syntax
+        // for ML-defined commands, which hol does not run: dropped up to `begin`.
+        let declares = |t: &Token| t.kind == Kind::Ident && matches!(self.word(t), "keywords" | "abbrevs");
+        let mut kept: Vec<Token> = Vec::with_capacity(chunk.len());
+        let mut dropping = false;
+        for (i, t) in chunk.iter().enumerate() {
+            if i > 1 && declares(t) {
+                dropping = true;
+            } else if t.kind == Kind::Ident && self.word(t) == "begin" {
+                dropping = false;
+            }
+            if !dropping {
+                kept.push(*t);
+            }
+        }
+        let chunk = &kept[..];
         match self.parse_outer(chunk, next, |toks| HeaderParser::new().parse(toks)) {
             Ok((name, imports)) => {
                 self.name = Some(name);

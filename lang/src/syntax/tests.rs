@@ -1003,6 +1003,12 @@ fn header_forms() {
     let th = theory("(* a comment *) theory Bar begin end");
     assert_eq!(th.name.name, "Bar");
     assert!(th.imports.is_empty());
+    // Keyword declarations for ML-defined commands are read and dropped.
+    let th = theory(
+        "theory Baz\nimports Main\nkeywords \"code_pred\" :: thy_goal and \"values\" :: diag\n  abbrevs \"==>\" = \"⟹\"\nbegin\nend",
+    );
+    assert_eq!(th.name.name, "Baz");
+    assert_eq!(th.imports.iter().map(|i| i.name.as_str()).collect::<Vec<_>>(), vec!["Main"]);
 }
 
 // ---------------------------------------------------------------- recovery
