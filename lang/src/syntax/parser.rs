@@ -216,7 +216,8 @@ pub fn command_class(word: &str) -> Option<CommandClass> {
         | "write" | "code_pred" => Proof,
         "text" | "txt" | "text_raw" | "section" | "subsection" | "subsubsection" | "paragraph" | "subparagraph"
         | "chapter" => Text,
-        // Facts, notation, ML and bundles: none changes a definition, so a lemma means the
+        // Facts, notation, ML, bundles and `datatype_compat` (an interface for old ML tools):
+        // none changes a definition, so a lemma means the
         // same and is tested the same without them. (`syntax` and `notation` change how later
         // terms parse: a term that uses them fails to parse, with an error at the term.)
         "lemmas" | "theorems" | "named_theorems" | "ML" | "ML_file" | "ML_val" | "ML_command" | "setup"
@@ -224,7 +225,7 @@ pub fn command_class(word: &str) -> Option<CommandClass> {
         | "hide_const" | "hide_type" | "hide_fact" | "hide_class" | "notation" | "no_notation" | "type_notation"
         | "no_type_notation" | "syntax" | "no_syntax" | "translations" | "no_translations" | "parse_translation"
         | "print_translation" | "nonterminal" | "inductive_cases" | "inductive_simps" | "fun_cases" | "bundle"
-        | "unbundle" => Skipped,
+        | "unbundle" | "datatype_compat" => Skipped,
         "end" => End,
         "nitpick"
         | "nitpick_params"
@@ -741,6 +742,21 @@ impl<'a> Driver<'a> {
         }
     }
 
+    /// `datatype ... where "left Leaf = Leaf"` gives selectors values on the constructors
+    /// without that field; hol does not use them, and says so.
+    fn warn_selector_defaults(&mut self, chunk: &[Token]) {
+        if let Some(w) = chunk.iter().find(|t| t.kind == Kind::Ident && self.word(t) == "where") {
+            self.diagnostics.push(
+                Diagnostic::warning(w.span, "default values of selectors are not supported")
+                    .with_label("these equations are read and not used")
+                    .with_note(
+                        "a selector is undefined on the other constructors here: a lemma that depends on its \
+                         default value is reported as potentially spurious, never as a counterexample",
+                    ),
+            );
+        }
+    }
+
     /// One note per kind of skipped command, at the first one, counting the others.
     fn skipped_notes(&self) -> impl Iterator<Item = Diagnostic> + '_ {
         self.skipped.iter().map(|(word, span, count)| {
@@ -949,6 +965,9 @@ impl<'a> Driver<'a> {
         match result {
             Ok(kind) => {
                 self.find_legacy_op(chunk);
+                if word == "datatype" {
+                    self.warn_selector_defaults(chunk);
+                }
                 self.push(*kind, chunk)
             }
             Err(d) => {
