@@ -624,6 +624,12 @@ impl<'a> Driver<'a> {
         if t.kind != Kind::Ident || !self.at_line_start(t) || is_keyword(self.word(t)) {
             return false;
         }
+        // A misspelt command word (`lema`, lower case as every command is) starts a command
+        // wherever it stands in the first column, so it is the error, not the command before.
+        let word = self.word(t);
+        if word.starts_with(|c: char| c.is_ascii_lowercase()) && similar_command(word).is_some() {
+            return matches!(class, Some(CommandClass::Parsed | CommandClass::Text | CommandClass::Proof));
+        }
         let ends_command =
             matches!(prev.kind, Kind::Str | Kind::Cartouche | Kind::Verbatim | Kind::RParen | Kind::RBrack);
         match class {
@@ -1000,6 +1006,16 @@ impl<'a> Driver<'a> {
                 .with_help("remove the `|` if there are no more equations");
         }
         let here = pos.map(|i| chunk[i]);
+        // An indented misspelt command word ends up inside the command before it.
+        if let Some(t) = here.filter(|t| t.kind == Kind::Ident) {
+            let w = self.word(&t);
+            if let Some(c) = similar_command(w).filter(|_| w.starts_with(|c: char| c.is_ascii_lowercase())) {
+                return Diagnostic::error(at, format!("unknown command {}", errors::quote_source(w)))
+                    .with_label("not a command hol knows")
+                    .with_note(format!("read as part of the `{word}` before it, which is skipped with it"))
+                    .with_help(format!("did you mean `{c}`?"));
+            }
+        }
         if here.is_some_and(|t| t.kind == Kind::Bar) && prev_word == Some("where") {
             return Diagnostic::error(at, "unexpected `|` before the first equation")
                 .with_label("expected the first equation here")
