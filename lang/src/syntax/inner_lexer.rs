@@ -311,6 +311,9 @@ pub struct InnerLexer<'a> {
     lex: logos::Lexer<'a, Tok<'a>>,
     base: usize,
     failed: bool,
+    /// `op` is a variable in this text (it stands somewhere not before an operator), so
+    /// it is never the legacy operator prefix here.
+    op_is_name: bool,
     /// Current and greatest allowed bracket nesting.
     depth: usize,
     max_depth: usize,
@@ -325,6 +328,7 @@ impl<'a> InnerLexer<'a> {
             lex: Tok::lexer(text),
             base: base as usize,
             failed: false,
+            op_is_name: op_is_name(text),
             depth: 0,
             max_depth: usize::MAX,
             count: 0,
@@ -401,7 +405,10 @@ impl<'a> Iterator for InnerLexer<'a> {
         };
         // `op` is the legacy operator prefix only before an operator; otherwise a name.
         let tok = match tok {
-            Ok(Tok::Op) if !self.lex.clone().next().is_some_and(|n| n.is_ok_and(|n| is_section_operator(&n))) => {
+            Ok(Tok::Op)
+                if self.op_is_name
+                    || !self.lex.clone().next().is_some_and(|n| n.is_ok_and(|n| is_section_operator(&n))) =>
+            {
                 Ok(Tok::Ident(slice))
             }
             t => t,
@@ -451,6 +458,22 @@ fn is_section_operator(t: &Tok<'_>) -> bool {
             | Bang
             | Backtick
     )
+}
+
+/// Is `op` used as a variable in this text? Modern theories may name a variable `op`
+/// (`BinOp op a b`, `op = Plus`): if one `op` stands before something other than an
+/// operator, every `op` of the text is that variable, and `op = Plus` is an equation.
+fn op_is_name(text: &str) -> bool {
+    if !text.contains("op") {
+        return false;
+    }
+    let mut lex = Tok::lexer(text);
+    while let Some(t) = lex.next() {
+        if t == Ok(Tok::Op) && !lex.clone().next().is_some_and(|n| n.is_ok_and(|n| is_section_operator(&n))) {
+            return true;
+        }
+    }
+    false
 }
 
 /// The span of the first legacy `op` before an operator in inner-syntax text starting at

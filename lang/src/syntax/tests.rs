@@ -1357,9 +1357,12 @@ fn legacy_op_is_an_operator_section() {
     // Not before an operator, `op` is a name.
     assert_eq!(t("op x"), "(op x)");
     assert_eq!(t("f op"), "(f op)");
+    // A text where `op` is a variable somewhere reads every `op` as that variable.
+    assert_eq!(t("op = Plus ⟹ eval (BinOp op a b) = 0"), t("(op) = Plus ⟹ eval (BinOp (op) a b) = 0"));
+    assert_eq!(super::inner_lexer::first_legacy_op("case op of Plus ⇒ op = x", 0), None);
     assert_eq!(
-        super::inner_lexer::first_legacy_op("f (op x) (op + 1)", 10),
-        Some(Span::new(10 + "f (op x) (".len(), 10 + "f (op x) (op".len()))
+        super::inner_lexer::first_legacy_op("f x (op + 1)", 10),
+        Some(Span::new(10 + "f x (".len(), 10 + "f x (op".len()))
     );
     assert_eq!(super::inner_lexer::first_legacy_op("f op x", 0), None);
 }
