@@ -47,6 +47,10 @@ impl Diagnostic {
         Diagnostic { severity: Severity::Warning, ..Diagnostic::error(span, message) }
     }
 
+    pub fn info(span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic { severity: Severity::Info, ..Diagnostic::error(span, message) }
+    }
+
     pub fn with_label(mut self, message: impl Into<String>) -> Diagnostic {
         self.primary.message = message.into();
         self

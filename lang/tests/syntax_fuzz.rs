@@ -363,7 +363,9 @@ fn check_theory(text: &str) {
                 check_opts(text, os)
             }
             CommandKind::Value(t) => check_term(text, t),
-            CommandKind::Unsupported(id) | CommandKind::Ignored(id) => check_span(text, id.span, "command keyword"),
+            CommandKind::Unsupported(id) | CommandKind::Ignored(id) | CommandKind::Skipped(id) => {
+                check_span(text, id.span, "command keyword")
+            }
             CommandKind::Unparsed { keyword, defines } => {
                 check_span(text, keyword.span, "command keyword");
                 defines.iter().flatten().for_each(|n| check_span(text, n.span, "defined name"));

@@ -61,6 +61,9 @@ pub enum CommandKind {
     /// A command that asks Isabelle for information or other tools (`nitpick`, `thm`,
     /// `term`, `sledgehammer`, ...) and does not change the theory: reported as ignored.
     Ignored(Ident),
+    /// A command that does not change what a lemma means or how it is tested (`lemmas`,
+    /// `notation`, `ML`, `hide_const`, ...): skipped, with a note per kind from the parser.
+    Skipped(Ident),
     /// A command keyword outside the subset (`locale`, `record`, `class`, ...), kept so the
     /// checker can report it; its tokens up to the next command are skipped.
     Unsupported(Ident),

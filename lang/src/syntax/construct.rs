@@ -394,6 +394,15 @@ fn right_child_mut(t: &mut Term) -> Option<&mut Term> {
     }
 }
 
+/// `⟨l, x, r⟩` (from byte `l` to `r`, the `⟨` ending at `open_end`) is `Node l x r`; the
+/// name `Node` gets the span of the `⟨`, so a checker can tell the notation from the name
+/// by its text.
+pub fn tree_node(a: Box<Term>, x: Box<Term>, b: Box<Term>, l: usize, open_end: usize, r: usize) -> Box<Term> {
+    let head = name("Node", l, open_end);
+    let t = app(app(app(head, a), x), b);
+    Box::new(Term { kind: t.kind, span: Span::new(l, r) })
+}
+
 pub fn app(f: Box<Term>, a: Box<Term>) -> Box<Term> {
     let span = f.span.to(a.span);
     Box::new(Term { kind: TermKind::App(f, a), span })

@@ -18,7 +18,7 @@ pub enum Grammar {
 /// Tokens that can start a term.
 const TERM_START: &[&str] = &[
     "Ident", "Num", "\"_\"", "\"(\"", "\"[\"", "\"{\"", "\"∀\"", "\"∃\"", "\"∃!\"", "\"!\"", "\"λ\"", "\"¬\"", "\"-\"",
-    "\"if\"", "\"let\"", "\"case\"", "\"⟦\"", "\"(*)\"",
+    "\"if\"", "\"let\"", "\"case\"", "\"⟦\"", "\"(*)\"", "\"⋀\"", "\"op\"", "\"⟨\"",
 ];
 
 /// Infix operators of terms.

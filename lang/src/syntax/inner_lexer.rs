@@ -73,11 +73,13 @@ pub enum Tok<'a> {
     #[token("∀")]
     #[token("\\<forall>")]
     #[token("ALL")]
-    // The meta-level `⋀x. P` is read as `∀x. P`, as `⟹` is read as `⟶` inside a term.
+    All,
+    /// The meta-level `⋀x. P`: read as `∀x. P` (as `⟹` is read as `⟶` inside a term), but
+    /// at the level of `⟹`, so its body extends over `⟹` as in Isabelle.
     #[token("⋀")]
     #[token("\\<And>")]
     #[token("!!")]
-    All,
+    MetaAll,
     #[token("∃")]
     #[token("\\<exists>")]
     #[token("EX")]
@@ -209,6 +211,18 @@ pub enum Tok<'a> {
     #[token("dvd")]
     Dvd,
 
+    /// `op` before an infix operator: Isabelle's syntax before 2018 for the operator as a
+    /// function, `op +` for `(+)`. Anywhere else `op` is a name (see [`InnerLexer`]).
+    #[token("op")]
+    Op,
+    /// `⟨` and `⟩`: HOL-Library.Tree's `⟨⟩` (`Leaf`) and `⟨l, x, r⟩` (`Node l x r`).
+    #[token("⟨")]
+    #[token("\\<langle>")]
+    LAngle,
+    #[token("⟩")]
+    #[token("\\<rangle>")]
+    RAngle,
+
     #[token("if")]
     If,
     #[token("then")]
@@ -297,6 +311,9 @@ pub struct InnerLexer<'a> {
     lex: logos::Lexer<'a, Tok<'a>>,
     base: usize,
     failed: bool,
+    /// `op` is a variable in this text (it stands somewhere not before an operator), so
+    /// it is never the legacy operator prefix here.
+    op_is_name: bool,
     /// Current and greatest allowed bracket nesting.
     depth: usize,
     max_depth: usize,
@@ -311,6 +328,7 @@ impl<'a> InnerLexer<'a> {
             lex: Tok::lexer(text),
             base: base as usize,
             failed: false,
+            op_is_name: op_is_name(text),
             depth: 0,
             max_depth: usize::MAX,
             count: 0,
@@ -328,8 +346,10 @@ impl<'a> InnerLexer<'a> {
     fn limits(&mut self, tok: &Tok<'a>, span: Span) -> Option<Diagnostic> {
         self.count += 1;
         match tok {
-            Tok::LParen | Tok::LBrack | Tok::LBrace | Tok::LBrakk => self.depth += 1,
-            Tok::RParen | Tok::RBrack | Tok::RBrace | Tok::RBrakk => self.depth = self.depth.saturating_sub(1),
+            Tok::LParen | Tok::LBrack | Tok::LBrace | Tok::LBrakk | Tok::LAngle => self.depth += 1,
+            Tok::RParen | Tok::RBrack | Tok::RBrace | Tok::RBrakk | Tok::RAngle => {
+                self.depth = self.depth.saturating_sub(1)
+            }
             _ => {}
         }
         if self.depth > self.max_depth {
@@ -383,6 +403,16 @@ impl<'a> Iterator for InnerLexer<'a> {
             ),
             Ok(ref t) => self.limits(t, span),
         };
+        // `op` is the legacy operator prefix only before an operator; otherwise a name.
+        let tok = match tok {
+            Ok(Tok::Op)
+                if self.op_is_name
+                    || !self.lex.clone().next().is_some_and(|n| n.is_ok_and(|n| is_section_operator(&n))) =>
+            {
+                Ok(Tok::Ident(slice))
+            }
+            t => t,
+        };
         match (err, tok) {
             (Some(d), _) => {
                 self.failed = true;
@@ -392,6 +422,64 @@ impl<'a> Iterator for InnerLexer<'a> {
             (None, Err(_)) => None,
         }
     }
+}
+
+/// Can this token follow the legacy `op` (and stand in an operator section `(+)`)?
+fn is_section_operator(t: &Tok<'_>) -> bool {
+    use Tok::*;
+    matches!(
+        t,
+        Iff | Imp
+            | Or
+            | Bar
+            | And
+            | Eq
+            | Neq
+            | Lt
+            | Le
+            | Gt
+            | Ge
+            | In
+            | NotIn
+            | SubsetEq
+            | Subset
+            | Dvd
+            | Comp
+            | Hash
+            | At
+            | Plus
+            | Minus
+            | Union
+            | Inter
+            | Star
+            | Div
+            | Mod
+            | Caret
+            | Bang
+            | Backtick
+    )
+}
+
+/// Is `op` used as a variable in this text? Modern theories may name a variable `op`
+/// (`BinOp op a b`, `op = Plus`): if one `op` stands before something other than an
+/// operator, every `op` of the text is that variable, and `op = Plus` is an equation.
+fn op_is_name(text: &str) -> bool {
+    if !text.contains("op") {
+        return false;
+    }
+    let mut lex = Tok::lexer(text);
+    while let Some(t) = lex.next() {
+        if t == Ok(Tok::Op) && !lex.clone().next().is_some_and(|n| n.is_ok_and(|n| is_section_operator(&n))) {
+            return true;
+        }
+    }
+    false
+}
+
+/// The span of the first legacy `op` before an operator in inner-syntax text starting at
+/// byte `base` of the file, if any (the parser warns about it once per file).
+pub fn first_legacy_op(text: &str, base: u32) -> Option<Span> {
+    InnerLexer::new(text, base).map_while(Result::ok).find(|(_, t, _)| *t == Tok::Op).map(|(l, _, r)| Span::new(l, r))
 }
 
 /// Greek letters: Isabelle's symbol name and the Unicode character it stands for.

@@ -6,7 +6,10 @@
 //! command keyword (a bounded number of times per file, so the work stays linear), or
 //! stops at the end of the file. Any character without a meaning of its own becomes an
 //! `Other` token, so proof text such as `by (induct xs arbitrary: ys) simp_all` always lexes.
-//! Comments, and `\<comment> ‹...›` marginal comments, are dropped here.
+//! Comments, and `\<comment> ‹...›` marginal comments, are dropped here, as is the legacy
+//! marginal comment `-- ‹...›` / `-- {* ... *}` / `-- "..."` of Isabelle before 2017. The
+//! first use of each legacy spelling (`--`, `{* *}`) is recorded in [`Lexed::legacy`], so the
+//! driver can say once per file that it is legacy, as Isabelle's own warnings do.
 
 use logos::Logos;
 
@@ -68,6 +71,9 @@ enum Raw {
     #[token("\\<comment>")]
     #[token("—")]
     CommentMarker,
+    /// `--`: a legacy marginal comment when a string, cartouche or verbatim text follows.
+    #[token("--")]
+    LegacyCommentMarker,
     #[token("::")]
     ColCol,
     #[token(":")]
@@ -149,12 +155,22 @@ impl Token {
     }
 }
 
-/// The result of lexing a file: its tokens, the diagnostics, and whether an unterminated
-/// token swallowed the rest of the file.
+/// A spelling of Isabelle's outer syntax that later versions replaced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Legacy {
+    /// `-- ‹text›`, `-- "text"`, `-- {* text *}` (Isabelle2017 writes `\<comment> ‹text›`).
+    DashComment,
+    /// `{* text *}` (cartouches `‹text›` replaced it).
+    Verbatim,
+}
+
+/// The result of lexing a file: its tokens, the diagnostics, whether an unterminated
+/// token swallowed the rest of the file, and where each legacy spelling is first used.
 pub struct Lexed {
     pub tokens: Vec<Token>,
     pub diagnostics: Vec<Diagnostic>,
     pub hit_eof: bool,
+    pub legacy: Vec<(Legacy, Span)>,
 }
 
 /// Lexes a whole theory file.
@@ -166,15 +182,34 @@ pub fn lex(text: &str) -> Lexed {
     }
     let mut tokens = Vec::with_capacity(text.len() / 4);
     let mut diagnostics = Vec::new();
+    let mut legacy: Vec<(Legacy, Span)> = Vec::new();
+    let mut note_legacy = |what: Legacy, span: Span| {
+        if !legacy.iter().any(|(l, _)| *l == what) {
+            legacy.push((what, span));
+        }
+    };
     // Set after `\<comment>`: the next cartouche or string is the comment's text.
     let mut comment_marker = false;
+    // The span of a `--` just read: if a text follows, both are a legacy comment.
+    let mut dash_marker: Option<Span> = None;
     while let Some(res) = lex.next() {
         let r = lex.span();
         let span = Span::new(r.start, r.end);
+        let dash = dash_marker.take();
         let kind = match res {
-            Ok(Raw::Comment) => continue,
+            Ok(Raw::Comment) => {
+                // `-- (* … *) ‹text›` is still a legacy comment.
+                dash_marker = dash;
+                continue;
+            }
             Ok(Raw::CommentMarker) => {
                 comment_marker = true;
+                continue;
+            }
+            Ok(Raw::LegacyCommentMarker) => {
+                // Decided at the next token; a `--` before anything else (`-->` in an
+                // unquoted term) stays as it is.
+                dash_marker = Some(span);
                 continue;
             }
             Ok(Raw::Ident) => Kind::Ident,
@@ -206,15 +241,29 @@ pub fn lex(text: &str) -> Lexed {
                 continue;
             }
         };
+        if kind == Kind::Verbatim {
+            note_legacy(Legacy::Verbatim, span);
+        }
+        let is_text = matches!(kind, Kind::Cartouche | Kind::Str | Kind::Verbatim);
+        if let Some(d) = dash {
+            if is_text {
+                note_legacy(Legacy::DashComment, d);
+                continue;
+            }
+            tokens.push(Token { kind: Kind::Other, span: d });
+        }
         if comment_marker {
             comment_marker = false;
-            if matches!(kind, Kind::Cartouche | Kind::Str | Kind::Verbatim) {
+            if is_text {
                 continue;
             }
         }
         tokens.push(Token { kind, span });
     }
-    Lexed { tokens, diagnostics, hit_eof: lex.extras.hit_eof }
+    if let Some(d) = dash_marker {
+        tokens.push(Token { kind: Kind::Other, span: d });
+    }
+    Lexed { tokens, diagnostics, hit_eof: lex.extras.hit_eof, legacy }
 }
 
 /// The span of the opening delimiter of the token starting at `start`.
@@ -286,7 +335,7 @@ fn memchr_newline(bytes: &[u8]) -> Option<usize> {
 /// Is this a command that starts a new top-level element (used for error recovery)?
 fn is_theory_command(word: &str) -> bool {
     use super::parser::CommandClass::*;
-    matches!(super::parser::command_class(word), Some(Header | Parsed | Text | End | Ignored | Unsupported))
+    matches!(super::parser::command_class(word), Some(Header | Parsed | Text | End | Ignored | Skipped | Unsupported))
 }
 
 fn string(lex: &mut logos::Lexer<'_, Raw>) -> Result<(), LexError> {

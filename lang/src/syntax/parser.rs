@@ -19,7 +19,7 @@ use super::errors::{self, Grammar};
 use super::inner::{SortParser, TermParser, TypeParser};
 use super::inner_lexer::InnerLexer;
 use super::lexer::{self, Kind, Token};
-use super::outer::{CommandParser, DeclareOptsParser, HeaderParser};
+use super::outer::{CommandParser, DeclareOptsParser, HeaderParser, TypesParser};
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
 
@@ -190,6 +190,9 @@ pub enum CommandClass {
     /// A command that queries Isabelle or calls a tool without changing the theory
     /// (`nitpick`, `thm`, `term`, ...): recorded as ignored.
     Ignored,
+    /// A command that cannot change what a lemma means or how it is tested (`lemmas`,
+    /// `notation`, `ML`, `declare foo [simp]`, ...): skipped, with one note per kind.
+    Skipped,
     /// A command outside the subset.
     Unsupported,
 }
@@ -202,6 +205,10 @@ pub fn command_class(word: &str) -> Option<CommandClass> {
         "datatype" | "type_synonym" | "primrec" | "fun" | "function" | "definition" | "abbreviation" | "inductive"
         | "lemma" | "theorem" | "corollary" | "proposition" | "quickcheck" | "quickcheck_params" | "declare"
         | "value" => Parsed,
+        // Isabelle's names before 2012 (`types`) and 2016 (`header`); commands only in the
+        // first column (see `Driver::starts_command`), as modern theories may use them as names.
+        "types" => Parsed,
+        "header" => Text,
         "oops" | "sorry" | "done" | "by" | "apply" | "apply_end" | "proof" | "qed" | "next" | "have" | "show"
         | "hence" | "thus" | "fix" | "assume" | "presume" | "from" | "with" | "then" | "using" | "unfolding"
         | "case" | "obtain" | "note" | "moreover" | "ultimately" | "also" | "finally" | "termination" | "let"
@@ -209,6 +216,16 @@ pub fn command_class(word: &str) -> Option<CommandClass> {
         | "write" | "code_pred" => Proof,
         "text" | "txt" | "text_raw" | "section" | "subsection" | "subsubsection" | "paragraph" | "subparagraph"
         | "chapter" => Text,
+        // Facts, notation, ML, bundles and `datatype_compat` (an interface for old ML tools):
+        // none changes a definition, so a lemma means the
+        // same and is tested the same without them. (`syntax` and `notation` change how later
+        // terms parse: a term that uses them fails to parse, with an error at the term.)
+        "lemmas" | "theorems" | "named_theorems" | "ML" | "ML_file" | "ML_val" | "ML_command" | "setup"
+        | "local_setup" | "declaration" | "method_setup" | "attribute_setup" | "simproc_setup" | "method"
+        | "hide_const" | "hide_type" | "hide_fact" | "hide_class" | "notation" | "no_notation" | "type_notation"
+        | "no_type_notation" | "syntax" | "no_syntax" | "translations" | "no_translations" | "parse_translation"
+        | "print_translation" | "nonterminal" | "inductive_cases" | "inductive_simps" | "fun_cases" | "bundle"
+        | "unbundle" | "datatype_compat" => Skipped,
         "end" => End,
         "nitpick"
         | "nitpick_params"
@@ -241,27 +258,7 @@ pub fn command_class(word: &str) -> Option<CommandClass> {
         | "instantiation"
         | "instance"
         | "context"
-        | "lemmas"
-        | "theorems"
-        | "ML"
-        | "ML_file"
-        | "ML_val"
-        | "ML_command"
         | "ML_prf"
-        | "setup"
-        | "local_setup"
-        | "hide_const"
-        | "hide_type"
-        | "hide_fact"
-        | "hide_class"
-        | "notation"
-        | "no_notation"
-        | "type_notation"
-        | "no_type_notation"
-        | "syntax"
-        | "no_syntax"
-        | "translations"
-        | "no_translations"
         | "axiomatization"
         | "consts"
         | "typedecl"
@@ -274,18 +271,8 @@ pub fn command_class(word: &str) -> Option<CommandClass> {
         | "inductive_set"
         | "coinductive"
         | "coinductive_set"
-        | "inductive_cases"
-        | "inductive_simps"
-        | "fun_cases"
         | "partial_function"
         | "nominal_datatype"
-        | "named_theorems"
-        | "method"
-        | "attribute_setup"
-        | "method_setup"
-        | "simproc_setup"
-        | "bundle"
-        | "unbundle"
         | "interpretation"
         | "global_interpretation"
         | "sublocale"
@@ -300,7 +287,6 @@ pub fn command_class(word: &str) -> Option<CommandClass> {
         | "overloading"
         | "specification"
         | "free_constructors"
-        | "declaration"
         | "notepad"
         | "experiment"
         | "schematic_goal"
@@ -313,9 +299,6 @@ pub fn command_class(word: &str) -> Option<CommandClass> {
         | "includes"
         | "type_alias"
         | "default_sort"
-        | "nonterminal"
-        | "parse_translation"
-        | "print_translation"
         | "abbrev"
         | "alias"
         | "realizers"
@@ -333,6 +316,81 @@ pub fn command_class(word: &str) -> Option<CommandClass> {
         w if w.starts_with("print_") => Ignored,
         _ => return None,
     })
+}
+
+/// Command words of Isabelle before 2016 that later versions dropped, so that modern
+/// theories may use them as names (`fun header`): they start a command only in the first
+/// column, where old theories write them.
+const LEGACY_COMMANDS: &[&str] = &["types", "header"];
+
+/// The commands a mistyped command word is compared with for "did you mean".
+const KNOWN_COMMANDS: &[&str] = &[
+    "theory",
+    "datatype",
+    "type_synonym",
+    "primrec",
+    "fun",
+    "function",
+    "definition",
+    "abbreviation",
+    "inductive",
+    "lemma",
+    "theorem",
+    "corollary",
+    "proposition",
+    "quickcheck",
+    "quickcheck_params",
+    "declare",
+    "value",
+    "section",
+    "subsection",
+    "subsubsection",
+    "chapter",
+    "text",
+    "end",
+    "lemmas",
+    "notation",
+    "termination",
+    "nitpick",
+    "apply",
+    "done",
+    "proof",
+    "oops",
+    "sorry",
+    "qed",
+];
+
+/// The edit distance (Levenshtein, over characters) between two words.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+/// The known command a word in a command's place is probably a misspelling of: within one
+/// edit for words under seven characters, two beyond, never for words under three.
+fn similar_command(word: &str) -> Option<&'static str> {
+    let n = word.chars().count();
+    let limit = match n {
+        0..=2 => return None,
+        3..=6 => 1,
+        _ => 2,
+    };
+    KNOWN_COMMANDS
+        .iter()
+        .map(|c| (edit_distance(word, c), *c))
+        .filter(|(d, _)| *d > 0 && *d <= limit)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
 }
 
 /// Is this word a keyword of the outer syntax (a command or any other keyword)? Such a
@@ -402,6 +460,8 @@ fn word_token(word: &str) -> OTok<'_> {
         "quickcheck_params" => OTok::QuickcheckParams,
         "declare" => OTok::Declare,
         "value" => OTok::Value,
+        // Legacy command words are names inside a command (see `LEGACY_COMMANDS`).
+        w if LEGACY_COMMANDS.contains(&w) => OTok::Ident(w),
         w if command_class(w).is_some() => OTok::Command(w),
         w => OTok::Ident(w),
     }
@@ -456,6 +516,45 @@ impl<'a> Iterator for ChunkIter<'a, '_> {
 
 // ---------------------------------------------------------------- the driver
 
+/// A legacy spelling the driver reports once per file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Legacy {
+    /// Found by the outer lexer: `--` comments and `{* *}` text.
+    Outer(lexer::Legacy),
+    /// The command `header`.
+    Header,
+    /// The command `types`.
+    Types,
+    /// `op =` in a term.
+    Op,
+}
+
+/// The warning for the first use of a legacy spelling, worded as Isabelle's own
+/// "legacy feature" warnings: what it is, and what Isabelle writes today.
+fn legacy_warning(what: Legacy, span: Span) -> Diagnostic {
+    let (msg, label) = match what {
+        Legacy::Outer(lexer::Legacy::DashComment) => (
+            "legacy syntax: `--` comment (Isabelle since 2017 writes `\\<comment> ‹...›`)",
+            "read as a marginal comment",
+        ),
+        Legacy::Outer(lexer::Legacy::Verbatim) => (
+            "legacy syntax: verbatim text `{* ... *}` (Isabelle since 2017 writes a cartouche `‹...›`)",
+            "read as a cartouche",
+        ),
+        Legacy::Header => ("legacy syntax: `header` (Isabelle since 2015 writes `section`)", "read as `section`"),
+        Legacy::Types => {
+            ("legacy syntax: `types` (Isabelle since 2011 writes `type_synonym`)", "read as `type_synonym`")
+        }
+        Legacy::Op => (
+            "legacy syntax: `op` before an operator (Isabelle since 2018 writes `(=)`, `(+)`, ...)",
+            "read as the operator in parentheses",
+        ),
+    };
+    Diagnostic::warning(span, msg)
+        .with_label(label)
+        .with_note("accepted as older Isabelle versions read it; later uses in this file are not reported again")
+}
+
 struct Driver<'a> {
     text: &'a str,
     tokens: Vec<Token>,
@@ -469,8 +568,13 @@ struct Driver<'a> {
     ended: Option<Span>,
     /// Open `context ... begin` (and the like) blocks, closed by `end`.
     blocks: usize,
-    /// The last lemma failed to parse: its `quickcheck` commands are dropped too.
+    /// The last command failed to parse (or was an unknown command): the `quickcheck`
+    /// commands after it are dropped too, rather than attached to an earlier lemma.
     lemma_failed: bool,
+    /// Skipped commands by keyword: the first one's span and how many there were.
+    skipped: Vec<(&'a str, Span, usize)>,
+    /// Where each legacy spelling is first used (one warning per file and spelling).
+    legacy: Vec<(Legacy, Span)>,
 }
 
 impl<'a> Driver<'a> {
@@ -488,6 +592,8 @@ impl<'a> Driver<'a> {
             ended: None,
             blocks: 0,
             lemma_failed: false,
+            skipped: Vec::new(),
+            legacy: lexed.legacy.into_iter().map(|(l, s)| (Legacy::Outer(l), s)).collect(),
         }
     }
 
@@ -499,6 +605,7 @@ impl<'a> Driver<'a> {
     /// Isar's terminal proof.
     fn starts_command(&self, t: &Token, prev: Option<&Token>) -> Option<CommandClass> {
         match t.kind {
+            Kind::Ident if LEGACY_COMMANDS.contains(&self.word(t)) && !self.at_line_start(t) => None,
             Kind::Ident => command_class(self.word(t)),
             Kind::Other if self.word(t) == "." => {
                 let second_dot = prev.is_some_and(|p| p.span.end == t.span.start && self.word(p) == ".");
@@ -516,6 +623,12 @@ impl<'a> Driver<'a> {
     fn starts_unknown_command(&self, class: Option<CommandClass>, seen_inner: bool, t: &Token, prev: &Token) -> bool {
         if t.kind != Kind::Ident || !self.at_line_start(t) || is_keyword(self.word(t)) {
             return false;
+        }
+        // A misspelt command word (`lema`, lower case as every command is) starts a command
+        // wherever it stands in the first column, so it is the error, not the command before.
+        let word = self.word(t);
+        if word.starts_with(|c: char| c.is_ascii_lowercase()) && similar_command(word).is_some() {
+            return matches!(class, Some(CommandClass::Parsed | CommandClass::Text | CommandClass::Proof));
         }
         let ends_command =
             matches!(prev.kind, Kind::Str | Kind::Cartouche | Kind::Verbatim | Kind::RParen | Kind::RBrack);
@@ -589,6 +702,9 @@ impl<'a> Driver<'a> {
                     .with_label("expected `end`"),
             );
         }
+        let mut late: Vec<Diagnostic> = self.skipped_notes().collect();
+        late.extend(self.legacy.iter().map(|(what, span)| legacy_warning(*what, *span)));
+        self.diagnostics.append(&mut late);
         self.diagnostics.sort_by_key(|d| d.primary.span.start);
         let end = self.ended.map_or(self.text.len(), |s| s.end as usize);
         let start = self.header_span.map_or(0, |s| s.start as usize);
@@ -602,6 +718,66 @@ impl<'a> Driver<'a> {
             },
             diagnostics: self.diagnostics,
         }
+    }
+
+    fn note_legacy(&mut self, what: Legacy, span: Span) {
+        if !self.legacy.iter().any(|(l, _)| *l == what) {
+            self.legacy.push((what, span));
+        }
+    }
+
+    fn note_skipped(&mut self, word: &'a str, span: Span) {
+        match self.skipped.iter_mut().find(|(w, _, _)| *w == word) {
+            Some(entry) => entry.2 += 1,
+            None => self.skipped.push((word, span, 1)),
+        }
+    }
+
+    /// Notes the first `op` before an operator in the strings and cartouches of a parsed
+    /// command (the inner grammar read it as the operator in parentheses).
+    fn find_legacy_op(&mut self, chunk: &[Token]) {
+        if self.legacy.iter().any(|(l, _)| *l == Legacy::Op) {
+            return;
+        }
+        for t in chunk.iter().filter(|t| matches!(t.kind, Kind::Str | Kind::Cartouche | Kind::Verbatim)) {
+            let c = t.content(self.text);
+            if let Some(span) = super::inner_lexer::first_legacy_op(&self.text[c.range()], c.start) {
+                self.note_legacy(Legacy::Op, span);
+                return;
+            }
+        }
+    }
+
+    /// `datatype ... where "left Leaf = Leaf"` gives selectors values on the constructors
+    /// without that field; hol does not use them, and says so.
+    fn warn_selector_defaults(&mut self, chunk: &[Token]) {
+        if let Some(w) = chunk.iter().find(|t| t.kind == Kind::Ident && self.word(t) == "where") {
+            self.diagnostics.push(
+                Diagnostic::warning(w.span, "default values of selectors are not supported")
+                    .with_label("these equations are read and not used")
+                    .with_note(
+                        "a selector is undefined on the other constructors here: a lemma that depends on its \
+                         default value is reported as potentially spurious, never as a counterexample",
+                    ),
+            );
+        }
+    }
+
+    /// One note per kind of skipped command, at the first one, counting the others.
+    fn skipped_notes(&self) -> impl Iterator<Item = Diagnostic> + '_ {
+        self.skipped.iter().map(|(word, span, count)| {
+            let mut d = Diagnostic::info(*span, format!("`{word}` is skipped"))
+                .with_label("this command does not change what lemmas mean or how they are tested");
+            if *count > 1 {
+                let more = count - 1;
+                let s = if more == 1 { "" } else { "s" };
+                d = d.with_note(format!("{more} more `{word}` command{s} in this file skipped as well"));
+            }
+            if matches!(*word, "notation" | "syntax" | "translations" | "type_notation") {
+                d = d.with_note("terms that use the notation it introduces do not parse");
+            }
+            d
+        })
     }
 
     fn span_of(chunk: &[Token]) -> Span {
@@ -620,6 +796,15 @@ impl<'a> Driver<'a> {
         let broken = chunk.iter().any(|t| t.kind == Kind::Error);
         let class = self.starts_command(&first, None);
         let first_chunk = self.name.is_none() && self.header_span.is_none();
+        if word == "header" && class == Some(CommandClass::Text) {
+            self.note_legacy(Legacy::Header, first.span);
+        }
+        // Text (`section`, `text`, the legacy `header`) may stand before the header, as in
+        // Isabelle: it documents the theory but belongs to no theory.
+        if first_chunk && class == Some(CommandClass::Text) {
+            self.push(CommandKind::Text, chunk);
+            return;
+        }
         if self.name.is_none() && self.header_span.is_none() && class != Some(CommandClass::Header) {
             // Only said once: the header is missing.
             self.header_span = Some(Span::new(first.span.start as usize, first.span.start as usize));
@@ -632,12 +817,15 @@ impl<'a> Driver<'a> {
             // Text before any command at the start of the file (reported above), or a word
             // in the first column that no command knows.
             if !first_chunk {
-                self.lemma_failed = false;
-                self.diagnostics.push(
-                    Diagnostic::error(first.span, format!("unknown command {}", errors::quote_source(word)))
-                        .with_label("not a command hol knows")
-                        .with_note("the text up to the next command is skipped"),
-                );
+                // A `quickcheck` under a mistyped `lema` belongs to it, not to the lemma before.
+                self.lemma_failed = true;
+                let mut d = Diagnostic::error(first.span, format!("unknown command {}", errors::quote_source(word)))
+                    .with_label("not a command hol knows")
+                    .with_note("the text up to the next command is skipped");
+                if let Some(c) = similar_command(word) {
+                    d = d.with_help(format!("did you mean `{c}`?"));
+                }
+                self.diagnostics.push(d);
                 self.push_unparsed(word, chunk);
             }
             return;
@@ -649,6 +837,15 @@ impl<'a> Driver<'a> {
             CommandClass::Ignored => {
                 let ident = Ident { name: word.to_string(), span: first.span };
                 self.push(CommandKind::Ignored(ident), chunk);
+            }
+            CommandClass::Skipped => {
+                // `bundle name begin ... end` opens a block its `end` closes.
+                if chunk.iter().any(|t| t.kind == Kind::Ident && self.word(t) == "begin") {
+                    self.blocks += 1;
+                }
+                self.note_skipped(word, first.span);
+                let ident = Ident { name: word.to_string(), span: first.span };
+                self.push(CommandKind::Skipped(ident), chunk);
             }
             CommandClass::Unsupported => {
                 if chunk.iter().any(|t| t.kind == Kind::Ident && self.word(t) == "begin") {
@@ -713,6 +910,22 @@ impl<'a> Driver<'a> {
         if broken {
             return;
         }
+        // `keywords "cmd" :: thy_decl and ...` and `abbrevs "x" = "y"` declare outer syntax
+        // for ML-defined commands, which hol does not run: dropped up to `begin`.
+        let declares = |t: &Token| t.kind == Kind::Ident && matches!(self.word(t), "keywords" | "abbrevs");
+        let mut kept: Vec<Token> = Vec::with_capacity(chunk.len());
+        let mut dropping = false;
+        for (i, t) in chunk.iter().enumerate() {
+            if i > 1 && declares(t) {
+                dropping = true;
+            } else if t.kind == Kind::Ident && self.word(t) == "begin" {
+                dropping = false;
+            }
+            if !dropping {
+                kept.push(*t);
+            }
+        }
+        let chunk = &kept[..];
         match self.parse_outer(chunk, next, |toks| HeaderParser::new().parse(toks)) {
             Ok((name, imports)) => {
                 self.name = Some(name);
@@ -723,7 +936,6 @@ impl<'a> Driver<'a> {
     }
 
     fn command(&mut self, word: &str, chunk: &[Token], next: Option<&Token>, broken: bool) {
-        let is_lemma = matches!(word, "lemma" | "theorem" | "corollary" | "proposition");
         let is_qc = word == "quickcheck";
         if is_qc && self.lemma_failed {
             return;
@@ -731,9 +943,27 @@ impl<'a> Driver<'a> {
         if !is_qc {
             self.lemma_failed = false;
         }
+        // After a command that failed to parse, a `quickcheck` has nothing to test: it must
+        // not reach back to an earlier lemma.
         if broken {
-            self.lemma_failed = is_lemma;
+            self.lemma_failed = true;
             self.push_unparsed(word, chunk);
+            return;
+        }
+        if word == "types" {
+            self.note_legacy(Legacy::Types, chunk[0].span);
+            match self.parse_outer(chunk, next, |toks| TypesParser::new().parse(toks)) {
+                Ok(decls) => {
+                    for kind in decls {
+                        self.push(kind, chunk);
+                    }
+                }
+                Err(d) => {
+                    self.lemma_failed = true;
+                    self.diagnostics.push(d);
+                    self.push_unparsed(word, chunk);
+                }
+            }
             return;
         }
         let result = if word == "declare" {
@@ -742,9 +972,15 @@ impl<'a> Driver<'a> {
             self.parse_outer(chunk, next, |toks| CommandParser::new().parse(toks))
         };
         match result {
-            Ok(kind) => self.push(*kind, chunk),
+            Ok(kind) => {
+                self.find_legacy_op(chunk);
+                if word == "datatype" {
+                    self.warn_selector_defaults(chunk);
+                }
+                self.push(*kind, chunk)
+            }
             Err(d) => {
-                self.lemma_failed = is_lemma;
+                self.lemma_failed = true;
                 let d = self.reword(word, chunk, next, d);
                 self.diagnostics.push(d);
                 self.push_unparsed(word, chunk);
@@ -811,6 +1047,16 @@ impl<'a> Driver<'a> {
                 .with_help("remove the `|` if there are no more equations");
         }
         let here = pos.map(|i| chunk[i]);
+        // An indented misspelt command word ends up inside the command before it.
+        if let Some(t) = here.filter(|t| t.kind == Kind::Ident) {
+            let w = self.word(&t);
+            if let Some(c) = similar_command(w).filter(|_| w.starts_with(|c: char| c.is_ascii_lowercase())) {
+                return Diagnostic::error(at, format!("unknown command {}", errors::quote_source(w)))
+                    .with_label("not a command hol knows")
+                    .with_note(format!("read as part of the `{word}` before it, which is skipped with it"))
+                    .with_help(format!("did you mean `{c}`?"));
+            }
+        }
         if here.is_some_and(|t| t.kind == Kind::Bar) && prev_word == Some("where") {
             return Diagnostic::error(at, "unexpected `|` before the first equation")
                 .with_label("expected the first equation here")
@@ -834,10 +1080,12 @@ impl<'a> Driver<'a> {
         d
     }
 
-    /// `declare [[name = value, ...]]` gives its options; any other `declare` an empty list.
-    fn declare(&self, chunk: &[Token], next: Option<&Token>) -> Result<Box<CommandKind>, Diagnostic> {
+    /// `declare [[name = value, ...]]` gives its options; any other `declare` (`declare foo
+    /// [simp]`) an empty list, and is noted as skipped.
+    fn declare(&mut self, chunk: &[Token], next: Option<&Token>) -> Result<Box<CommandKind>, Diagnostic> {
         let is_config = chunk.len() >= 3 && chunk[1].kind == Kind::LBrack && chunk[2].kind == Kind::LBrack;
         if !is_config {
+            self.note_skipped("declare", chunk[0].span);
             return Ok(Box::new(CommandKind::Declare(Vec::new())));
         }
         // Up to the first `]]`.

@@ -646,8 +646,11 @@ fn show_diags(text: &str, p: &Parsed) -> String {
         .join("\n")
 }
 
+/// The theory of a text that parses without errors or warnings (notes that a command was
+/// skipped are allowed).
 fn theory(text: &str) -> Theory {
-    let p = parse_theory(text);
+    let mut p = parse_theory(text);
+    p.diagnostics.retain(|d| d.severity != crate::diagnostic::Severity::Info);
     assert!(p.diagnostics.is_empty(), "unexpected diagnostics:\n{}", show_diags(text, &p));
     p.theory
 }
@@ -975,10 +978,11 @@ fn proofs_text_and_unsupported() {
             CommandKind::Proof => "proof".to_string(),
             CommandKind::Text => "text".to_string(),
             CommandKind::Unsupported(id) => format!("unsupported {}", id.name),
+            CommandKind::Skipped(id) => format!("skipped {}", id.name),
             other => format!("{other:?}"),
         })
         .collect();
-    let want = "text text lemma proof proof proof lemma proof proof proof proof proof proof proof proof proof proof proof proof proof lemma proof unsupported locale unsupported record unsupported lemmas text";
+    let want = "text text lemma proof proof proof lemma proof proof proof proof proof proof proof proof proof proof proof proof proof lemma proof unsupported locale unsupported record skipped lemmas text";
     assert_eq!(shapes.join(" "), want);
 }
 
@@ -999,6 +1003,12 @@ fn header_forms() {
     let th = theory("(* a comment *) theory Bar begin end");
     assert_eq!(th.name.name, "Bar");
     assert!(th.imports.is_empty());
+    // Keyword declarations for ML-defined commands are read and dropped.
+    let th = theory(
+        "theory Baz\nimports Main\nkeywords \"code_pred\" :: thy_goal and \"values\" :: diag\n  abbrevs \"==>\" = \"⟹\"\nbegin\nend",
+    );
+    assert_eq!(th.name.name, "Baz");
+    assert_eq!(th.imports.iter().map(|i| i.name.as_str()).collect::<Vec<_>>(), vec!["Main"]);
 }
 
 // ---------------------------------------------------------------- recovery
@@ -1154,6 +1164,7 @@ fn kinds_of(text: &str) -> Vec<String> {
             CommandKind::Value(t) => format!("value {}", sexp(t)),
             CommandKind::Ignored(i) => format!("ignored {}", i.name),
             CommandKind::Unsupported(i) => format!("unsupported {}", i.name),
+            CommandKind::Skipped(i) => format!("skipped {}", i.name),
             CommandKind::Proof => "proof".to_string(),
             CommandKind::Inductive { .. } => "inductive".to_string(),
             CommandKind::Lemma(_) => "lemma".to_string(),
@@ -1351,4 +1362,123 @@ fn inductive_with_fixed_parameters() {
         other => panic!("{other:?}"),
     }
     assert!(matches!(one("inductive p :: \"nat ⇒ bool\" for f where \"p 0\""), CommandKind::Inductive { .. }));
+}
+
+// ---------------------------------------------------------------- legacy and library syntax
+
+#[test]
+fn meta_forall_binds_over_meta_implication() {
+    assert_eq!(t("⋀x. P x ⟹ Q x"), t("⋀x. (P x ⟹ Q x)"));
+    assert_eq!(t("!!x y. [| A x; B y |] ==> C"), t("⋀x y. ⟦A x; B y⟧ ⟹ C"));
+    assert_eq!(t("\\<And>x. A ⟹ ⋀y. B"), t("⋀x. (A ⟹ (⋀y. B))"));
+    // Inside a term (after `∧`) the meta binder needs parentheses, as in Isabelle.
+    assert!(parse_term("P ∧ ⋀x. Q", 0).is_err());
+    assert_eq!(t("P ∧ (⋀x. Q x)"), t("P ∧ (∀x. Q x)"));
+}
+
+#[test]
+fn legacy_op_is_an_operator_section() {
+    assert_eq!(t("op + 1"), t("(+) 1"));
+    assert_eq!(t("map (op =) xs"), t("map (=) xs"));
+    assert_eq!(t("op ∘ f g"), t("(∘) f g"));
+    assert_eq!(t("op o"), t("(∘)"));
+    assert_eq!(t("op | a"), t("(∨) a"));
+    assert_eq!(t("op --> a b"), t("(⟶) a b"));
+    // Not before an operator, `op` is a name.
+    assert_eq!(t("op x"), "(op x)");
+    assert_eq!(t("f op"), "(f op)");
+    // A text where `op` is a variable somewhere reads every `op` as that variable.
+    assert_eq!(t("op = Plus ⟹ eval (BinOp op a b) = 0"), t("(op) = Plus ⟹ eval (BinOp (op) a b) = 0"));
+    assert_eq!(super::inner_lexer::first_legacy_op("case op of Plus ⇒ op = x", 0), None);
+    assert_eq!(
+        super::inner_lexer::first_legacy_op("f x (op + 1)", 10),
+        Some(Span::new(10 + "f x (".len(), 10 + "f x (op".len()))
+    );
+    assert_eq!(super::inner_lexer::first_legacy_op("f op x", 0), None);
+}
+
+#[test]
+fn tree_notation() {
+    assert_eq!(t("⟨⟩"), "Leaf");
+    assert_eq!(t("⟨l, x, r⟩"), "(Node l x r)");
+    assert_eq!(t("\\<langle>\\<langle>\\<rangle>, f x, ⟨⟩\\<rangle>"), "(Node Leaf (f x) Leaf)");
+    // The names span the `⟨`, which tells the checker the notation was used.
+    let src = "⟨a, b, c⟩";
+    let term = parse_term(src, 0).expect("parses");
+    let (head, args) = term.spine();
+    assert_eq!(&src[head.span.range()], "⟨");
+    assert_eq!(args.len(), 3);
+    assert_eq!(&src[term.span.range()], src);
+    assert_eq!(err("⟨a, b⟩").0, "expected `,`, found `⟩`");
+}
+
+fn warnings(text: &str) -> Vec<(String, String)> {
+    parse_theory(text)
+        .diagnostics
+        .iter()
+        .map(|d| (d.message.clone(), text[d.primary.span.range()].to_string()))
+        .collect()
+}
+
+#[test]
+fn legacy_outer_syntax_is_read_and_reported_once() {
+    let text = "header {* H *}\ntheory T imports Main begin\ntypes 'a s = \"'a list\" t = nat\nfun f :: \"nat ⇒ nat\" where\n  \"f x = x\" -- \"c\"\nlemma \"f (op + 1 2) = 3\" -- {* c *} -- ‹c›\n  by simp\ntext {* more *}\nheader ‹again›\nend\n";
+    let p = parse_theory(text);
+    let kinds: Vec<String> =
+        p.theory.commands.iter().map(|c| format!("{:?}", c.kind).chars().take(11).collect()).collect();
+    assert_eq!(kinds, ["Text", "TypeSynonym", "TypeSynonym", "Fun { kind:", "Lemma(Lemma", "Proof", "Text", "Text"]);
+    let ws = warnings(text);
+    let spots: Vec<&str> = ws.iter().map(|(_, s)| s.as_str()).collect();
+    assert_eq!(spots, ["header", "{* H *}", "types", "--", "op"]);
+    assert!(ws.iter().all(|(m, _)| m.starts_with("legacy syntax: ")));
+    // A `--` before no text stays in the command, where it is an error.
+    let ws = warnings("theory T imports Main begin\nvalue \"1\" --\nend\n");
+    assert_eq!(ws.len(), 1, "{ws:?}");
+    assert_eq!(ws[0].1, "--");
+}
+
+#[test]
+fn legacy_command_words_are_names_inside_commands() {
+    let cs = cmds("fun header :: \"nat ⇒ nat\" where \"header n = n\"\ndefinition types :: nat where \"types = 1\"");
+    assert_eq!(cs.len(), 2);
+    assert!(matches!(&cs[0], CommandKind::Fun { consts, .. } if consts[0].name.name == "header"));
+    assert!(matches!(&cs[1], CommandKind::Definition { decl: Some(d), .. } if d.name.name == "types"));
+}
+
+#[test]
+fn skipped_commands_note_once_per_kind() {
+    let text = wrap(
+        "lemmas a = b\nlemmas c = d\nML ‹val x = \"lemma\"›\nbundle b begin\nnotation f (\"F\")\nend\nlemma \"A\" oops",
+    );
+    let p = parse_theory(&text);
+    let notes: Vec<(String, Vec<String>)> = p
+        .diagnostics
+        .iter()
+        .map(|d| {
+            assert_eq!(d.severity, crate::diagnostic::Severity::Info);
+            (d.message.clone(), d.notes.clone())
+        })
+        .collect();
+    assert_eq!(notes[0].0, "`lemmas` is skipped");
+    assert_eq!(notes[0].1[0], "1 more `lemmas` command in this file skipped as well");
+    let names: Vec<&str> = notes.iter().map(|(m, _)| m.as_str()).collect();
+    assert_eq!(names, ["`lemmas` is skipped", "`ML` is skipped", "`bundle` is skipped", "`notation` is skipped"]);
+    // The bundle's `end` does not end the theory: the lemma after it is read.
+    assert!(p.theory.commands.iter().any(|c| matches!(c.kind, CommandKind::Lemma(_))));
+}
+
+#[test]
+fn mistyped_command_suggests_and_drops_its_quickcheck() {
+    let text = wrap("lemma a: \"A\" oops\nlema b: \"B\"\n  quickcheck\n  oops");
+    let p = parse_theory(&text);
+    assert_eq!(p.diagnostics.len(), 1);
+    assert_eq!(p.diagnostics[0].message, "unknown command `lema`");
+    assert_eq!(p.diagnostics[0].help, ["did you mean `lemma`?"]);
+    assert!(!p.theory.commands.iter().any(|c| matches!(c.kind, CommandKind::Quickcheck(_))));
+    // Far from every command: no suggestion.
+    let p = parse_theory(&wrap("frobnicate x"));
+    assert!(p.diagnostics[0].help.is_empty());
+    // A quickcheck after a command that failed to parse is dropped too.
+    let p = parse_theory(&wrap("lemma a: \"A\" oops\nfun f where \"f x = \"\nquickcheck"));
+    assert!(!p.theory.commands.iter().any(|c| matches!(c.kind, CommandKind::Quickcheck(_))));
 }

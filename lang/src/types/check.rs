@@ -12,7 +12,7 @@ use super::unify::UnifyError;
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
 use crate::syntax::ast;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 pub struct Checker<'s> {
@@ -56,6 +56,14 @@ impl<'s> Checker<'s> {
     /// Checks one command; on error the environment is restored.
     pub fn command(&mut self, cmd: &ast::Command) -> R<()> {
         use ast::CommandKind as C;
+        let mut terms: Vec<&ast::Term> = Vec::new();
+        match &cmd.kind {
+            C::Fun { equations, .. } => terms.extend(equations.iter().map(|e| &e.term)),
+            C::Definition { equation, .. } => terms.push(&equation.term),
+            C::Inductive { intros, .. } => terms.extend(intros.iter().map(|e| &e.term)),
+            _ => {}
+        }
+        self.check_tree_notation(&terms)?;
         match &cmd.kind {
             C::Datatype(decls) => {
                 let saved = self.env.clone();
@@ -79,6 +87,34 @@ impl<'s> Checker<'s> {
                 .with_label("hol reads a subset of Isabelle's theory language")
                 .with_note("the rest of the file is still checked")),
             _ => Ok(()),
+        }
+    }
+
+    /// HOL-Library.Tree's `⟨⟩` and `⟨l, x, r⟩` are read as the names `Leaf` and `Node`
+    /// (spanning the `⟨`); where no such constructor is defined, the notation is an error
+    /// that says where it comes from, never a free variable named `Leaf`.
+    fn check_tree_notation(&self, terms: &[&ast::Term]) -> R<()> {
+        let mut found: Option<&ast::Ident> = None;
+        for t in terms {
+            walk_names(t, &mut |id: &ast::Ident| {
+                let written = self.src.get(id.span.range()).unwrap_or("");
+                let notation = written.starts_with('⟨') || written.starts_with("\\<langle>");
+                let defined = self.env.names.contains_key(id.name.as_str());
+                // The first in the text, whatever order the walk takes.
+                let earlier = found.is_none_or(|f| id.span.start < f.span.start);
+                if earlier && notation && matches!(id.name.as_str(), "Leaf" | "Node") && !defined {
+                    found = Some(id);
+                }
+            });
+        }
+        match found {
+            None => Ok(()),
+            Some(id) => {
+                let shape = if id.name == "Leaf" { "`⟨⟩`" } else { "`⟨l, x, r⟩`" };
+                Err(Diagnostic::error(id.span, format!("{shape} is HOL-Library.Tree's notation for `{}`, which is not defined", id.name))
+                    .with_label(format!("`{}` is not defined here", id.name))
+                    .with_help("import \"HOL-Library.Tree\", or define `datatype 'a tree = Leaf | Node \"'a tree\" 'a \"'a tree\"`"))
+            }
         }
     }
 
@@ -540,7 +576,10 @@ impl<'s> Checker<'s> {
         Ok(())
     }
 
-    pub fn lemma(&mut self, l: &ast::Lemma, span: Span) -> R<usize> {
+    /// Checks a lemma: one typed lemma per proposition, their indices in order.
+    pub fn lemma(&mut self, l: &ast::Lemma, span: Span) -> R<Vec<usize>> {
+        let terms: Vec<&ast::Term> = l.assumes.iter().map(|a| &a.term).chain(&l.shows).collect();
+        self.check_tree_notation(&terms)?;
         let mut e = self.elab(Mode::Free);
         for f in &l.fixes {
             let ty = match &f.ty {
@@ -559,27 +598,24 @@ impl<'s> Checker<'s> {
                 premises.push(self_bool(&mut e, p)?);
             }
         }
-        let mut conclusions = Vec::new();
+        // Each proposition (`lemma l: "A" "B"`, `shows "A" and "B"`) is a lemma of its own,
+        // with its own premises (`A ⟹ B`), as Isabelle proves `l(1)`, `l(2)`; they are
+        // checked together, so a free variable has one type in all of them.
+        let mut props: Vec<(Vec<Term>, Term)> = Vec::new();
         for s in &l.shows {
             let mut parts = Vec::new();
             flatten_meta_imp(s, &mut parts);
-            let concl = parts.pop().expect("a statement");
-            if l.shows.len() == 1 {
-                for p in parts {
-                    premises.push(self_bool(&mut e, p)?);
-                }
-                conclusions.push(self_bool(&mut e, concl)?);
-            } else {
-                conclusions.push(self_bool(&mut e, s)?);
+            let Some(concl) = parts.pop() else {
+                return Err(Diagnostic::error(s.span, "a lemma needs a statement"));
+            };
+            let mut own = Vec::new();
+            for p in parts {
+                own.push(self_bool(&mut e, p)?);
             }
+            props.push((own, self_bool(&mut e, concl)?));
         }
-        let mut conclusion = conclusions.pop().ok_or_else(|| Diagnostic::error(span, "a lemma needs a statement"))?;
-        while let Some(c) = conclusions.pop() {
-            let and = e.builtin(super::builtins::Builtin::And, c.span);
-            let cspan = c.span.to(conclusion.span);
-            let partial = e.app(and, c)?;
-            conclusion = e.app(partial, conclusion)?;
-            conclusion.span = cspan;
+        if props.is_empty() {
+            return Err(Diagnostic::error(span, "a lemma needs a statement"));
         }
         // Type variables of the free variables become the lemma's parameters; annotated ones
         // keep the name the user gave them.
@@ -592,7 +628,7 @@ impl<'s> Checker<'s> {
         for l in &e.locals {
             e.free_vars(&l.ty, &mut vars);
         }
-        for t in premises.iter().chain(std::iter::once(&conclusion)) {
+        for t in premises.iter().chain(props.iter().flat_map(|(own, c)| own.iter().chain(std::iter::once(c)))) {
             t.visit(&mut |s: &Term| e.free_vars(&s.ty, &mut vars));
         }
         let mut gen: HashMap<u32, Rc<str>> = HashMap::new();
@@ -612,29 +648,78 @@ impl<'s> Checker<'s> {
                 gen.insert(*v, n);
             }
         }
-        let params = vars.iter().map(|v| (gen[v].clone(), e.inf.sort_of_var(*v).clone())).collect();
+        let params: Vec<(Rc<str>, Sort)> =
+            vars.iter().map(|v| (gen[v].clone(), e.inf.sort_of_var(*v).clone())).collect();
         for p in premises.iter_mut() {
             e.finalize_term(p, &gen);
         }
-        e.finalize_term(&mut conclusion, &gen);
+        for (own, c) in props.iter_mut() {
+            for p in own.iter_mut() {
+                e.finalize_term(p, &gen);
+            }
+            e.finalize_term(c, &gen);
+        }
         let locals = e.finalize_locals(&gen);
-        let frees = e.frees.iter().map(|(_, l)| *l).collect();
+        let frees: Vec<LocalId> = e.frees.iter().map(|(_, l)| *l).collect();
         let typos = e.typo_warnings();
         self.warnings.extend(typos);
-        self.lemmas.push(Lemma {
-            name: l.name.as_ref().map(|n| Rc::from(n.name.as_str())),
-            params,
-            locals,
-            frees,
-            premises,
-            conclusion,
-            span,
-            code: false,
-        });
-        Ok(self.lemmas.len() - 1)
+        let several = props.len() > 1;
+        let name = l.name.as_ref().map(|n| Rc::from(n.name.as_str()));
+        let mut indices = Vec::new();
+        for (own, conclusion) in props {
+            let all_premises: Vec<Term> = premises.iter().cloned().chain(own).collect();
+            // Of several propositions, each is tested over the free variables it mentions
+            // (or its premises do), not over the others'.
+            let (frees, params) = if several {
+                let mut used = HashSet::new();
+                let mut mentioned: Vec<Rc<str>> = Vec::new();
+                for t in all_premises.iter().chain(std::iter::once(&conclusion)) {
+                    t.visit(&mut |s: &Term| {
+                        s.ty.params(&mut mentioned);
+                        match &s.kind {
+                            TermKind::Local(id) => {
+                                used.insert(*id);
+                            }
+                            TermKind::Const(_, inst) | TermKind::Ctor(_, _, inst) => {
+                                inst.iter().for_each(|t| t.params(&mut mentioned))
+                            }
+                            _ => {}
+                        }
+                    });
+                }
+                let own_frees: Vec<LocalId> = frees.iter().copied().filter(|f| used.contains(f)).collect();
+                // A type parameter stays if this proposition may mention it: in its terms, or
+                // in the type of any local but the other propositions' free variables (bound
+                // variables are locals too). The others would only multiply the instances.
+                for (i, local) in locals.iter().enumerate() {
+                    let other_free =
+                        frees.iter().any(|f| *f as usize == i) && !own_frees.iter().any(|f| *f as usize == i);
+                    if !other_free {
+                        local.ty.params(&mut mentioned);
+                    }
+                }
+                let params = params.iter().filter(|(p, _)| mentioned.contains(p)).cloned().collect();
+                (own_frees, params)
+            } else {
+                (frees.clone(), params.clone())
+            };
+            self.lemmas.push(Lemma {
+                name: name.clone(),
+                params,
+                locals: locals.clone(),
+                frees,
+                premises: all_premises,
+                conclusion,
+                span,
+                code: false,
+            });
+            indices.push(self.lemmas.len() - 1);
+        }
+        Ok(indices)
     }
 
     pub fn value(&mut self, t: &ast::Term) -> R<usize> {
+        self.check_tree_notation(&[t])?;
         let mut e = self.elab(Mode::Closed);
         e.closed_term = true;
         let mut term = e.term(t)?;
@@ -850,6 +935,46 @@ fn check_positive(t: &ast::Type, names: &[&str], positive: bool, ctor: &str) -> 
                 .with_note("such a datatype has no set-theoretic model, so Isabelle rejects it too"));
             }
             args.iter().try_for_each(|a| check_positive(a, names, positive, ctor))
+        }
+    }
+}
+
+/// Calls `f` on every name in a surface term (bound or free, patterns included).
+fn walk_names<'t>(t: &'t ast::Term, f: &mut impl FnMut(&'t ast::Ident)) {
+    use ast::TermKind as K;
+    let mut stack = vec![t];
+    while let Some(t) = stack.pop() {
+        match &t.kind {
+            K::Name(id) => f(id),
+            K::Num(_) | K::Wildcard => {}
+            K::App(a, b) | K::BinOp(_, _, a, b) | K::SetCompr(a, b) => stack.extend([&**a, &**b]),
+            K::UnOp(_, _, a) | K::Typed(a, _) => stack.push(a),
+            K::Lambda(ps, b) => {
+                stack.extend(ps.iter());
+                stack.push(b);
+            }
+            K::Quant { bound, body, .. } => {
+                if let Some(ast::QuantBound::In(b) | ast::QuantBound::Less(b) | ast::QuantBound::LessEq(b)) = bound {
+                    stack.push(b);
+                }
+                stack.push(body);
+            }
+            K::If(a, b, c) => stack.extend([&**a, &**b, &**c]),
+            K::Let(bs, b) | K::Case(b, bs) | K::Update(b, bs) => {
+                stack.extend(bs.iter().flat_map(|(p, v)| [p, v]));
+                stack.push(b);
+            }
+            K::Tuple(ts) | K::List(ts) | K::SetLit(ts) => stack.extend(ts.iter()),
+            K::ListCompr(h, qs) => {
+                stack.push(h);
+                for q in qs {
+                    match q {
+                        ast::Qualifier::Generator(p, e) => stack.extend([p, e]),
+                        ast::Qualifier::Guard(g) => stack.push(g),
+                    }
+                }
+            }
+            K::Range { from, to, .. } => stack.extend([&**from, &**to]),
         }
     }
 }

@@ -21,16 +21,19 @@ use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 impl Checker<'_> {
-    /// Checks a lemma and, when it is declared `[code]`, registers it as a code equation (an
-    /// error there is reported, and the lemma is still tested as a lemma).
-    pub fn lemma_command(&mut self, l: &ast::Lemma, span: Span) -> R<usize> {
-        let index = self.lemma(l, span)?;
+    /// Checks a lemma and, when it is declared `[code]`, registers each of its propositions
+    /// as a code equation (an error there is reported, and the lemma is still tested as a
+    /// lemma).
+    pub fn lemma_command(&mut self, l: &ast::Lemma, span: Span) -> R<Vec<usize>> {
+        let indices = self.lemma(l, span)?;
         if l.code {
-            if let Err(d) = self.code_equation(index) {
-                self.diagnostics.push(d);
+            for &index in &indices {
+                if let Err(d) = self.code_equation(index) {
+                    self.diagnostics.push(d);
+                }
             }
         }
-        Ok(index)
+        Ok(indices)
     }
 
     /// Registers lemma `index` (declared `[code]`) as a code equation of the constant its

@@ -158,7 +158,7 @@ fn record_failure(scope: &mut scope::Scope, cmd: &ast::Command, text: &str, theo
         K::Definition { decl: None, equation } => defined_by(&equation.term).map(|n| vec![n]),
         K::Unparsed { defines, .. } => defines.as_ref().map(|ds| named(&mut ds.iter())),
         K::TypeSynonym { .. } | K::Lemma(_) | K::Value(_) | K::Quickcheck(_) => Some(Vec::new()),
-        K::QuickcheckParams(_) | K::Declare(_) | K::Proof | K::Text | K::Ignored(_) => Some(Vec::new()),
+        K::QuickcheckParams(_) | K::Declare(_) | K::Proof | K::Text | K::Ignored(_) | K::Skipped(_) => Some(Vec::new()),
         K::Unsupported(_) => None,
     };
     match names {
@@ -257,9 +257,9 @@ pub(crate) fn check_theory(text: &str, loader: &dyn imports::TheoryLoader) -> Ch
     let mut c = Checker::new(env, prelude_names, text);
     c.scope = scope;
     let mut items: Vec<Item> = Vec::new();
-    // The item of the lemma that quickcheck commands attach to: Some(None) after a lemma
-    // that had an error (its quickchecks are skipped silently).
-    let mut last_lemma: Option<Option<usize>> = None;
+    // The items of the lemma that quickcheck commands attach to (one per proposition):
+    // Some(None) after a lemma that had an error (its quickchecks are skipped silently).
+    let mut last_lemma: Option<Option<Vec<usize>>> = None;
     for cmd in &parsed.theory.commands {
         use ast::CommandKind as K;
         // Options are checked first: a command with a bad option is reported and dropped.
@@ -288,17 +288,25 @@ pub(crate) fn check_theory(text: &str, loader: &dyn imports::TheoryLoader) -> Ch
             K::Lemma(l) => {
                 let statement = l.shows.iter().map(|t| t.span).reduce(Span::to).unwrap_or(cmd.span);
                 match c.lemma_command(l, cmd.span) {
-                    Ok(index) => {
-                        items.push(Item {
-                            span: cmd.span,
-                            kind: ItemKind::Lemma {
-                                name: l.name.as_ref().map(|n| n.name.clone()),
-                                statement,
-                                quickchecks: vec![],
-                                index,
-                            },
-                        });
-                        last_lemma = Some(Some(items.len() - 1));
+                    Ok(indices) => {
+                        // One item per proposition, at its own span, named as Isabelle names
+                        // the facts: `l(1)`, `l(2)`.
+                        let several = indices.len() > 1 && indices.len() == l.shows.len();
+                        let mut lemma_items = Vec::new();
+                        for (k, index) in indices.into_iter().enumerate() {
+                            let (name, statement, span) = if several {
+                                let name = l.name.as_ref().map(|n| format!("{}({})", n.name, k + 1));
+                                (name, l.shows[k].span, l.shows[k].span)
+                            } else {
+                                (l.name.as_ref().map(|n| n.name.clone()), statement, cmd.span)
+                            };
+                            items.push(Item {
+                                span,
+                                kind: ItemKind::Lemma { name, statement, quickchecks: vec![], index },
+                            });
+                            lemma_items.push(items.len() - 1);
+                        }
+                        last_lemma = Some(Some(lemma_items));
                         Ok(())
                     }
                     Err(d) => match c.scope.take_skip() {
@@ -313,7 +321,7 @@ pub(crate) fn check_theory(text: &str, loader: &dyn imports::TheoryLoader) -> Ch
                                     reason: skip.reason,
                                 },
                             });
-                            last_lemma = Some(Some(items.len() - 1));
+                            last_lemma = Some(Some(vec![items.len() - 1]));
                             Ok(())
                         }
                         None => {
@@ -323,12 +331,14 @@ pub(crate) fn check_theory(text: &str, loader: &dyn imports::TheoryLoader) -> Ch
                     },
                 }
             }
-            K::Quickcheck(opts) => match last_lemma {
-                Some(Some(i)) => {
-                    if let ItemKind::Lemma { quickchecks, .. } | ItemKind::Untested { quickchecks, .. } =
-                        &mut items[i].kind
-                    {
-                        quickchecks.push(QuickcheckCmd { span: cmd.span, options: raw_options(opts) });
+            K::Quickcheck(opts) => match &last_lemma {
+                Some(Some(lemma_items)) => {
+                    for &i in lemma_items {
+                        if let ItemKind::Lemma { quickchecks, .. } | ItemKind::Untested { quickchecks, .. } =
+                            &mut items[i].kind
+                        {
+                            quickchecks.push(QuickcheckCmd { span: cmd.span, options: raw_options(opts) });
+                        }
                     }
                     Ok(())
                 }
