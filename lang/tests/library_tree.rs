@@ -108,27 +108,27 @@ fn tree_functions_give_isabelles_results() {
 fn tree_theorems_hold_on_small_trees() {
     // Lemmas of HOL-Library's Tree.thy (names as there).
     let laws = [
-        "length (inorder t) = size t",                        // length_inorder
-        "length (preorder t) = size t",                       // length_preorder
-        "length (postorder t) = size t",                      // length_postorder
-        "size1 t = size t + 1",                               // size1_size
-        "set (inorder t) = set_tree t",                       // set_inorder
-        "complete t = (min_height t = height t)",             // complete_iff_height
-        "complete t = (size1 t = 2 ^ height t)",              // complete_iff_size1
-        "height t ≤ size t",                                  // height_le_size_tree
-        "size1 t ≤ 2 ^ height t",                             // size1_height
-        "2 ^ min_height t ≤ size1 t",                         // min_height_size1
-        "min_height t ≤ height t",                            // min_height_le_height
-        "inorder2 t [5] = inorder t @ [5]",                   // inorder2_inorder
-        "inorder (mirror t) = rev (inorder t)",               // inorder_mirror
-        "mirror (mirror t) = t",                              // mirror_mirror
-        "ipl (mirror t) = ipl t",                             // ipl_mirror
-        "size (map_tree Suc t) = size t",                     // size_map_tree
-        "bst t = sorted_wrt (<) (inorder t)",                 // bst_iff_sorted_wrt_less
-        "bst_wrt (≤) t = sorted (inorder t)",                 // bst_wrt_le_iff_sorted
+        "length (inorder t) = size t",                            // length_inorder
+        "length (preorder t) = size t",                           // length_preorder
+        "length (postorder t) = size t",                          // length_postorder
+        "size1 t = size t + 1",                                   // size1_size
+        "set (inorder t) = set_tree t",                           // set_inorder
+        "complete t = (min_height t = height t)",                 // complete_iff_height
+        "complete t = (size1 t = 2 ^ height t)",                  // complete_iff_size1
+        "height t ≤ size t",                                      // height_le_size_tree
+        "size1 t ≤ 2 ^ height t",                                 // size1_height
+        "2 ^ min_height t ≤ size1 t",                             // min_height_size1
+        "min_height t ≤ height t",                                // min_height_le_height
+        "inorder2 t [5] = inorder t @ [5]",                       // inorder2_inorder
+        "inorder (mirror t) = rev (inorder t)",                   // inorder_mirror
+        "mirror (mirror t) = t",                                  // mirror_mirror
+        "ipl (mirror t) = ipl t",                                 // ipl_mirror
+        "size (map_tree Suc t) = size t",                         // size_map_tree
+        "bst t = sorted_wrt (<) (inorder t)",                     // bst_iff_sorted_wrt_less
+        "bst_wrt (≤) t = sorted (inorder t)",                     // bst_wrt_le_iff_sorted
         "(∀s∈subtrees t. height s ≤ height t ∧ size s ≤ size t)", // height_subtrees, size_subtrees
         "acomplete t = balanced t",
-        "(size t = 0) = (t = Leaf)",                          // eq_size_0
+        "(size t = 0) = (t = Leaf)", // eq_size_0
     ];
     let mut cases = Vec::new();
     for t in trees(4) {

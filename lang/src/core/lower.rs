@@ -1015,7 +1015,9 @@ impl Lowerer {
                     return Expr::Call(fid, es);
                 }
             }
-            TermKind::Const(id, _) if args.len() == 1 && matches!(self.prelude.get("set"), Some(NameRef::Const(set)) if set == id) => {
+            TermKind::Const(id, _)
+                if args.len() == 1 && matches!(self.prelude.get("set"), Some(NameRef::Const(set)) if set == id) =>
+            {
                 if let Some(member) = self.prelude_fun("member", vec![ty.clone()]) {
                     let xs = self.expr(cx, args[0]);
                     return Expr::Call(member, vec![xs, Expr::Var(v)]);
@@ -1057,7 +1059,8 @@ impl Lowerer {
             num_vars: 0,
         });
         self.members.insert((id, tys), Some(fid));
-        let mut cx = Cx { subst, locals: &locals, vars: HashMap::new(), next: 0, fname: def.name.clone(), in_case: false };
+        let mut cx =
+            Cx { subst, locals: &locals, vars: HashMap::new(), next: 0, fname: def.name.clone(), in_case: false };
         let mut params = Vec::new();
         for p in &pats {
             let ty = self.ty(&p.ty, &cx.subst);

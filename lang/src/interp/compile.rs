@@ -452,7 +452,14 @@ impl Compiler<'_, '_> {
         };
         let arity = match op {
             Op::SetEmpty | Op::SetUniv(_) => 0,
-            Op::Neg | Op::Suc | Op::IntOfNat | Op::NatOfInt | Op::Not | Op::SetCompl(_) | Op::SetToList { .. } | Op::SetFinite { .. } => 1,
+            Op::Neg
+            | Op::Suc
+            | Op::IntOfNat
+            | Op::NatOfInt
+            | Op::Not
+            | Op::SetCompl(_)
+            | Op::SetToList { .. }
+            | Op::SetFinite { .. } => 1,
             _ => 2,
         };
         if args.len() != arity {
