@@ -11,7 +11,8 @@ block says why.
 Built in (not defined here): the types bool, nat (constructors 0 and Suc),
 int, 'a set and 'a ⇒ 'b; the logic; equality; the orders < ≤ on every type of
 sort ord (nat, int, bool, sets, and all datatypes, lists lexicographically);
-+ - * div mod, unary minus, numerals; int, nat; undefined; the set operations.
++ - * div mod, unary minus, numerals; int, nat; undefined; the set operations;
+finite; the datatype size function size (for nat the identity, for bool 0).
 
 Underspecified functions stay underspecified: hd [], last [], [] ! n,
 the None, projl (Inr b), projr (Inl a), min_list [] and max_list [] have no
@@ -387,6 +388,24 @@ primrec map_filter :: "('a ⇒ 'b option) ⇒ 'a list ⇒ 'b list" where
 | "map_filter f (x # xs) =
      (case f x of None ⇒ map_filter f xs | Some y ⇒ y # map_filter f xs)"
 
+text ‹List.transpose. Isabelle's equation for a non-empty first row is
+(x # [h. (h # t) ← xss]) # transpose (xs # [t. (h # t) ← xss]), the comprehensions
+skipping the empty rows; heads and tails below do the same.›
+
+fun transpose :: "'a list list ⇒ 'a list list" where
+  "transpose [] = []"
+| "transpose ([] # xss) = transpose xss"
+| "transpose ((x # xs) # xss) =
+     (x # concat (map (λys. case ys of [] ⇒ [] | h # t ⇒ [h]) xss))
+     # transpose (xs # concat (map (λys. case ys of [] ⇒ [] | h # t ⇒ [t]) xss))"
+
+text ‹size_list f xs, as the datatype package defines it for lists: f measures the
+elements. size itself is built in (every datatype has one; size xs = length xs).›
+
+primrec size_list :: "('a ⇒ nat) ⇒ 'a list ⇒ nat" where
+  "size_list f [] = 0"
+| "size_list f (x # xs) = f x + size_list f xs + 1"
+
 primrec those :: "'a option list ⇒ 'a list option" where
   "those [] = Some []"
 | "those (x # xs) = (case x of None ⇒ None | Some y ⇒ map_option (Cons y) (those xs))"
@@ -523,5 +542,87 @@ definition Min :: "'a::linorder set ⇒ 'a" where
 
 definition sum :: "('a ⇒ 'b::{zero, plus}) ⇒ 'a set ⇒ 'b" where
   "sum f A = sum_list (map f (sorted_list_of_set A))"
+
+text ‹finite A is built in: every set hol holds is finite except a complement over an
+infinite type (over a finite type every set is finite).›
+
+
+section ‹Functions on sets›
+
+text ‹As in Isabelle's Fun.thy and Hilbert_Choice.thy (bij_betw). inj_on quantifies over
+A, so it is executable for finite sets; inj and surj over an infinite type are not
+executable: inj's quantifiers range over the type, surj lists the range of the function.
+Over a finite domain and an infinite codomain, surj f is False (a finite range is not
+UNIV), which the set equality below decides.›
+
+definition inj_on :: "('a ⇒ 'b) ⇒ 'a set ⇒ bool" where
+  "inj_on f A = (∀x∈A. ∀y∈A. f x = f y ⟶ x = y)"
+
+definition inj :: "('a ⇒ 'b) ⇒ bool" where
+  "inj f = (∀x y. f x = f y ⟶ x = y)"
+
+definition surj :: "('a ⇒ 'b) ⇒ bool" where
+  "surj f = (range f = UNIV)"
+
+definition bij_betw :: "('a ⇒ 'b) ⇒ 'a set ⇒ 'b set ⇒ bool" where
+  "bij_betw f A B = (inj_on f A ∧ f ` A = B)"
+
+
+section ‹Relations›
+
+text ‹As in Isabelle's Relation.thy and Transitive_Closure.thy, on relations of type
+('a × 'b) set. Isabelle defines relcomp, converse and trancl inductively; these are the
+same sets computed from a finite relation's elements (trancl by Isabelle's own code
+equation, ntrancl (card r - 1) r, since a shortest path uses each pair at most once).
+A relation that is a complement over an infinite type is not executable for them, except
+converse, which maps the excluded pairs instead.
+
+Id and rtrancl are infinite over an infinite type. Membership in them is executable
+(hol decides x ∈ S by the definition's comprehension, so (a, b) ∈ rtrancl r is
+a = b ∨ (a, b) ∈ trancl r, and (5, 5) ∈ rtrancl {} is True); building them as sets
+enumerates the type, which over an infinite type is not executable.›
+
+definition Id :: "('a × 'a) set" where
+  "Id = {p. fst p = snd p}"
+
+definition converse :: "('a × 'b) set ⇒ ('b × 'a) set" where
+  "converse r = (if finite r then swap ` r else - (swap ` (- r)))"
+
+definition relcomp :: "('a × 'b) set ⇒ ('b × 'c) set ⇒ ('a × 'c) set" where
+  "relcomp r s = set [(fst p, snd q). p ← sorted_list_of_set r, q ← sorted_list_of_set s, snd p = fst q]"
+
+primrec ntrancl :: "nat ⇒ ('a × 'a) set ⇒ ('a × 'a) set" where
+  "ntrancl 0 r = r"
+| "ntrancl (Suc n) r = (let r' = ntrancl n r in r' ∪ relcomp r' r)"
+
+definition trancl :: "('a × 'a) set ⇒ ('a × 'a) set" where
+  "trancl r = ntrancl (card r - 1) r"
+
+definition rtrancl :: "('a × 'a) set ⇒ ('a × 'a) set" where
+  "rtrancl r = Id ∪ trancl r"
+
+text ‹Isabelle's acyclic r is ∀x. (x, x) ∉ r^+; a pair (x, x) of trancl r is one of its
+elements, so this form needs only trancl r to be finite.›
+
+definition acyclic :: "('a × 'a) set ⇒ bool" where
+  "acyclic r = (∀p∈trancl r. fst p ≠ snd p)"
+
+
+section ‹Maps›
+
+text ‹As in Isabelle's Map.thy: a map is a function 'a ⇒ 'b option. x ∈ dom m is
+executable at every key type (it is m x ≠ None); dom m and ran m as sets enumerate the
+key type, which over an infinite type is not executable. Isabelle defines ran m as
+{b. ∃a. m a = Some b}; this is the same set as the image of dom m, which needs only the
+key type to be finite.›
+
+definition map_add :: "('a ⇒ 'b option) ⇒ ('a ⇒ 'b option) ⇒ 'a ⇒ 'b option" where
+  "map_add m1 m2 = (λx. case m2 x of None ⇒ m1 x | Some y ⇒ Some y)"
+
+definition dom :: "('a ⇒ 'b option) ⇒ 'a set" where
+  "dom m = {a. m a ≠ None}"
+
+definition ran :: "('a ⇒ 'b option) ⇒ 'b set" where
+  "ran m = (λa. the (m a)) ` dom m"
 
 end

@@ -1636,6 +1636,18 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
             Prim::SetUnion(t) => self.set_op(SET_UNION, t, &vals),
             Prim::SetInter(t) => self.set_op(SET_INTER, t, &vals),
             Prim::SetDiff(t) => self.set_op(SET_DIFF, t, &vals),
+            Prim::SetFinite(t) => {
+                if lang::interp::cardinality(self.g.prog, t).is_some() {
+                    // Every set over a finite type is finite (and compiled code never holds
+                    // a complement over one: `UNIV` and `-` there go to the interpreter).
+                    self.b.ins().iconst(I64, 1)
+                } else {
+                    // Word 0 of a set cell is its complement flag (0 or 1); over an infinite
+                    // type a set is finite exactly when it is not a complement.
+                    let compl = self.b.ins().load(I64, mf(), vals[0], 0);
+                    self.b.ins().bxor_imm_u(compl, 1)
+                }
+            }
             Prim::SetToList(lt) => {
                 let elem = match lt {
                     Ty::Data(d) => self.g.prog.data(*d).ctors.get(1).and_then(|c| c.fields.first()).cloned(),

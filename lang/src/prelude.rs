@@ -6,4 +6,4 @@ pub const MAIN_THY: &str = include_str!("../../theories/Main.thy");
 
 /// Library theories hol bundles, by the name a theory imports them with
 /// (`imports "HOL-Library.Tree"`).
-pub const LIBRARY: &[(&str, &str)] = &[];
+pub const LIBRARY: &[(&str, &str)] = &[("HOL-Library.Tree", include_str!("../../theories/Library/Tree.thy"))];

@@ -30,6 +30,12 @@ definition cmp_ol :: "(nat option × bool) list list ⇒ (nat option × bool) li
   "cmp_ol a b = (a < b, a ≤ b, a = b)"
 definition cmp_s :: "(nat + int list) option ⇒ (nat + int list) option ⇒ bool × bool × bool" where
   "cmp_s a b = (a < b, a ≤ b, a = b)"
+definition fin_ :: "nat list ⇒ int list ⇒ bool × bool × bool" where
+  "fin_ xs ys = (finite (set xs), finite (- set ys), finite (- set (map (λx. 2 < x) xs)))"
+definition sizes_ :: "nat list list ⇒ (nat × int) option ⇒ nat + bool ⇒ nat" where
+  "sizes_ xss p s = size xss + size p + size s + size (length xss) + size (xss = [])"
+definition dom_ :: "(nat × int) list ⇒ nat ⇒ nat ⇒ bool × bool" where
+  "dom_ xs k j = (k ∈ dom (map_of xs), (k, j) ∈ rtrancl (set (map (λp. (fst p, nat (snd p))) xs)))"
 "#;
 
 const HELPER_VALUES: &[&str] = &[
@@ -48,6 +54,9 @@ const HELPER_VALUES: &[&str] = &[
     "cmp_pl",
     "cmp_ol",
     "cmp_s",
+    "fin_",
+    "sizes_",
+    "dom_",
 ];
 
 /// The program with every function of `defs` instantiated at nat and at int.

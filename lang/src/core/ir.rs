@@ -200,6 +200,9 @@ pub enum Prim {
     /// the given list type (a `list` datatype instance with constructors `Nil` and `Cons`).
     /// The complement of a finite set has no such list: not executable.
     SetToList(Ty),
+    /// `finite A` for a set of the given element type: a complement of a finite set is
+    /// infinite exactly when the element type is; every other set is finite.
+    SetFinite(Ty),
 }
 
 /// A constructor alternative of a `Case`: binds the constructor's fields.

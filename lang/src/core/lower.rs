@@ -62,6 +62,23 @@ pub struct Lowerer {
     pending_preds: Vec<(PredId, ConstId, Vec<Ty>)>,
     /// Whether functions with code equations get a code version (`Program::code`).
     pub use_code_equations: bool,
+    /// The size functions built so far (`size_fun`), and `size` on `bool`.
+    sizes: HashMap<(DataId, Vec<SizeFn>), FunId>,
+    size_bool: Option<FunId>,
+    /// The membership functions of set-valued definitions built so far (`member_fun`);
+    /// `None` for a constant whose definition has no membership rule.
+    members: HashMap<(ConstId, Vec<Ty>), Option<FunId>>,
+}
+
+/// The size function of a type at one place in a datatype, as Isabelle's datatype package
+/// builds it (`bnf_lfp_size.ML`, `mk_size_of_typ`): `Zero` is `λ_. 0`, `Data(d, fs)` is
+/// the generic `size_t f1 .. fn` of the datatype instance `d`, where `fs` are the size
+/// functions of its type arguments. The overloaded `size` of an instance is
+/// `Data(d, [Zero, ..])`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum SizeFn {
+    Zero,
+    Data(DataId, Vec<SizeFn>),
 }
 
 /// Prints an IR type compactly for instance names: `nat`, `list[nat]`, `nat=>bool`.
@@ -96,6 +113,9 @@ impl Lowerer {
             pending: Vec::new(),
             pending_preds: Vec::new(),
             use_code_equations: true,
+            sizes: HashMap::new(),
+            size_bool: None,
+            members: HashMap::new(),
         }
     }
 
@@ -589,6 +609,13 @@ impl Lowerer {
                     if let Some(e) = self.member_of_list(cx, x, dom) {
                         return e;
                     }
+                    if self.has_member_rule(dom, 0) {
+                        let ty = self.ty(&x.ty, &cx.subst);
+                        let xe = self.expr(cx, x);
+                        let v = cx.fresh();
+                        let body = self.member_expr(cx, v, &ty, dom);
+                        return Expr::Let(v, ty, Box::new(xe), Box::new(body));
+                    }
                 }
                 let fty = self.ty(&head.ty, &cx.subst);
                 self.saturate(cx, head, args, b.arity(), move |lw, es| lw.prim(b, &fty, es))
@@ -702,6 +729,11 @@ impl Lowerer {
             Builtin::Inter => Expr::Prim(Prim::SetInter(elem(&arg0)), es),
             Builtin::SubsetEq => Expr::Prim(Prim::Le(arg0), es),
             Builtin::SetToList => Expr::Prim(Prim::SetToList(ret.clone()), es),
+            Builtin::Finite => Expr::Prim(Prim::SetFinite(elem(&arg0)), es),
+            Builtin::Size => {
+                let x = es.pop().expect("unary builtin");
+                self.size_of(&arg0, x)
+            }
             Builtin::Subset => Expr::Prim(Prim::Lt(arg0), es),
             Builtin::RangeIncl => {
                 let (m, n) = two();
@@ -736,5 +768,315 @@ fn call_with_arity(fid: FunId, arity: usize, mut args: Vec<Expr>) -> Expr {
         Expr::FunRef(fid)
     } else {
         Expr::Apply(Box::new(Expr::FunRef(fid)), args)
+    }
+}
+
+// ---- size ----------------------------------------------------------------------------------
+
+impl Lowerer {
+    /// `size x` at type `ty`: the identity on `nat`, 0 on `bool`, the datatype package's size
+    /// function on a datatype. Other types are not of class `size`, which type checking
+    /// enforces; should one get here, it is undefined rather than a wrong number.
+    fn size_of(&mut self, ty: &Ty, x: Expr) -> Expr {
+        match ty {
+            Ty::Nat => x,
+            Ty::Bool => {
+                // A function (not a literal) so that `x` is still evaluated, as every
+                // argument is.
+                let f = match self.size_bool {
+                    Some(f) => f,
+                    None => {
+                        let f = FunId(self.program.funs.len() as u32);
+                        self.program.funs.push(FunDef {
+                            name: "size[bool]".into(),
+                            params: vec![(VarId(0), Ty::Bool)],
+                            ret: Ty::Nat,
+                            body: Expr::Lit(Lit::Nat(BigUint::from(0u32))),
+                            num_vars: 1,
+                        });
+                        self.size_bool = Some(f);
+                        f
+                    }
+                };
+                Expr::Call(f, vec![x])
+            }
+            Ty::Data(d) => {
+                let zeros = vec![SizeFn::Zero; self.program.data(*d).args.len()];
+                let f = self.size_fun(*d, zeros);
+                Expr::Call(f, vec![x])
+            }
+            _ => Expr::Undefined(Undef::Match("size".into())),
+        }
+    }
+
+    /// The declaration (index and instance substitution) of the datatype instance `d`.
+    fn data_decl_of(&self, d: DataId) -> Option<(DataIdx, HashMap<Rc<str>, Ty>)> {
+        let (idx, args) = self.datas.iter().find(|(_, id)| **id == d).map(|(k, _)| k.clone())?;
+        let decl = self.env.data(idx);
+        Some((idx, decl.params.iter().cloned().zip(args).collect()))
+    }
+
+    /// The generic size function `size_t f1 .. fn` of datatype instance `d` with the size
+    /// functions `fs` of its type arguments (Isabelle's `bnf_lfp_size.ML`): a constructor
+    /// counts 0 when none of its arguments mentions a type parameter or a datatype of the
+    /// same `datatype` command, and otherwise 1 plus the sizes of those arguments, an
+    /// argument of a parameter's type measured by that parameter's function, a recursive
+    /// or nested one (`'a tree list`) by the size function of its type. Arguments of other
+    /// types (`nat`, `bool list`, sets, functions) count 0.
+    fn size_fun(&mut self, d: DataId, fs: Vec<SizeFn>) -> FunId {
+        if let Some(f) = self.sizes.get(&(d, fs.clone())) {
+            return *f;
+        }
+        let fid = FunId(self.program.funs.len() as u32);
+        let ty_text = ty_name(&self.program, &Ty::Data(d));
+        let name = if fs.iter().all(|f| *f == SizeFn::Zero) {
+            format!("size[{ty_text}]")
+        } else {
+            format!("size_{}[{ty_text}]#{}", self.program.data(d).name, self.sizes.len())
+        };
+        self.program.funs.push(FunDef {
+            name,
+            params: vec![(VarId(0), Ty::Data(d))],
+            ret: Ty::Nat,
+            body: Expr::Undefined(Undef::Undefined),
+            num_vars: 1,
+        });
+        self.sizes.insert((d, fs.clone()), fid);
+        let Some((idx, subst)) = self.data_decl_of(d) else {
+            self.program.funs[fid.0 as usize].body = Expr::Undefined(Undef::Match("size".into()));
+            return fid;
+        };
+        let decl = self.env.data(idx).clone();
+        let mut next = 1u32;
+        let mut alts = Vec::new();
+        for (tag, ctor) in decl.ctors.iter().enumerate() {
+            let binders: Vec<VarId> = ctor
+                .fields
+                .iter()
+                .map(|_| {
+                    next += 1;
+                    VarId(next - 1)
+                })
+                .collect();
+            let mut relevant = false;
+            let mut summands = Vec::new();
+            for (field, v) in ctor.fields.iter().zip(&binders) {
+                if let Some(sf) = self.size_contribution(&decl, &fs, &subst, field) {
+                    relevant = true;
+                    if let SizeFn::Data(fd, ffs) = sf {
+                        let f = self.size_fun(fd, ffs);
+                        summands.push(Expr::Call(f, vec![Expr::Var(*v)]));
+                    }
+                }
+            }
+            let nat = |n: u32| Expr::Lit(Lit::Nat(BigUint::from(n)));
+            let body = if relevant {
+                summands.into_iter().rev().fold(nat(1), |acc, s| Expr::Prim(Prim::Add(NumTy::Nat), vec![s, acc]))
+            } else {
+                nat(0)
+            };
+            alts.push(Alt { tag: tag as u32, binders, body });
+        }
+        let f = &mut self.program.funs[fid.0 as usize];
+        f.body = Expr::Case { scrut: Box::new(Expr::Var(VarId(0))), data: d, alts, default: None };
+        f.num_vars = next;
+        fid
+    }
+
+    /// Whether a constructor argument of (declared) type `field` counts towards the size
+    /// (`Some`), and by which size function.
+    fn size_contribution(
+        &mut self,
+        decl: &hir::DataDecl,
+        fs: &[SizeFn],
+        subst: &HashMap<Rc<str>, Ty>,
+        field: &Type,
+    ) -> Option<SizeFn> {
+        match field {
+            Type::Param(_) => Some(self.size_fn_of(decl, fs, subst, field)),
+            Type::Con(name, _) if self.in_group(decl, name) => Some(self.size_fn_of(decl, fs, subst, field)),
+            Type::Con(name, args) => {
+                let mentions = args.iter().any(|a| self.mentions_param_or_group(decl, a));
+                (mentions && self.env.data_by_name(name).is_some()).then(|| self.size_fn_of(decl, fs, subst, field))
+            }
+            Type::Var(_) => None,
+        }
+    }
+
+    /// Isabelle's `mk_size_of_typ`: the size function of a type inside a datatype's
+    /// declaration.
+    fn size_fn_of(&mut self, decl: &hir::DataDecl, fs: &[SizeFn], subst: &HashMap<Rc<str>, Ty>, t: &Type) -> SizeFn {
+        match t {
+            Type::Param(p) => match decl.params.iter().position(|q| q == p) {
+                Some(i) => fs.get(i).cloned().unwrap_or(SizeFn::Zero),
+                None => SizeFn::Zero,
+            },
+            Type::Con(name, args)
+                if self.env.data_by_name(name).is_some()
+                    && (self.in_group(decl, name) || args.iter().any(|a| self.mentions_param_or_group(decl, a))) =>
+            {
+                let inner: Vec<SizeFn> = args.iter().map(|a| self.size_fn_of(decl, fs, subst, a)).collect();
+                match self.ty(t, subst) {
+                    Ty::Data(d) => SizeFn::Data(d, inner),
+                    _ => SizeFn::Zero,
+                }
+            }
+            _ => SizeFn::Zero,
+        }
+    }
+
+    fn in_group(&self, decl: &hir::DataDecl, name: &str) -> bool {
+        self.env.data_by_name(name).is_some_and(|d| decl.group.contains(&d))
+    }
+
+    /// Isabelle's `exists_subtype_in (As @ Cs)`.
+    fn mentions_param_or_group(&self, decl: &hir::DataDecl, t: &Type) -> bool {
+        match t {
+            Type::Param(_) => true,
+            Type::Var(_) => false,
+            Type::Con(name, args) => {
+                self.in_group(decl, name) || args.iter().any(|a| self.mentions_param_or_group(decl, a))
+            }
+        }
+    }
+}
+
+// ---- membership ----------------------------------------------------------------------------
+
+/// How deep `has_member_rule` looks through definitions (a recursive one stops there).
+const MEMBER_RULE_DEPTH: u32 = 8;
+
+impl Lowerer {
+    /// Whether `x ∈ dom` is better decided by Isabelle's membership rules than by building
+    /// the set: `dom` is a comprehension `{y. P y}` (`x ∈ {y. P y} = P x`, `mem_Collect_eq`),
+    /// a union or intersection with such a part, or a constant defined by one equation
+    /// `c a1 .. an = S` (applied to all its arguments) whose `S` is one. The rules decide
+    /// membership in sets that cannot be built, such as `(5, 5) ∈ Id ∪ trancl {}` over
+    /// `nat` or `x ∈ dom m` for a map over an infinite type, and give the same truth value
+    /// wherever the set can be built.
+    fn has_member_rule(&self, dom: &Term, depth: u32) -> bool {
+        if depth > MEMBER_RULE_DEPTH {
+            return false;
+        }
+        if let TermKind::SetCompr(..) = dom.kind {
+            return true;
+        }
+        let (head, args) = dom.spine();
+        match &head.kind {
+            TermKind::Builtin(Builtin::Union | Builtin::Inter) if args.len() == 2 => {
+                args.iter().any(|a| self.has_member_rule(a, depth + 1))
+            }
+            TermKind::Const(id, _) => {
+                self.set_definition(*id, args.len()).is_some_and(|(_, _, rhs)| self.has_member_rule(rhs, depth + 1))
+            }
+            _ => false,
+        }
+    }
+
+    /// The single equation `c p1 .. pn = rhs` of constant `id` when its patterns are all
+    /// variables (or `_`) and `n` arguments saturate it: its locals, patterns and `rhs`.
+    fn set_definition(&self, id: ConstId, nargs: usize) -> Option<(&[hir::Local], &[hir::Pat], &Term)> {
+        let ConstKind::Equations { locals, equations, arity } = &self.env.konst(id).kind else { return None };
+        let [(pats, rhs)] = equations.as_slice() else { return None };
+        let plain = pats.iter().all(|p| matches!(p.kind, hir::PatKind::Var(_) | hir::PatKind::Wild));
+        (plain && *arity == nargs).then_some((locals.as_slice(), pats.as_slice(), rhs))
+    }
+
+    /// `v ∈ dom`, where `v` holds the element (of type `ty`), by the rules of
+    /// `has_member_rule`; parts without a rule are built and tested as sets.
+    fn member_expr(&mut self, cx: &mut Cx, v: VarId, ty: &Ty, dom: &Term) -> Expr {
+        let f = || Box::new(Expr::Lit(Lit::Bool(false)));
+        let t = || Box::new(Expr::Lit(Lit::Bool(true)));
+        if let TermKind::SetCompr(l, domain, body) = &dom.kind {
+            let lty = self.local_ty(cx, *l);
+            let var = cx.bind(*l);
+            let mut e = self.expr(cx, body);
+            if let Some(d) = domain {
+                let inside = self.member_expr(cx, var, &lty, d);
+                e = Expr::If(Box::new(inside), Box::new(e), f());
+            }
+            return Expr::Let(var, lty, Box::new(Expr::Var(v)), Box::new(e));
+        }
+        let (head, args) = dom.spine();
+        match &head.kind {
+            TermKind::Builtin(b @ (Builtin::Union | Builtin::Inter)) if args.len() == 2 => {
+                let a = self.member_expr(cx, v, ty, args[0]);
+                let c = self.member_expr(cx, v, ty, args[1]);
+                return match b {
+                    Builtin::Union => Expr::If(Box::new(a), t(), Box::new(c)),
+                    _ => Expr::If(Box::new(a), Box::new(c), f()),
+                };
+            }
+            TermKind::Const(id, inst) if self.has_member_rule(dom, 0) => {
+                let tys: Vec<Ty> = inst.iter().map(|t| self.ty(t, &cx.subst)).collect();
+                if let Some(fid) = self.member_fun(*id, tys) {
+                    let mut es: Vec<Expr> = args.iter().map(|a| self.expr(cx, a)).collect();
+                    es.push(Expr::Var(v));
+                    return Expr::Call(fid, es);
+                }
+            }
+            TermKind::Const(id, _)
+                if args.len() == 1 && matches!(self.prelude.get("set"), Some(NameRef::Const(set)) if set == id) =>
+            {
+                if let Some(member) = self.prelude_fun("member", vec![ty.clone()]) {
+                    let xs = self.expr(cx, args[0]);
+                    return Expr::Call(member, vec![xs, Expr::Var(v)]);
+                }
+            }
+            _ => {}
+        }
+        let set = self.expr(cx, dom);
+        Expr::Prim(Prim::SetMember(ty.clone()), vec![Expr::Var(v), set])
+    }
+
+    /// `c.member a1 .. an x = (x ∈ rhs)` for a constant `c a1 .. an = rhs` that
+    /// `set_definition` accepts, at the instance `tys`, with `x ∈ rhs` by `member_expr`.
+    fn member_fun(&mut self, id: ConstId, tys: Vec<Ty>) -> Option<FunId> {
+        if let Some(f) = self.members.get(&(id, tys.clone())) {
+            return *f;
+        }
+        let def = self.env.consts[id.0 as usize].clone();
+        let Some((locals, pats, rhs)) = ({
+            let ConstKind::Equations { arity, .. } = &def.kind else { return None };
+            self.set_definition(id, *arity).map(|(l, p, r)| (l.to_vec(), p.to_vec(), r.clone()))
+        }) else {
+            self.members.insert((id, tys), None);
+            return None;
+        };
+        let subst = self.scheme_subst(&def.scheme, &tys);
+        let Ty::Set(elem) = self.ty(&rhs.ty, &subst) else {
+            self.members.insert((id, tys), None);
+            return None;
+        };
+        let elem = (*elem).clone();
+        let fid = FunId(self.program.funs.len() as u32);
+        let name = format!("{}.member", self.instance_name(id, &tys));
+        self.program.funs.push(FunDef {
+            name,
+            params: vec![],
+            ret: Ty::Bool,
+            body: Expr::Undefined(Undef::Undefined),
+            num_vars: 0,
+        });
+        self.members.insert((id, tys), Some(fid));
+        let mut cx =
+            Cx { subst, locals: &locals, vars: HashMap::new(), next: 0, fname: def.name.clone(), in_case: false };
+        let mut params = Vec::new();
+        for p in &pats {
+            let ty = self.ty(&p.ty, &cx.subst);
+            let v = match p.kind {
+                hir::PatKind::Var(l) => cx.bind(l),
+                _ => cx.fresh(),
+            };
+            params.push((v, ty));
+        }
+        let x = cx.fresh();
+        params.push((x, elem.clone()));
+        let body = self.member_expr(&mut cx, x, &elem, &rhs);
+        let f = &mut self.program.funs[fid.0 as usize];
+        f.params = params;
+        f.body = body;
+        f.num_vars = cx.next;
+        Some(fid)
     }
 }

@@ -700,6 +700,7 @@ impl<'s, 'a> Parser<'s, 'a> {
             "set_diff" => Prim::SetDiff(typed(self)?),
             "set_compl" => Prim::SetCompl(typed(self)?),
             "set_to_list" => Prim::SetToList(typed(self)?),
+            "set_finite" => Prim::SetFinite(typed(self)?),
             _ => unreachable!("primitive names are listed in PRIMS"),
         };
         Ok(Expr::Prim(prim, self.args()?))

@@ -67,6 +67,7 @@ pub(crate) const PRIM_NAMES: &[&str] = &[
     "set_diff",
     "set_compl",
     "set_to_list",
+    "set_finite",
 ];
 
 /// Words of the text form that a name must not be printed as (it is quoted instead).
@@ -600,6 +601,7 @@ impl<'a> Printer<'a> {
             Prim::SetDiff(t) => ("set_diff".into(), Some(t)),
             Prim::SetCompl(t) => ("set_compl".into(), Some(t)),
             Prim::SetToList(t) => ("set_to_list".into(), Some(t)),
+            Prim::SetFinite(t) => ("set_finite".into(), Some(t)),
         };
         self.out.push_str(&name);
         if let Some(t) = ty {

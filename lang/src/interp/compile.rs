@@ -70,6 +70,10 @@ pub(crate) enum Op {
         nil: u32,
         cons: u32,
     },
+    /// `finite`; `infinite` says whether the element type is infinite (decided once here).
+    SetFinite {
+        infinite: bool,
+    },
 }
 
 pub(crate) enum Node {
@@ -444,10 +448,18 @@ impl Compiler<'_, '_> {
                     None => return Node::Error("ill-formed IR: set_to_list needs a list type".into()),
                 }
             }
+            Prim::SetFinite(t) => Op::SetFinite { infinite: super::cardinality(self.code.prog, t).is_none() },
         };
         let arity = match op {
             Op::SetEmpty | Op::SetUniv(_) => 0,
-            Op::Neg | Op::Suc | Op::IntOfNat | Op::NatOfInt | Op::Not | Op::SetCompl(_) | Op::SetToList { .. } => 1,
+            Op::Neg
+            | Op::Suc
+            | Op::IntOfNat
+            | Op::NatOfInt
+            | Op::Not
+            | Op::SetCompl(_)
+            | Op::SetToList { .. }
+            | Op::SetFinite { .. } => 1,
             _ => 2,
         };
         if args.len() != arity {

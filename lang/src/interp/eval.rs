@@ -474,6 +474,9 @@ impl<'c, 'p> Run<'c, 'p> {
                 self.charge_set(&s, &s)?;
                 Ok(Value::set(sets::compl(&s, t.univ(self.code.prog))))
             }
+            // A complement is kept only over an infinite type or one too large to enumerate;
+            // only the former makes it infinite.
+            (Op::SetFinite { infinite }, Value::Set(s)) => Ok(Value::Bool(!(*infinite && s.is_complement()))),
             (Op::SetToList { nil, cons }, Value::Set(s)) => {
                 if s.is_complement() {
                     return Err(EvalError::NotExecutable(

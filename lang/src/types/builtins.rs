@@ -39,6 +39,13 @@ pub enum Builtin {
     Undefined,
     /// `sorted_list_of_set`: the elements of a finite set, ascending.
     SetToList,
+    /// `finite :: 'a set ⇒ bool`: a primitive because only the set's representation tells
+    /// (a complement over an infinite type is infinite, every other set is finite).
+    Finite,
+    /// `size :: 'a::size ⇒ nat`: Isabelle's overloaded size, defined by the datatype package
+    /// for every datatype (and as the identity on `nat`); `core::lower` builds the function
+    /// of each instance from the datatype's declaration, so it works for user datatypes too.
+    Size,
 }
 
 /// Builtins a theory can name directly.
@@ -56,6 +63,8 @@ pub const NAMED: &[(&str, Builtin)] = &[
     ("UNIV", Builtin::Univ),
     ("undefined", Builtin::Undefined),
     ("sorted_list_of_set", Builtin::SetToList),
+    ("finite", Builtin::Finite),
+    ("size", Builtin::Size),
     ("plus", Builtin::Plus),
     ("minus", Builtin::Minus),
     ("times", Builtin::Times),
@@ -72,7 +81,7 @@ impl Builtin {
         use Builtin::*;
         match self {
             True | False | EmptySet | Univ | Undefined => 0,
-            Not | Uminus | Suc | IntOfNat | NatOfInt | SetToList => 1,
+            Not | Uminus | Suc | IntOfNat | NatOfInt | SetToList | Finite | Size => 1,
             _ => 2,
         }
     }
@@ -109,6 +118,8 @@ impl Builtin {
             RangeIncl => sorted("range", Type::curried(vec![a(), a()], Type::list(a()))),
             Undefined => poly(a()),
             SetToList => poly(Type::fun(Type::set(a()), Type::list(a()))),
+            Finite => poly(Type::fun(Type::set(a()), b())),
+            Size => sorted("size", Type::fun(a(), Type::nat())),
         }
     }
 }

@@ -153,11 +153,14 @@ impl<'s> Checker<'s> {
     fn datatypes(&mut self, decls: &[ast::DatatypeDecl]) -> R<()> {
         let names: Vec<&str> = decls.iter().map(|d| d.name.name.as_str()).collect();
         let mut ids = Vec::new();
+        let first = self.env.datas.len() as u32;
+        let group: Vec<DataIdx> = (first..first + decls.len() as u32).map(DataIdx).collect();
         for d in decls {
             self.check_fresh_type(&d.name)?;
             check_distinct(d.params.iter().map(|p| &p.name))?;
             let params: Vec<Rc<str>> = d.params.iter().map(|p| Rc::from(p.name.name.as_str())).collect();
-            ids.push(self.env.add_data(DataDecl { name: Rc::from(d.name.name.as_str()), params, ctors: vec![] }));
+            let name = Rc::from(d.name.name.as_str());
+            ids.push(self.env.add_data(DataDecl { name, params, ctors: vec![], group: group.clone() }));
         }
         let mut full = Vec::new();
         for d in decls {

@@ -44,7 +44,6 @@ const NUMERIC: &[&str] = &[
     "semiring_no_zero_divisors",
     "zero_neq_one",
     "wellorder",
-    "size",
     "range",
 ];
 
@@ -70,11 +69,19 @@ const INT_ONLY: &[&str] = &[
 /// Order classes: every type here but functions belongs, datatypes when their arguments do.
 const ORDER: &[&str] = &["ord", "linorder", "order", "preorder"];
 
+/// Isabelle's class `size`: `nat` (`size n = n`), `bool` and every datatype (the datatype
+/// package defines `size` for each); not `int`, sets or functions.
+const SIZE: &str = "size";
+
 /// Classes every type belongs to.
 const UNIVERSAL: &[&str] = &["type", "equal", "HOL.equal"];
 
 pub fn is_class(name: &str) -> bool {
-    NUMERIC.contains(&name) || INT_ONLY.contains(&name) || ORDER.contains(&name) || UNIVERSAL.contains(&name)
+    NUMERIC.contains(&name)
+        || INT_ONLY.contains(&name)
+        || ORDER.contains(&name)
+        || UNIVERSAL.contains(&name)
+        || name == SIZE
 }
 
 /// Whether every type of sort `have` belongs to class `need`, in the flattened hierarchy:
@@ -95,6 +102,11 @@ pub fn instance(tycon: &str, arity: usize, class: &str, is_datatype: bool) -> Op
         return Some(vec![vec![]; arity]);
     }
     let none = || vec![vec![]; arity];
+    if class == SIZE {
+        // A datatype's size asks nothing of its arguments: the overloaded size counts
+        // their values as 0 (`size (Some x) = 1` at any type).
+        return (tycon == "nat" || tycon == "bool" || is_datatype).then(none);
+    }
     match tycon {
         "nat" => (NUMERIC.contains(&class) || ORDER.contains(&class)).then(none),
         "int" => (NUMERIC.contains(&class) || INT_ONLY.contains(&class) || ORDER.contains(&class)).then(none),

@@ -95,6 +95,9 @@ pub struct DataDecl {
     pub name: Rc<str>,
     pub params: Vec<Rc<str>>,
     pub ctors: Vec<CtorDecl>,
+    /// The datatypes of the `datatype ... and ...` command that defined this one (itself
+    /// included): Isabelle's `size` counts their occurrences as recursive ones.
+    pub group: Vec<DataIdx>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
