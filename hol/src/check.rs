@@ -181,6 +181,10 @@ impl Tally {
                 if run.report.outcome == quickcheck::OutcomeKind::NotExecutable {
                     self.not_tested += 1;
                 }
+                if crate::testing::is_internal_error(&run.report) {
+                    self.errors += 1;
+                    self.status = Status::InputError;
+                }
                 if run.expect_met == Some(false) {
                     self.unmet += 1;
                     self.errors += 1;
@@ -450,6 +454,46 @@ mod tests {
         assert_eq!(t.status, Status::InputError);
         t.count(&value_error);
         assert_eq!((t.status, t.errors), (Status::InputError, 3));
+    }
+
+    fn run(outcome: quickcheck::OutcomeKind, message: &str, expect: Option<quickcheck::Expect>) -> Event {
+        let report = quickcheck::Report::new(quickcheck::Tester::Exhaustive, outcome).with_message(message.to_owned());
+        Event::Quickcheck(Box::new(crate::testing::QuickcheckRun {
+            line: 1,
+            lemma_name: None,
+            statement: "x".into(),
+            statement_span: Span::new(0, 1),
+            command: None,
+            report,
+            evaluated: vec![],
+            expect,
+            expect_met: expect.map(|_| true),
+            quiet: false,
+            verbose: false,
+            show_report: false,
+        }))
+    }
+
+    #[test]
+    fn an_internal_error_in_a_tester_counts_and_exits_2() {
+        let mut t = Tally::default();
+        t.count(&run(quickcheck::OutcomeKind::Error, "the narrowing tester is not available yet", None));
+        assert_eq!((t.status, t.errors), (Status::Ok, 0));
+        t.count(&run(quickcheck::OutcomeKind::Error, "internal error: hol panicked while testing this lemma: x", None));
+        assert_eq!((t.status, t.errors), (Status::InputError, 1));
+    }
+
+    #[test]
+    fn denied_findings_fail_the_run_unless_expected() {
+        use quickcheck::OutcomeKind as O;
+        let mut t = Tally { deny: vec![Finding::Counterexample, Finding::NotTested], ..Tally::default() };
+        t.count(&run(O::PotentiallySpurious, "", None));
+        t.count(&run(O::Counterexample, "", Some(quickcheck::Expect::Counterexample)));
+        assert_eq!((t.status, t.denied), (Status::Ok, 0));
+        t.count(&run(O::NotExecutable, "not tested: x", None));
+        assert_eq!((t.status, t.denied, t.not_tested), (Status::Failed, 1, 1));
+        t.count(&run(O::Counterexample, "", None));
+        assert_eq!(t.denied, 2);
     }
 
     #[test]

@@ -77,7 +77,8 @@ fn quickcheck_text(file: &SourceFile, run: &QuickcheckRun, color: bool) -> Strin
     let figures = figures(run);
     let unmet = run.expect_met == Some(false);
     let found = matches!(r.outcome, OutcomeKind::Counterexample | OutcomeKind::PotentiallySpurious);
-    if !found && !unmet {
+    let internal = crate::testing::is_internal_error(r);
+    if !found && !unmet && !internal {
         if run.quiet {
             return String::new();
         }
@@ -90,6 +91,7 @@ fn quickcheck_text(file: &SourceFile, run: &QuickcheckRun, color: bool) -> Strin
         return text;
     }
     let message = match (unmet, r.outcome) {
+        _ if internal => format!("{} failed with an internal error", r.tester.name()),
         (true, o) => format!(
             "expectation not met: `expect = {}`, but {} found {}",
             run.expect.map_or("", |e| e.name()),
@@ -104,7 +106,7 @@ fn quickcheck_text(file: &SourceFile, run: &QuickcheckRun, color: bool) -> Strin
         OutcomeKind::PotentiallySpurious => "false only where an underspecified function was applied",
         _ => "this lemma",
     });
-    d.severity = match (unmet, r.outcome) {
+    d.severity = match (unmet || internal, r.outcome) {
         (true, _) => Severity::Error,
         (false, OutcomeKind::Counterexample) => Severity::Warning,
         _ => Severity::Info,

@@ -53,7 +53,7 @@ pub fn test_lemma(
         // A bug in a tester must not cost the rest of the file: it becomes this run's error.
         crate::guard::catch(|| quickcheck::check_lemma(theory, lemma.index, opts, engine)).unwrap_or_else(|panic| {
             Report::new(tester_of(opts), quickcheck::OutcomeKind::Error)
-                .with_message(format!("internal error: hol panicked while testing this lemma: {panic}"))
+                .with_message(format!("{INTERNAL_ERROR}hol panicked while testing this lemma: {panic}"))
         })
     });
 }
@@ -74,6 +74,16 @@ pub fn untested_lemma(
             .with_message(format!("not tested: {reason}"))
     });
 }
+
+/// Does the report say that hol itself failed (a panic inside a tester, caught)? That is an
+/// internal error: counted as an error, shown at the lemma, and the run exits 2.
+pub fn is_internal_error(report: &Report) -> bool {
+    report.outcome == quickcheck::OutcomeKind::Error
+        && report.message.as_deref().is_some_and(|m| m.starts_with(INTERNAL_ERROR))
+}
+
+/// How the message of a caught panic starts.
+const INTERNAL_ERROR: &str = "internal error: ";
 
 /// The tester a report names when no tester ran to say.
 fn tester_of(opts: &quickcheck::Options) -> quickcheck::Tester {
