@@ -3,6 +3,7 @@
 //! this test fails when the README's table differs from a fresh one, and `BLESS=1` writes
 //! the fresh one into the README (between the two marker lines).
 
+use lang::syntax::{CommandClass, COMMANDS};
 use lang::types::{isabelle_support, Availability};
 use std::path::Path;
 
@@ -11,6 +12,24 @@ const END: &str = "<!-- end of support table -->";
 
 fn table() -> String {
     let mut out = String::new();
+    out.push_str("| commands | what hol does |\n|---|---|\n");
+    for (class, meaning) in [
+        (CommandClass::Header, "the theory header"),
+        (CommandClass::Parsed, "read and checked; lemmas are tested"),
+        (CommandClass::Text, "read as text, ignored"),
+        (CommandClass::Proof, "proof steps: skipped, never checked"),
+        (CommandClass::Skipped, "cannot change what a lemma means: skipped with a note"),
+        (CommandClass::Ignored, "queries and tools: ignored with a warning"),
+        (CommandClass::Unsupported, "an error; later lemmas with free variables are not tested"),
+    ] {
+        let words: Vec<String> = COMMANDS
+            .iter()
+            .filter(|(c, _)| *c == class)
+            .flat_map(|(_, ws)| ws.iter().map(|w| format!("`{w}`")))
+            .collect();
+        out.push_str(&format!("| {} | {meaning} |\n", words.join(" ")));
+    }
+    out.push('\n');
     out.push_str("| theory | in hol | constants hol has | hol lacks |\n|---|---|---|---|\n");
     for t in isabelle_support() {
         let status = match t.availability {

@@ -27,7 +27,7 @@ lalrpop_util::lalrpop_mod!(
     "/syntax/outer.rs"
 );
 
-pub use parser::{parse_term, parse_theory, parse_type, Parsed};
+pub use parser::{parse_term, parse_theory, parse_type, CommandClass, Parsed, COMMANDS};
 
 #[cfg(test)]
 mod tests;

@@ -22,6 +22,7 @@ use super::lexer::{self, Kind, Token};
 use super::outer::{CommandParser, DeclareOptsParser, HeaderParser, TypesParser};
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
+use std::collections::HashMap;
 
 /// The result of parsing a theory file: always a tree, plus what went wrong.
 #[derive(Clone, Debug)]
@@ -197,125 +198,239 @@ pub enum CommandClass {
     Unsupported,
 }
 
+/// Every command keyword hol knows, by class: the one table the parser, the lexer and the
+/// README's support table read.
+pub const COMMANDS: &[(CommandClass, &[&str])] = &[
+    (CommandClass::Header, &["theory"]),
+    (
+        CommandClass::Parsed,
+        &[
+            "datatype",
+            "type_synonym",
+            "primrec",
+            "fun",
+            "function",
+            "definition",
+            "abbreviation",
+            "inductive",
+            "lemma",
+            "theorem",
+            "corollary",
+            "proposition",
+            "quickcheck",
+            "quickcheck_params",
+            "declare",
+            "value",
+        ],
+    ),
+    // Isabelle's names before 2012 (`types`) and 2016 (`header`); commands only in the
+    // first column (see `Driver::starts_command`), as modern theories may use them as names.
+    (CommandClass::Parsed, &["types"]),
+    (CommandClass::Text, &["header"]),
+    (
+        CommandClass::Text,
+        &["text", "txt", "text_raw", "section", "subsection", "subsubsection", "paragraph", "subparagraph", "chapter"],
+    ),
+    (
+        CommandClass::Proof,
+        &[
+            "oops",
+            "sorry",
+            "done",
+            "by",
+            "apply",
+            "apply_end",
+            "proof",
+            "qed",
+            "next",
+            "have",
+            "show",
+            "hence",
+            "thus",
+            "fix",
+            "assume",
+            "presume",
+            "from",
+            "with",
+            "then",
+            "using",
+            "unfolding",
+            "case",
+            "obtain",
+            "note",
+            "moreover",
+            "ultimately",
+            "also",
+            "finally",
+            "termination",
+            "let",
+            "define",
+            "consider",
+            "defer",
+            "prefer",
+            "back",
+            "subgoal",
+            "supply",
+            "including",
+            "guess",
+            "write",
+            "code_pred",
+        ],
+    ),
+    // Facts, notation, ML, bundles and `datatype_compat` (an interface for old ML tools):
+    // none changes a definition, so a lemma means the
+    // same and is tested the same without them. (`syntax` and `notation` change how later
+    // terms parse: a term that uses them fails to parse, with an error at the term.)
+    (
+        CommandClass::Skipped,
+        &[
+            "lemmas",
+            "theorems",
+            "named_theorems",
+            "ML",
+            "ML_file",
+            "ML_val",
+            "ML_command",
+            "setup",
+            "local_setup",
+            "declaration",
+            "method_setup",
+            "attribute_setup",
+            "simproc_setup",
+            "method",
+            "hide_const",
+            "hide_type",
+            "hide_fact",
+            "hide_class",
+            "notation",
+            "no_notation",
+            "type_notation",
+            "no_type_notation",
+            "syntax",
+            "no_syntax",
+            "translations",
+            "no_translations",
+            "parse_translation",
+            "print_translation",
+            "nonterminal",
+            "inductive_cases",
+            "inductive_simps",
+            "fun_cases",
+            "bundle",
+            "unbundle",
+            "datatype_compat",
+        ],
+    ),
+    (CommandClass::End, &["end"]),
+    (
+        CommandClass::Ignored,
+        &[
+            "nitpick",
+            "nitpick_params",
+            "sledgehammer",
+            "sledgehammer_params",
+            "nunchaku",
+            "try",
+            "try0",
+            "solve_direct",
+            "find_unused_assms",
+            "term",
+            "thm",
+            "typ",
+            "prop",
+            "find_theorems",
+            "find_consts",
+            "export_code",
+            "code_thms",
+            "code_deps",
+            "smt_status",
+            "unused_thms",
+            "thy_deps",
+            "class_deps",
+            "locale_deps",
+            "welcome",
+            "help",
+        ],
+    ),
+    (
+        CommandClass::Unsupported,
+        &[
+            "locale",
+            "record",
+            "class",
+            "instantiation",
+            "instance",
+            "context",
+            "ML_prf",
+            "axiomatization",
+            "consts",
+            "typedecl",
+            "typedef",
+            "codatatype",
+            "primcorec",
+            "primcorecursive",
+            "corec",
+            "corecursive",
+            "inductive_set",
+            "coinductive",
+            "coinductive_set",
+            "partial_function",
+            "nominal_datatype",
+            "interpretation",
+            "global_interpretation",
+            "sublocale",
+            "interpret",
+            "subclass",
+            "code_datatype",
+            "code_printing",
+            "lift_definition",
+            "setup_lifting",
+            "quotient_type",
+            "quotient_definition",
+            "overloading",
+            "specification",
+            "free_constructors",
+            "notepad",
+            "experiment",
+            "schematic_goal",
+            "adhoc_overloading",
+            "no_adhoc_overloading",
+            "recdef",
+            "oracle",
+            "quickcheck_generator",
+            "include",
+            "includes",
+            "type_alias",
+            "default_sort",
+            "abbrev",
+            "alias",
+            "realizers",
+            "extract",
+            "instance_proof",
+            "old_rep_datatype",
+            "rep_datatype",
+            "defs",
+            "axioms",
+            "constdefs",
+            "values",
+            "export_generated_files",
+            "compile_generated_files",
+            "external_file",
+        ],
+    ),
+];
+
 /// The class of a command keyword, `None` for any other word.
 pub fn command_class(word: &str) -> Option<CommandClass> {
-    use CommandClass::*;
-    Some(match word {
-        "theory" => Header,
-        "datatype" | "type_synonym" | "primrec" | "fun" | "function" | "definition" | "abbreviation" | "inductive"
-        | "lemma" | "theorem" | "corollary" | "proposition" | "quickcheck" | "quickcheck_params" | "declare"
-        | "value" => Parsed,
-        // Isabelle's names before 2012 (`types`) and 2016 (`header`); commands only in the
-        // first column (see `Driver::starts_command`), as modern theories may use them as names.
-        "types" => Parsed,
-        "header" => Text,
-        "oops" | "sorry" | "done" | "by" | "apply" | "apply_end" | "proof" | "qed" | "next" | "have" | "show"
-        | "hence" | "thus" | "fix" | "assume" | "presume" | "from" | "with" | "then" | "using" | "unfolding"
-        | "case" | "obtain" | "note" | "moreover" | "ultimately" | "also" | "finally" | "termination" | "let"
-        | "define" | "consider" | "defer" | "prefer" | "back" | "subgoal" | "supply" | "including" | "guess"
-        | "write" | "code_pred" => Proof,
-        "text" | "txt" | "text_raw" | "section" | "subsection" | "subsubsection" | "paragraph" | "subparagraph"
-        | "chapter" => Text,
-        // Facts, notation, ML, bundles and `datatype_compat` (an interface for old ML tools):
-        // none changes a definition, so a lemma means the
-        // same and is tested the same without them. (`syntax` and `notation` change how later
-        // terms parse: a term that uses them fails to parse, with an error at the term.)
-        "lemmas" | "theorems" | "named_theorems" | "ML" | "ML_file" | "ML_val" | "ML_command" | "setup"
-        | "local_setup" | "declaration" | "method_setup" | "attribute_setup" | "simproc_setup" | "method"
-        | "hide_const" | "hide_type" | "hide_fact" | "hide_class" | "notation" | "no_notation" | "type_notation"
-        | "no_type_notation" | "syntax" | "no_syntax" | "translations" | "no_translations" | "parse_translation"
-        | "print_translation" | "nonterminal" | "inductive_cases" | "inductive_simps" | "fun_cases" | "bundle"
-        | "unbundle" | "datatype_compat" => Skipped,
-        "end" => End,
-        "nitpick"
-        | "nitpick_params"
-        | "sledgehammer"
-        | "sledgehammer_params"
-        | "nunchaku"
-        | "try"
-        | "try0"
-        | "solve_direct"
-        | "find_unused_assms"
-        | "term"
-        | "thm"
-        | "typ"
-        | "prop"
-        | "find_theorems"
-        | "find_consts"
-        | "export_code"
-        | "code_thms"
-        | "code_deps"
-        | "smt_status"
-        | "unused_thms"
-        | "thy_deps"
-        | "class_deps"
-        | "locale_deps"
-        | "welcome"
-        | "help" => Ignored,
-        "locale"
-        | "record"
-        | "class"
-        | "instantiation"
-        | "instance"
-        | "context"
-        | "ML_prf"
-        | "axiomatization"
-        | "consts"
-        | "typedecl"
-        | "typedef"
-        | "codatatype"
-        | "primcorec"
-        | "primcorecursive"
-        | "corec"
-        | "corecursive"
-        | "inductive_set"
-        | "coinductive"
-        | "coinductive_set"
-        | "partial_function"
-        | "nominal_datatype"
-        | "interpretation"
-        | "global_interpretation"
-        | "sublocale"
-        | "interpret"
-        | "subclass"
-        | "code_datatype"
-        | "code_printing"
-        | "lift_definition"
-        | "setup_lifting"
-        | "quotient_type"
-        | "quotient_definition"
-        | "overloading"
-        | "specification"
-        | "free_constructors"
-        | "notepad"
-        | "experiment"
-        | "schematic_goal"
-        | "adhoc_overloading"
-        | "no_adhoc_overloading"
-        | "recdef"
-        | "oracle"
-        | "quickcheck_generator"
-        | "include"
-        | "includes"
-        | "type_alias"
-        | "default_sort"
-        | "abbrev"
-        | "alias"
-        | "realizers"
-        | "extract"
-        | "instance_proof"
-        | "old_rep_datatype"
-        | "rep_datatype"
-        | "defs"
-        | "axioms"
-        | "constdefs"
-        | "values"
-        | "export_generated_files"
-        | "compile_generated_files"
-        | "external_file" => Unsupported,
-        w if w.starts_with("print_") => Ignored,
-        _ => return None,
-    })
+    static BY_WORD: std::sync::OnceLock<HashMap<&'static str, CommandClass>> = std::sync::OnceLock::new();
+    let by_word = BY_WORD
+        .get_or_init(|| COMMANDS.iter().flat_map(|(class, words)| words.iter().map(move |w| (*w, *class))).collect());
+    match by_word.get(word) {
+        Some(class) => Some(*class),
+        // `print_theorems`, `print_cases`, ...: queries.
+        None if word.starts_with("print_") => Some(CommandClass::Ignored),
+        None => None,
+    }
 }
 
 /// Command words of Isabelle before 2016 that later versions dropped, so that modern
