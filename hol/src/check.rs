@@ -331,7 +331,8 @@ fn analyse(file: &SourceFile, options: &Options, emit: &mut dyn FnMut(Event)) {
                 };
                 emit(event);
             }
-            ItemKind::Lemma { name, statement, quickchecks, index } => {
+            ItemKind::Lemma { name, statement, quickchecks, .. }
+            | ItemKind::Untested { name, statement, quickchecks, .. } => {
                 emit(Event::Lemma {
                     line: file.line(item.span.start),
                     name: name.clone(),
@@ -339,21 +340,18 @@ fn analyse(file: &SourceFile, options: &Options, emit: &mut dyn FnMut(Event)) {
                     quickchecks: quickchecks.iter().map(|q| quickcheck(file, q)).collect(),
                 });
                 if !options.skip_tests {
-                    let lemma =
-                        crate::testing::LemmaRef { name: name.as_deref(), statement: *statement, index: *index };
-                    crate::testing::test_lemma(file, &theory, &lemma, quickchecks, &defaults, options, emit);
-                }
-            }
-            ItemKind::Untested { name, statement, quickchecks, reason } => {
-                emit(Event::Lemma {
-                    line: file.line(item.span.start),
-                    name: name.clone(),
-                    statement: collapse(term_text(&file.text, *statement)),
-                    quickchecks: quickchecks.iter().map(|q| quickcheck(file, q)).collect(),
-                });
-                if !options.skip_tests {
-                    let lemma = crate::testing::LemmaRef { name: name.as_deref(), statement: *statement, index: 0 };
-                    crate::testing::untested_lemma(file, &lemma, quickchecks, &defaults, options, reason, emit);
+                    let (name, statement) = (name.as_deref(), *statement);
+                    match &item.kind {
+                        ItemKind::Untested { reason, .. } => {
+                            let lemma = crate::testing::LemmaRef { name, statement, index: 0 };
+                            crate::testing::untested_lemma(file, &lemma, quickchecks, &defaults, options, reason, emit);
+                        }
+                        ItemKind::Lemma { index, .. } => {
+                            let lemma = crate::testing::LemmaRef { name, statement, index: *index };
+                            crate::testing::test_lemma(file, &theory, &lemma, quickchecks, &defaults, options, emit);
+                        }
+                        _ => {}
+                    }
                 }
             }
             ItemKind::Params { options } => defaults.apply(options, true),

@@ -102,6 +102,15 @@ fn ty_name(p: &Program, t: &Ty) -> String {
 }
 
 impl Lowerer {
+    /// Appends a function whose body comes later (callers may refer to it meanwhile, as
+    /// recursion needs), and returns its id.
+    fn reserve_fun(&mut self, name: String, params: Vec<(VarId, Ty)>, ret: Ty) -> FunId {
+        let fid = FunId(self.program.funs.len() as u32);
+        let num_vars = params.len() as u32;
+        self.program.funs.push(FunDef { name, params, ret, body: Expr::Undefined(Undef::Undefined), num_vars });
+        fid
+    }
+
     pub fn new(env: Rc<Env>, prelude: Rc<HashMap<Rc<str>, NameRef>>) -> Lowerer {
         Lowerer {
             env,
@@ -202,15 +211,7 @@ impl Lowerer {
         if let Some(f) = self.funs.get(&(id, tys.clone())) {
             return *f;
         }
-        let fid = FunId(self.program.funs.len() as u32);
-        let name = self.instance_name(id, &tys);
-        self.program.funs.push(FunDef {
-            name,
-            params: vec![],
-            ret: Ty::Bool,
-            body: Expr::Undefined(Undef::Undefined),
-            num_vars: 0,
-        });
+        let fid = self.reserve_fun(self.instance_name(id, &tys), vec![], Ty::Bool);
         self.funs.insert((id, tys.clone()), fid);
         // Fill in the signature now so callers can see the arity; the body comes later.
         let def = self.env.consts[id.0 as usize].clone();
@@ -827,20 +828,13 @@ impl Lowerer {
         if let Some(f) = self.sizes.get(&(d, fs.clone())) {
             return *f;
         }
-        let fid = FunId(self.program.funs.len() as u32);
         let ty_text = ty_name(&self.program, &Ty::Data(d));
         let name = if fs.iter().all(|f| *f == SizeFn::Zero) {
             format!("size[{ty_text}]")
         } else {
             format!("size_{}[{ty_text}]#{}", self.program.data(d).name, self.sizes.len())
         };
-        self.program.funs.push(FunDef {
-            name,
-            params: vec![(VarId(0), Ty::Data(d))],
-            ret: Ty::Nat,
-            body: Expr::Undefined(Undef::Undefined),
-            num_vars: 1,
-        });
+        let fid = self.reserve_fun(name, vec![(VarId(0), Ty::Data(d))], Ty::Nat);
         self.sizes.insert((d, fs.clone()), fid);
         let Some((idx, subst)) = self.data_decl_of(d) else {
             self.program.funs[fid.0 as usize].body = Expr::Undefined(Undef::Match("size".into()));
@@ -1049,15 +1043,7 @@ impl Lowerer {
             return None;
         };
         let elem = (*elem).clone();
-        let fid = FunId(self.program.funs.len() as u32);
-        let name = format!("{}.member", self.instance_name(id, &tys));
-        self.program.funs.push(FunDef {
-            name,
-            params: vec![],
-            ret: Ty::Bool,
-            body: Expr::Undefined(Undef::Undefined),
-            num_vars: 0,
-        });
+        let fid = self.reserve_fun(format!("{}.member", self.instance_name(id, &tys)), vec![], Ty::Bool);
         self.members.insert((id, tys), Some(fid));
         let mut cx =
             Cx { subst, locals: &locals, vars: HashMap::new(), next: 0, fname: def.name.clone(), in_case: false };

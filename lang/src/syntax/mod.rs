@@ -27,6 +27,7 @@ lalrpop_util::lalrpop_mod!(
     "/syntax/outer.rs"
 );
 
+pub(crate) use parser::edit_distance;
 pub use parser::{parse_term, parse_theory, parse_type, CommandClass, Parsed, COMMANDS};
 
 #[cfg(test)]

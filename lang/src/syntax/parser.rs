@@ -438,45 +438,8 @@ pub fn command_class(word: &str) -> Option<CommandClass> {
 /// column, where old theories write them.
 const LEGACY_COMMANDS: &[&str] = &["types", "header"];
 
-/// The commands a mistyped command word is compared with for "did you mean".
-const KNOWN_COMMANDS: &[&str] = &[
-    "theory",
-    "datatype",
-    "type_synonym",
-    "primrec",
-    "fun",
-    "function",
-    "definition",
-    "abbreviation",
-    "inductive",
-    "lemma",
-    "theorem",
-    "corollary",
-    "proposition",
-    "quickcheck",
-    "quickcheck_params",
-    "declare",
-    "value",
-    "section",
-    "subsection",
-    "subsubsection",
-    "chapter",
-    "text",
-    "end",
-    "lemmas",
-    "notation",
-    "termination",
-    "nitpick",
-    "apply",
-    "done",
-    "proof",
-    "oops",
-    "sorry",
-    "qed",
-];
-
 /// The edit distance (Levenshtein, over characters) between two words.
-fn edit_distance(a: &str, b: &str) -> usize {
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut row: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {
@@ -500,8 +463,10 @@ fn similar_command(word: &str) -> Option<&'static str> {
         3..=6 => 1,
         _ => 2,
     };
-    KNOWN_COMMANDS
+    // In table order, so a command of the subset wins a tie (`lema`: `lemma`, not `lemmas`).
+    COMMANDS
         .iter()
+        .flat_map(|(_, words)| words.iter())
         .map(|c| (edit_distance(word, c), *c))
         .filter(|(d, _)| *d > 0 && *d <= limit)
         .min_by_key(|(d, _)| *d)

@@ -126,14 +126,8 @@ impl Resolver<'_> {
         }
         if name.starts_with("HOL") && name.contains('.') || name.starts_with("HOL-") {
             // A theory of Isabelle's distribution that the catalog does not list.
-            self.out.diagnostics.push(
-                Diagnostic::error(via, say(format!("theory `{name}` is not available in hol, and its constants are unknown")))
-                    .with_label("not available")
-                    .with_note("lemmas after this import that have free variables are not tested: hol cannot tell its constants from variables"),
-            );
-            self.out
-                .opaque
-                .get_or_insert(Failure { what: format!("the import of `{name}` is not available"), span: Some(via) });
+            let message = say(format!("theory `{name}` is not available in hol, and its constants are unknown"));
+            self.unknowable(via, message, "not available", format!("the import of `{name}` is not available"));
             return;
         }
         let path = if dir.is_empty() { name.to_owned() } else { format!("{dir}/{name}") };
@@ -156,16 +150,23 @@ impl Resolver<'_> {
                 self.stack.pop();
             }
             Err(why) => {
-                self.out.diagnostics.push(
-                    Diagnostic::error(via, say(format!("cannot load theory `{path}`: {why}")))
-                        .with_label("this import did not load")
-                        .with_note("lemmas after it that have free variables are not tested: hol cannot tell its constants from variables"),
+                let message = say(format!("cannot load theory `{path}`: {why}"));
+                self.unknowable(
+                    via,
+                    message,
+                    "this import did not load",
+                    format!("the import of `{path}` did not load"),
                 );
-                self.out
-                    .opaque
-                    .get_or_insert(Failure { what: format!("the import of `{path}` did not load"), span: Some(via) });
             }
         }
+    }
+
+    /// An import whose theory is not there: an error at it, and every later name unknowable.
+    fn unknowable(&mut self, via: Span, message: String, label: &str, what: String) {
+        self.out.diagnostics.push(Diagnostic::error(via, message).with_label(label).with_note(
+            "lemmas after this import that have free variables are not tested: hol cannot tell its constants from variables",
+        ));
+        self.out.opaque.get_or_insert(Failure { what, span: Some(via) });
     }
 
     /// Parses a loaded theory, resolves its own imports first, then queues it.
