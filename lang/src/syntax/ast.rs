@@ -98,6 +98,8 @@ pub struct CtorDecl {
     pub name: Ident,
     pub args: Vec<CtorArg>,
     pub span: Span,
+    /// `is_Leaf` in `is_Leaf: Leaf`.
+    pub discriminator: Option<Ident>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

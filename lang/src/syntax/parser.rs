@@ -420,6 +420,9 @@ pub const COMMANDS: &[(CommandClass, &[&str])] = &[
     ),
 ];
 
+/// Commands whose next word is the name of the fact they state.
+const NAMES_A_FACT: &[&str] = &["lemma", "theorem", "corollary", "proposition", "lemmas", "theorems"];
+
 /// The class of a command keyword, `None` for any other word.
 pub fn command_class(word: &str) -> Option<CommandClass> {
     static BY_WORD: std::sync::OnceLock<HashMap<&'static str, CommandClass>> = std::sync::OnceLock::new();
@@ -583,6 +586,8 @@ fn otok<'a>(text: &'a str, t: &Token) -> OTok<'a> {
 struct ChunkIter<'a, 't> {
     text: &'a str,
     tokens: std::slice::Iter<'t, Token>,
+    /// The token before was `lemma` (or another command that names a fact next).
+    after_fact_command: bool,
 }
 
 impl<'a> Iterator for ChunkIter<'a, '_> {
@@ -590,7 +595,15 @@ impl<'a> Iterator for ChunkIter<'a, '_> {
 
     fn next(&mut self) -> Option<Self::Item> {
         let t = self.tokens.next()?;
-        Some(Ok((t.span.start as usize, otok(self.text, t), t.span.end as usize)))
+        let word = &self.text[t.span.range()];
+        // `lemma defs: ...`, `theorem value: ...`: the fact's name, though it is also a
+        // keyword; the statement's own keywords (`lemma shows ...`) stay keywords.
+        let is_name = self.after_fact_command
+            && t.kind == Kind::Ident
+            && !matches!(word, "shows" | "assumes" | "fixes" | "obtains" | "defines" | "notes" | "includes");
+        let tok = if is_name { OTok::Ident(word) } else { otok(self.text, t) };
+        self.after_fact_command = t.kind == Kind::Ident && NAMES_A_FACT.contains(&word);
+        Some(Ok((t.span.start as usize, tok, t.span.end as usize)))
     }
 }
 
@@ -686,6 +699,9 @@ impl<'a> Driver<'a> {
     fn starts_command(&self, t: &Token, prev: Option<&Token>) -> Option<CommandClass> {
         match t.kind {
             Kind::Ident if LEGACY_COMMANDS.contains(&self.word(t)) && !self.at_line_start(t) => None,
+            // A fact's name right after `lemma` is a name even when it is also a command
+            // word (`lemma defs: ...`, `theorem value: ...`).
+            Kind::Ident if prev.is_some_and(|p| p.kind == Kind::Ident && NAMES_A_FACT.contains(&self.word(p))) => None,
             Kind::Ident => command_class(self.word(t)),
             Kind::Other if self.word(t) == "." => {
                 let second_dot = prev.is_some_and(|p| p.span.end == t.span.start && self.word(p) == ".");
@@ -972,7 +988,7 @@ impl<'a> Driver<'a> {
         next: Option<&Token>,
         f: impl FnOnce(ChunkIter<'a, '_>) -> Result<T, ParseError<usize, OTok<'a>, Box<Diagnostic>>>,
     ) -> Result<T, Diagnostic> {
-        f(ChunkIter { text: self.text, tokens: chunk.iter() }).map_err(|e| {
+        f(ChunkIter { text: self.text, tokens: chunk.iter(), after_fact_command: false }).map_err(|e| {
             let end = chunk.last().map_or(0, |t| t.span.end as usize);
             errors::convert(e, self.text, 0, end, Some(self.eof_found(chunk, next)), Grammar::Outer)
         })

@@ -61,6 +61,19 @@ fn stands_for_main(name: &str) -> bool {
     matches!(name, "Main" | "HOL" | "HOL.HOL" | "Complex_Main" | "HOL.Complex_Main")
 }
 
+/// Isabelle's name for an import written as a path into its distribution, as theories
+/// before Isabelle2017 did: `"~~/src/HOL/Library/Tree"` is `HOL-Library.Tree`,
+/// `"~~/src/HOL/Main"` is `HOL.Main`.
+fn distribution_path(import: &str) -> Option<String> {
+    let rest = import.strip_prefix("~~/src/").or_else(|| import.strip_prefix("$ISABELLE_HOME/src/"))?;
+    let (session, theory) = rest.rsplit_once('/')?;
+    let session = match session {
+        "HOL" => "HOL".to_owned(),
+        s => s.strip_prefix("HOL/").map(|sub| format!("HOL-{}", sub.replace('/', "-")))?,
+    };
+    Some(format!("{session}.{theory}"))
+}
+
 /// Resolves `imports` of the checked file, the theory `name`.
 pub fn resolve(name: &str, imports: &[ast::Ident], loader: &dyn TheoryLoader) -> Imports {
     let mut r = Resolver { loader, out: Imports::default(), stack: vec![name.to_owned()], done: Vec::new() };
@@ -87,6 +100,8 @@ impl Resolver<'_> {
     /// `name` imported by the theory at `dir` (a path prefix, `""` for the checked file);
     /// `via` is the checked file's import that leads here.
     fn import(&mut self, name: &str, dir: &str, via: Span) {
+        let normalized = distribution_path(name);
+        let name = normalized.as_deref().unwrap_or(name);
         let nested = self.stack.len() > 1;
         let say = |message: String| if nested { format!("in an imported theory: {message}") } else { message };
         if name == "Pure" {
@@ -178,5 +193,22 @@ impl Resolver<'_> {
         }
         let errors = parsed.diagnostics.into_iter().filter(|d| d.severity == crate::Severity::Error).collect();
         self.out.loaded.push(Loaded { name: name.to_owned(), theory: parsed.theory, text, via, errors });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::distribution_path;
+
+    #[test]
+    fn distribution_paths_are_theory_names() {
+        assert_eq!(distribution_path("~~/src/HOL/Library/Tree").as_deref(), Some("HOL-Library.Tree"));
+        assert_eq!(distribution_path("~~/src/HOL/Main").as_deref(), Some("HOL.Main"));
+        assert_eq!(
+            distribution_path("$ISABELLE_HOME/src/HOL/Library/Multiset").as_deref(),
+            Some("HOL-Library.Multiset")
+        );
+        assert_eq!(distribution_path("Foo"), None);
+        assert_eq!(distribution_path("~~/src/Pure/Pure"), None);
     }
 }

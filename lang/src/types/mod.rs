@@ -228,6 +228,7 @@ pub(crate) fn check_theory(text: &str, loader: &dyn imports::TheoryLoader) -> Ch
         c.scope = scope;
         let mut errors = l.errors.clone();
         for cmd in &l.theory.commands {
+            c.scope.generate(&cmd.kind);
             let result = match &cmd.kind {
                 ast::CommandKind::Lemma(lemma) if lemma.code => c.lemma_command(lemma, cmd.span).map(|_| ()),
                 ast::CommandKind::Lemma(_) | ast::CommandKind::Value(_) => Ok(()),
@@ -262,6 +263,7 @@ pub(crate) fn check_theory(text: &str, loader: &dyn imports::TheoryLoader) -> Ch
     let mut last_lemma: Option<Option<Vec<usize>>> = None;
     for cmd in &parsed.theory.commands {
         use ast::CommandKind as K;
+        c.scope.generate(&cmd.kind);
         // Options are checked first: a command with a bad option is reported and dropped.
         let options = match &cmd.kind {
             K::Quickcheck(opts) | K::QuickcheckParams(opts) => Some((opts, false)),

@@ -6,7 +6,9 @@
 //!
 //! 1. a constant whose definition failed (in this file or an imported one): a lemma that
 //!    uses it is not tested, and says why;
-//! 2. a constant of an imported Isabelle theory that hol does not have (`wf`): an error;
+//! 2. a constant of an imported Isabelle theory that hol does not have (`wf`), or one that
+//!    Isabelle's packages generate for the theory's own commands (`map_bt`, `f_dom`): an
+//!    error;
 //! 3. after a failure whose names hol cannot know (a definition that did not parse, an
 //!    unsupported command, an import that did not load), unknowable: a lemma with such a name
 //!    is not tested;
@@ -15,6 +17,7 @@
 use super::isabelle::{Catalog, IsabelleTheory};
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
+use crate::syntax::ast;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -46,6 +49,9 @@ pub struct Scope {
     pub failed: HashMap<Rc<str>, Failure>,
     /// The first failure after which hol cannot know which names exist.
     pub opaque: Option<Failure>,
+    /// Constants Isabelle's packages generate for a theory's own commands (`map_bt`,
+    /// `case_bt`, `f_dom`) that hol does not define, with what generates them.
+    pub generated: HashMap<Rc<str>, String>,
     /// Set when elaborating a lemma ran into a failure (read with `take_skip`).
     skip: RefCell<Option<Skip>>,
 }
@@ -69,6 +75,63 @@ impl Scope {
         self.failed.entry(Rc::from(name)).or_insert(failure);
     }
 
+    /// Records the constants Isabelle generates for a command that hol does not define
+    /// (whether or not the command succeeded).
+    pub fn generate(&mut self, cmd: &ast::CommandKind) {
+        use ast::CommandKind as K;
+        let mut add = |name: String, origin: String| {
+            self.generated.entry(Rc::from(name.as_str())).or_insert(origin);
+        };
+        match cmd {
+            K::Datatype(decls) => {
+                for d in decls {
+                    let t = &d.name.name;
+                    let gen = |what: &str| format!("the {what} Isabelle's datatype package generates for `{t}`");
+                    add(format!("case_{t}"), gen("case combinator"));
+                    add(format!("rec_{t}"), gen("recursor"));
+                    add(format!("size_{t}"), gen("size function"));
+                    if !d.params.is_empty() {
+                        add(format!("map_{t}"), gen("map function"));
+                        add(format!("pred_{t}"), gen("predicator"));
+                        add(format!("rel_{t}"), gen("relator"));
+                        if d.params.len() == 1 {
+                            add(format!("set_{t}"), gen("set function"));
+                        } else {
+                            for k in 1..=d.params.len() {
+                                add(format!("set{k}_{t}"), gen("set function"));
+                            }
+                        }
+                    }
+                    for c in &d.ctors {
+                        if let Some(disc) = &c.discriminator {
+                            add(
+                                disc.name.clone(),
+                                format!("the discriminator of `{}` declared with `{t}`", c.name.name),
+                            );
+                        }
+                    }
+                }
+            }
+            K::Fun { kind: ast::FunKind::Fun | ast::FunKind::Function, consts, .. } => {
+                for c in consts {
+                    let f = &c.name.name;
+                    for (suffix, what) in [
+                        ("dom", "domain predicate"),
+                        ("graph", "graph"),
+                        ("rel", "recursion relation"),
+                        ("sumC", "sum function"),
+                    ] {
+                        add(
+                            format!("{f}_{suffix}"),
+                            format!("the {what} Isabelle's function package generates for `{f}`"),
+                        );
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
     /// Records a failure whose names are unknown; the first one is kept.
     pub fn fail_opaque(&mut self, failure: Failure) {
         self.opaque.get_or_insert(failure);
@@ -89,6 +152,15 @@ impl Scope {
             let d = Diagnostic::error(span, format!("`{name}` is not defined: {}", f.what))
                 .with_label("its definition failed");
             return Unknown::Error(with_origin(d, f));
+        }
+        if let Some(origin) = self.generated.get(name) {
+            let d = Diagnostic::error(span, format!("`{name}` is {origin}, which hol does not support yet"));
+            return Unknown::Error(if free {
+                d.with_label("Isabelle reads this name as that constant, so it cannot be a variable here")
+                    .with_note("the lemma is not tested: a value chosen for it would not be Isabelle's constant")
+            } else {
+                d.with_label("not supported yet")
+            });
         }
         if let Some((qualifier, base)) = name.rsplit_once('.').filter(|(q, b)| !q.is_empty() && !b.is_empty()) {
             let d = match Catalog::qualified(&self.isabelle, qualifier, base) {
