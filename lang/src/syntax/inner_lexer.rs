@@ -204,6 +204,56 @@ pub enum Tok<'a> {
     Minus,
     #[token("^")]
     Caret,
+    /// `r⇧+`: `trancl r`. Isabelle's postfix notations are delimiters of their own, so
+    /// `⇧+` (`\<^sup>+`, ASCII `^+`) is one token, as is each spelling below.
+    #[token("⇧+")]
+    #[token("\\<^sup>+")]
+    #[token("^+")]
+    Trancl,
+    /// `r⇧*`: `rtrancl r`.
+    #[token("⇧*")]
+    #[token("\\<^sup>*")]
+    #[token("^*")]
+    Rtrancl,
+    /// `r⇧=`: `reflcl r`.
+    #[token("⇧=")]
+    #[token("\\<^sup>=")]
+    #[token("^=")]
+    Reflcl,
+    /// `r¯`: `converse r` (`\<inverse>`, ASCII `^-1`).
+    #[token("¯")]
+    #[token("\\<inverse>")]
+    #[token("^-1")]
+    Converse,
+    /// `r⇧+⇧+`, `r⇧*⇧*`, `r⇧=⇧=`, `r¯¯`: the predicate forms (`tranclp`, `rtranclp`,
+    /// `reflclp`, `conversep`), which hol does not have. They are lexed so that they are
+    /// reported by name instead of misread as two postfix operators.
+    #[token("⇧+⇧+")]
+    #[token("\\<^sup>+\\<^sup>+")]
+    #[token("^++")]
+    Tranclp,
+    #[token("⇧*⇧*")]
+    #[token("\\<^sup>*\\<^sup>*")]
+    #[token("^**")]
+    Rtranclp,
+    #[token("⇧=⇧=")]
+    #[token("\\<^sup>=\\<^sup>=")]
+    #[token("^==")]
+    Reflclp,
+    #[token("¯¯")]
+    #[token("\\<inverse>\\<inverse>")]
+    #[token("^--1")]
+    Conversep,
+    /// `r O s`: `relcomp r s`. Relation.thy makes `O` a delimiter, so (as in Isabelle with
+    /// Main) `O` is never a name.
+    #[token("O")]
+    RelComp,
+    /// `r OO s`: `relcompp`, which hol does not have (also a delimiter in Isabelle).
+    #[token("OO")]
+    RelCompp,
+    /// `m1 ++ m2`: `map_add m1 m2`.
+    #[token("++")]
+    MapAdd,
     #[token("div")]
     Div,
     #[token("mod")]
@@ -455,6 +505,9 @@ fn is_section_operator(t: &Tok<'_>) -> bool {
             | Div
             | Mod
             | Caret
+            | RelComp
+            | RelCompp
+            | MapAdd
             | Bang
             | Backtick
     )
