@@ -638,12 +638,31 @@ mod tests {
             (&["∘", "\\<circ>", "o"], Tok::Comp),
             (&["←", "\\<leftarrow>", "<-"], Tok::LArrow),
             (&["≡", "\\<equiv>", "=="], Tok::Defeq),
+            (&["⇧+", "\\<^sup>+", "^+"], Tok::Trancl),
+            (&["⇧*", "\\<^sup>*", "^*"], Tok::Rtrancl),
+            (&["⇧=", "\\<^sup>=", "^="], Tok::Reflcl),
+            (&["¯", "\\<inverse>", "^-1"], Tok::Converse),
+            (&["⇧+⇧+", "\\<^sup>+\\<^sup>+", "^++"], Tok::Tranclp),
+            (&["⇧*⇧*", "\\<^sup>*\\<^sup>*", "^**"], Tok::Rtranclp),
+            (&["⇧=⇧=", "\\<^sup>=\\<^sup>=", "^=="], Tok::Reflclp),
+            (&["¯¯", "\\<inverse>\\<inverse>", "^--1"], Tok::Conversep),
         ];
         for (spellings, tok) in groups {
             for s in *spellings {
                 assert_eq!(toks(s), vec![*tok], "spelling {s}");
             }
         }
+    }
+
+    #[test]
+    fn postfix_and_relation_operators_are_delimiters() {
+        // `^` alone is still power; `O` and `OO` are delimiters, names merely starting
+        // with `O` are names; `⇧` is no letter, so `r⇧*` is a name and an operator.
+        assert_eq!(toks("x ^ n"), vec![Tok::Ident("x"), Tok::Caret, Tok::Ident("n")]);
+        assert_eq!(toks("r⇧*"), vec![Tok::Ident("r"), Tok::Rtrancl]);
+        assert_eq!(toks("r\\<^sup>* O s"), vec![Tok::Ident("r"), Tok::Rtrancl, Tok::RelComp, Tok::Ident("s")]);
+        assert_eq!(toks("Ok OO Oa"), vec![Tok::Ident("Ok"), Tok::RelCompp, Tok::Ident("Oa")]);
+        assert_eq!(toks("m ++ n + k"), vec![Tok::Ident("m"), Tok::MapAdd, Tok::Ident("n"), Tok::Plus, Tok::Ident("k")]);
     }
 
     #[test]
