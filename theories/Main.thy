@@ -601,6 +601,12 @@ definition trancl :: "('a × 'a) set ⇒ ('a × 'a) set" where
 definition rtrancl :: "('a × 'a) set ⇒ ('a × 'a) set" where
   "rtrancl r = Id ∪ trancl r"
 
+text ‹Isabelle's reflcl is an abbreviation for r ∪ Id; here a definition with that meaning
+(so membership in it is executable over infinite types, as for rtrancl).›
+
+definition reflcl :: "('a × 'a) set ⇒ ('a × 'a) set" where
+  "reflcl r = r ∪ Id"
+
 text ‹Isabelle's acyclic r is ∀x. (x, x) ∉ r^+; a pair (x, x) of trancl r is one of its
 elements, so this form needs only trancl r to be finite.›
 

@@ -97,6 +97,8 @@ fn tree_functions_give_isabelles_results() {
         ("map_tree Suc (Node Leaf (1::nat) Leaf)".into(), "Node Leaf 2 Leaf"),
         (format!("left ({u})"), "Node Leaf 1 Leaf"),
         ("right (Leaf :: nat tree)".into(), "Leaf"),
+        (format!("value ({u})"), "2"),
+        (format!("value ` (subtrees ({t}) - {{Leaf}})"), "{1, 2, 3}"),
     ]
     .into_iter()
     .map(|(a, b)| (a, b.to_string()))
@@ -128,7 +130,8 @@ fn tree_theorems_hold_on_small_trees() {
         "bst_wrt (≤) t = sorted (inorder t)",                     // bst_wrt_le_iff_sorted
         "(∀s∈subtrees t. height s ≤ height t ∧ size s ≤ size t)", // height_subtrees, size_subtrees
         "acomplete t = balanced t",
-        "(size t = 0) = (t = Leaf)", // eq_size_0
+        "(size t = 0) = (t = Leaf)",                        // eq_size_0
+        "t = Leaf ∨ t = Node (left t) (value t) (right t)", // the selectors take a node apart
     ];
     let mut cases = Vec::new();
     for t in trees(4) {

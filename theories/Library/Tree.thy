@@ -5,18 +5,21 @@ begin
 text ‹HOL-Library's Tree theory (src/HOL/Library/Tree.thy, Isabelle2021 and later), its
 definitions only. Differences, each forced by what hol reads today:
 
-- The notations ⟨⟩ and ⟨l, x, r⟩ for Leaf and Node l x r are not declared here (the
-  datatype's mixfix annotations); the definitions use Leaf and Node.
-- Isabelle names the node's value selector "value" (quoted, as value is a command);
-  hol reads neither a quoted selector name nor a constant named value, so there is no
-  value selector. left and right are defined, as in Isabelle, with left Leaf = Leaf.
+- The notations ⟨⟩ and ⟨l, x, r⟩ for Leaf and Node l x r are built into hol's term
+  syntax (it reads the datatype's mixfix annotations and ignores them); the definitions
+  use Leaf and Node.
+- The node's value selector is named "value", quoted as in Isabelle (value is a
+  command); in terms it is a name like any other. left and right are defined, as in
+  Isabelle, with left Leaf = Leaf.
 - map_tree and set_tree, which Isabelle's datatype package generates, are defined here.
 - height is a class in Isabelle (overloaded); here it is the function on trees.
 - bst is an abbreviation in Isabelle; here a definition with the same meaning.
 - balanced is the name Isabelle2020 and earlier gave acomplete; both are defined so
   older theories check.›
 
-datatype 'a tree = Leaf | Node "'a tree" 'a "'a tree"
+datatype 'a tree =
+  Leaf ("⟨⟩") |
+  Node "'a tree" ("value": 'a) "'a tree" ("(1⟨_,/ _,/ _⟩)")
 
 primrec left :: "'a tree ⇒ 'a tree" where
   "left (Node l v r) = l"

@@ -36,6 +36,11 @@ definition sizes_ :: "nat list list ⇒ (nat × int) option ⇒ nat + bool ⇒ n
   "sizes_ xss p s = size xss + size p + size s + size (length xss) + size (xss = [])"
 definition dom_ :: "(nat × int) list ⇒ nat ⇒ nat ⇒ bool × bool" where
   "dom_ xs k j = (k ∈ dom (map_of xs), (k, j) ∈ rtrancl (set (map (λp. (fst p, nat (snd p))) xs)))"
+definition compr_ :: "nat list list ⇒ (nat option × int) list ⇒ nat list × int list" where
+  "compr_ xss ps = ([h + length t. (h # t) ← xss], [i. (Some _, i) ← ps, 0 < i])"
+definition rel_ :: "(nat × nat) list ⇒ (nat × nat) list ⇒ nat ⇒ nat ⇒ bool × bool × bool × nat option" where
+  "rel_ xs ys a b = ((a, b) ∈ (set xs)⇧+ O (set ys)¯, (a, b) ∈ (set xs)⇧=, (a, b) ∈ (set xs O set ys)⇧*,
+     (map_of xs ++ map_of ys) a)"
 "#;
 
 const HELPER_VALUES: &[&str] = &[
@@ -57,6 +62,8 @@ const HELPER_VALUES: &[&str] = &[
     "fin_",
     "sizes_",
     "dom_",
+    "compr_",
+    "rel_",
 ];
 
 /// The program with every function of `defs` instantiated at nat and at int.

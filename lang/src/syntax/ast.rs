@@ -257,6 +257,12 @@ pub enum BinOp {
     Comp,
     /// `` f ` A ``, the image of a set, right associative at 90.
     Image,
+    /// `r O s`, relation composition (`relcomp`), right associative at 75.
+    RelComp,
+    /// `r OO s`, composition of predicates (`relcompp`), which hol does not have.
+    RelCompp,
+    /// `m1 ++ m2`, `map_add`, left associative at 100.
+    MapAdd,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -265,6 +271,27 @@ pub enum UnOp {
     Not,
     /// Unary minus `- x` (int negation, set complement).
     Neg,
+    /// The postfix `r⇧+` (`trancl`); it and the postfix operators below take an operand of
+    /// priority 1000 (an atom: not an application) and have priority 999, as in Isabelle.
+    Trancl,
+    /// `r⇧*` (`rtrancl`).
+    Rtrancl,
+    /// `r⇧=` (`reflcl`).
+    Reflcl,
+    /// `r¯` (`converse`).
+    Converse,
+    /// `r⇧+⇧+`, `r⇧*⇧*`, `r⇧=⇧=`, `r¯¯`: the predicate forms, which hol does not have.
+    Tranclp,
+    Rtranclp,
+    Reflclp,
+    Conversep,
+}
+
+impl UnOp {
+    /// Whether the operator is written after its operand.
+    pub fn is_postfix(self) -> bool {
+        !matches!(self, UnOp::Not | UnOp::Neg)
+    }
 }
 
 /// A qualifier of a list comprehension: `x ← xs` (ASCII `<-`) or a guard `P x`.

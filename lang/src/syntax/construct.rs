@@ -46,12 +46,13 @@ fn infix_info(op: BinOp) -> (u32, Assoc) {
         Eq => (50, Assoc::Left),
         Neq | Lt | Le | Gt | Ge | In | NotIn | SubsetEq | Subset | Dvd => (50, Assoc::Non),
         Comp => (55, Assoc::Left),
+        RelComp | RelCompp => (75, Assoc::Right),
         Cons | Append => (65, Assoc::Right),
         Plus | Minus | Union => (66, Assoc::Left),
         Times | Div | Mod | Inter => (70, Assoc::Left),
         Power => (80, Assoc::Right),
         Image => (90, Assoc::Right),
-        Nth => (100, Assoc::Left),
+        Nth | MapAdd => (100, Assoc::Left),
     }
 }
 
@@ -59,6 +60,25 @@ fn prefix_prec(op: UnOp) -> u32 {
     match op {
         UnOp::Not => 40,
         UnOp::Neg => 80,
+        // Postfix operators never enter the operator sequence (the grammar applies them to
+        // their operand); this is their priority.
+        _ => 999,
+    }
+}
+
+/// How a prefix or postfix operator is written, for messages.
+pub fn unop_text(op: UnOp) -> &'static str {
+    match op {
+        UnOp::Not => "¬",
+        UnOp::Neg => "-",
+        UnOp::Trancl => "⇧+",
+        UnOp::Rtrancl => "⇧*",
+        UnOp::Reflcl => "⇧=",
+        UnOp::Converse => "¯",
+        UnOp::Tranclp => "⇧+⇧+",
+        UnOp::Rtranclp => "⇧*⇧*",
+        UnOp::Reflclp => "⇧=⇧=",
+        UnOp::Conversep => "¯¯",
     }
 }
 
@@ -96,6 +116,9 @@ pub fn binop_text(op: BinOp) -> &'static str {
         Nth => "!",
         Image => "`",
         Comp => "∘",
+        RelComp => "O",
+        RelCompp => "OO",
+        MapAdd => "++",
     }
 }
 
@@ -297,6 +320,19 @@ pub fn ident(name: &str, l: usize, r: usize) -> Ident {
     Ident { name: normalize_name(name), span: Span::new(l, r) }
 }
 
+/// A name written as a string (`"value"`, as Isabelle allows wherever a name stands): its
+/// text must be one identifier.
+pub fn quoted_name(id: Ident) -> Result<Ident, Diagnostic> {
+    let mut toks = super::inner_lexer::InnerLexer::new(&id.name, id.span.start);
+    match (toks.next(), toks.next()) {
+        (Some(Ok((_, super::inner_lexer::Tok::Ident(n), _))), None) if !n.contains('.') => {
+            Ok(Ident { name: normalize_name(n), span: id.span })
+        }
+        _ => Err(Diagnostic::error(id.span, format!("`{}` is not a name", id.name))
+            .with_label("expected a name in these quotes")),
+    }
+}
+
 pub fn term(kind: TermKind, l: usize, r: usize) -> Box<Term> {
     Box::new(Term { kind, span: Span::new(l, r) })
 }
@@ -401,6 +437,48 @@ pub fn tree_node(a: Box<Term>, x: Box<Term>, b: Box<Term>, l: usize, open_end: u
     let head = name("Node", l, open_end);
     let t = app(app(app(head, a), x), b);
     Box::new(Term { kind: t.kind, span: Span::new(l, r) })
+}
+
+/// Postfix operators after an operand: `r⇧*`, `r¯`. Isabelle gives them priority 999 and
+/// their operand priority 1000, and an application has priority 999 with arguments of
+/// priority 1000. So the operand is an atom: `f r⇧*` is neither `f (r⇧*)` nor `(f r)⇧*`
+/// but an error, and so is `r¯⇧*` (`(r¯)⇧*` is fine). The grammar accepts these and this
+/// reports them, saying where the parentheses go.
+pub fn postfix(operand: Box<Term>, ops: Vec<(UnOp, Span)>) -> Result<Box<Term>, Diagnostic> {
+    let mut ops = ops.into_iter();
+    let Some((op, span)) = ops.next() else { return Ok(operand) };
+    if let TermKind::App(f, x) = &operand.kind {
+        // Written `f x` without parentheses: `paren` widens a parenthesised term's span past
+        // its parts, and notations built from applications (`{m..n}`) overlap them.
+        if operand.span.start == f.span.start && operand.span.end == x.span.end && f.span.end <= x.span.start {
+            return Err(Diagnostic::error(
+                span,
+                format!("`{}` cannot follow an application without parentheses", unop_text(op)),
+            )
+            .with_label(format!("the operand of `{}` is a name or a term in brackets", unop_text(op)))
+            .with_secondary(operand.span, "this application")
+            .with_help(format!(
+                "add parentheses around the argument, as in `f (r{o})`, or around the application, as in `(f r){o}`",
+                o = unop_text(op)
+            )));
+        }
+    }
+    if let Some((next, next_span)) = ops.next() {
+        return Err(Diagnostic::error(
+            next_span,
+            format!("`{}` cannot follow `{}` without parentheses", unop_text(next), unop_text(op)),
+        )
+        .with_label(format!("the operand of `{}` is a name or a term in brackets", unop_text(next)))
+        .with_secondary(span, "this operator's term has a lower priority")
+        .with_help(format!(
+            "put the term before `{}` in parentheses, as in `(r{}){}`",
+            unop_text(next),
+            unop_text(op),
+            unop_text(next)
+        )));
+    }
+    let whole = operand.span.to(span);
+    Ok(Box::new(Term { kind: TermKind::UnOp(op, span, operand), span: whole }))
 }
 
 pub fn app(f: Box<Term>, a: Box<Term>) -> Box<Term> {

@@ -204,6 +204,56 @@ pub enum Tok<'a> {
     Minus,
     #[token("^")]
     Caret,
+    /// `r⇧+`: `trancl r`. Isabelle's postfix notations are delimiters of their own, so
+    /// `⇧+` (`\<^sup>+`, ASCII `^+`) is one token, as is each spelling below.
+    #[token("⇧+")]
+    #[token("\\<^sup>+")]
+    #[token("^+")]
+    Trancl,
+    /// `r⇧*`: `rtrancl r`.
+    #[token("⇧*")]
+    #[token("\\<^sup>*")]
+    #[token("^*")]
+    Rtrancl,
+    /// `r⇧=`: `reflcl r`.
+    #[token("⇧=")]
+    #[token("\\<^sup>=")]
+    #[token("^=")]
+    Reflcl,
+    /// `r¯`: `converse r` (`\<inverse>`, ASCII `^-1`).
+    #[token("¯")]
+    #[token("\\<inverse>")]
+    #[token("^-1")]
+    Converse,
+    /// `r⇧+⇧+`, `r⇧*⇧*`, `r⇧=⇧=`, `r¯¯`: the predicate forms (`tranclp`, `rtranclp`,
+    /// `reflclp`, `conversep`), which hol does not have. They are lexed so that they are
+    /// reported by name instead of misread as two postfix operators.
+    #[token("⇧+⇧+")]
+    #[token("\\<^sup>+\\<^sup>+")]
+    #[token("^++")]
+    Tranclp,
+    #[token("⇧*⇧*")]
+    #[token("\\<^sup>*\\<^sup>*")]
+    #[token("^**")]
+    Rtranclp,
+    #[token("⇧=⇧=")]
+    #[token("\\<^sup>=\\<^sup>=")]
+    #[token("^==")]
+    Reflclp,
+    #[token("¯¯")]
+    #[token("\\<inverse>\\<inverse>")]
+    #[token("^--1")]
+    Conversep,
+    /// `r O s`: `relcomp r s`. Relation.thy makes `O` a delimiter, so (as in Isabelle with
+    /// Main) `O` is never a name.
+    #[token("O")]
+    RelComp,
+    /// `r OO s`: `relcompp`, which hol does not have (also a delimiter in Isabelle).
+    #[token("OO")]
+    RelCompp,
+    /// `m1 ++ m2`: `map_add m1 m2`.
+    #[token("++")]
+    MapAdd,
     #[token("div")]
     Div,
     #[token("mod")]
@@ -455,6 +505,9 @@ fn is_section_operator(t: &Tok<'_>) -> bool {
             | Div
             | Mod
             | Caret
+            | RelComp
+            | RelCompp
+            | MapAdd
             | Bang
             | Backtick
     )
@@ -585,12 +638,31 @@ mod tests {
             (&["∘", "\\<circ>", "o"], Tok::Comp),
             (&["←", "\\<leftarrow>", "<-"], Tok::LArrow),
             (&["≡", "\\<equiv>", "=="], Tok::Defeq),
+            (&["⇧+", "\\<^sup>+", "^+"], Tok::Trancl),
+            (&["⇧*", "\\<^sup>*", "^*"], Tok::Rtrancl),
+            (&["⇧=", "\\<^sup>=", "^="], Tok::Reflcl),
+            (&["¯", "\\<inverse>", "^-1"], Tok::Converse),
+            (&["⇧+⇧+", "\\<^sup>+\\<^sup>+", "^++"], Tok::Tranclp),
+            (&["⇧*⇧*", "\\<^sup>*\\<^sup>*", "^**"], Tok::Rtranclp),
+            (&["⇧=⇧=", "\\<^sup>=\\<^sup>=", "^=="], Tok::Reflclp),
+            (&["¯¯", "\\<inverse>\\<inverse>", "^--1"], Tok::Conversep),
         ];
         for (spellings, tok) in groups {
             for s in *spellings {
                 assert_eq!(toks(s), vec![*tok], "spelling {s}");
             }
         }
+    }
+
+    #[test]
+    fn postfix_and_relation_operators_are_delimiters() {
+        // `^` alone is still power; `O` and `OO` are delimiters, names merely starting
+        // with `O` are names; `⇧` is no letter, so `r⇧*` is a name and an operator.
+        assert_eq!(toks("x ^ n"), vec![Tok::Ident("x"), Tok::Caret, Tok::Ident("n")]);
+        assert_eq!(toks("r⇧*"), vec![Tok::Ident("r"), Tok::Rtrancl]);
+        assert_eq!(toks("r\\<^sup>* O s"), vec![Tok::Ident("r"), Tok::Rtrancl, Tok::RelComp, Tok::Ident("s")]);
+        assert_eq!(toks("Ok OO Oa"), vec![Tok::Ident("Ok"), Tok::RelCompp, Tok::Ident("Oa")]);
+        assert_eq!(toks("m ++ n + k"), vec![Tok::Ident("m"), Tok::MapAdd, Tok::Ident("n"), Tok::Plus, Tok::Ident("k")]);
     }
 
     #[test]

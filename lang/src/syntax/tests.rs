@@ -121,8 +121,13 @@ fn term(s: &mut String, t: &Term) {
             s.push_str(match op {
                 UnOp::Not => "(¬ ",
                 UnOp::Neg => "(neg ",
+                _ => "(",
             });
             term(s, a);
+            if op.is_postfix() {
+                s.push(' ');
+                s.push_str(super::construct::unop_text(*op));
+            }
             s.push(')');
         }
         TermKind::Tuple(ts) => {
@@ -1481,4 +1486,77 @@ fn mistyped_command_suggests_and_drops_its_quickcheck() {
     // A quickcheck after a command that failed to parse is dropped too.
     let p = parse_theory(&wrap("lemma a: \"A\" oops\nfun f where \"f x = \"\nquickcheck"));
     assert!(!p.theory.commands.iter().any(|c| matches!(c.kind, CommandKind::Quickcheck(_))));
+}
+
+// ---------------------------------------------------------------- relation and map notations
+
+#[test]
+fn closures_and_converse_in_every_spelling() {
+    let groups: &[(&[&str], &str)] = &[
+        (&["r⇧+", "r\\<^sup>+", "r^+"], "(r ⇧+)"),
+        (&["r⇧*", "r\\<^sup>*", "r^*"], "(r ⇧*)"),
+        (&["r⇧=", "r\\<^sup>=", "r^="], "(r ⇧=)"),
+        (&["r¯", "r\\<inverse>", "r^-1"], "(r ¯)"),
+        (&["r⇧+⇧+", "r\\<^sup>+\\<^sup>+", "r^++"], "(r ⇧+⇧+)"),
+        (&["r⇧*⇧*", "r\\<^sup>*\\<^sup>*", "r^**"], "(r ⇧*⇧*)"),
+        (&["r⇧=⇧=", "r\\<^sup>=\\<^sup>=", "r^=="], "(r ⇧=⇧=)"),
+        (&["r¯¯", "r\\<inverse>\\<inverse>", "r^--1"], "(r ¯¯)"),
+    ];
+    for (spellings, want) in groups {
+        for s in *spellings {
+            assert_eq!(t(s), *want, "spelling {s}");
+        }
+    }
+}
+
+#[test]
+fn postfix_operators_bind_tightest_and_take_an_atom() {
+    let cases = [
+        // (_⇧*) [1000] 999: above every infix operator.
+        ("(a, b) ∈ r⇧*", "(∈ (tuple a b) (r ⇧*))"),
+        ("r⇧* O s¯", "(O (r ⇧*) (s ¯))"),
+        ("r⇧+ ∪ s⇧=", "(∪ (r ⇧+) (s ⇧=))"),
+        ("- r⇧*", "(neg (r ⇧*))"),
+        ("xs ! i⇧*", "(! xs (i ⇧*))"),
+        // Atoms: names, brackets, sets, parenthesised terms.
+        ("(r O s)¯", "((O r s) ¯)"),
+        ("(f r)⇧*", "((f r) ⇧*)"),
+        ("f (r⇧*)", "(f (r ⇧*))"),
+        ("(r¯)⇧*", "((r ¯) ⇧*)"),
+        ("{(a, b)}⇧+", "({(tuple a b)} ⇧+)"),
+    ];
+    for (src, want) in cases {
+        assert_eq!(t(src), want, "{src}");
+    }
+    // An application or a postfix term is not an operand: Isabelle rejects both.
+    let (msg, at) = err("f r⇧*");
+    assert_eq!((msg.as_str(), at.as_str()), ("`⇧*` cannot follow an application without parentheses", "⇧*"));
+    let (msg, at) = err("r¯⇧*");
+    assert_eq!((msg.as_str(), at.as_str()), ("`⇧*` cannot follow `¯` without parentheses", "⇧*"));
+    // Nor may a postfix term be applied.
+    assert!(parse_term("r⇧* x", 0).is_err());
+}
+
+#[test]
+fn relcomp_and_map_add_have_isabelles_priorities() {
+    let cases = [
+        // relcomp: infixr 75, tighter than `∪` (65) and `∩` (70).
+        ("r O s O t", "(O r (O s t))"),
+        ("r O s ∪ t", "(∪ (O r s) t)"),
+        ("r ∩ s O t", "(∩ r (O s t))"),
+        ("x ∈ r O s", "(∈ x (O r s))"),
+        ("r OO s", "(OO r s)"),
+        // map_add: infixl 100; application binds tighter.
+        ("m1 ++ m2 ++ m3", "(++ (++ m1 m2) m3)"),
+        ("f m1 ++ g m2", "(++ (f m1) (g m2))"),
+        ("(m1 ++ m2) x", "((++ m1 m2) x)"),
+        ("(++)", "(λ [x y] (++ x y))"),
+        ("(O)", "(λ [x y] (O x y))"),
+    ];
+    for (src, want) in cases {
+        assert_eq!(t(src), want, "{src}");
+    }
+    // `O` is a delimiter, as in Isabelle with Main: never a name.
+    assert!(parse_term("f O", 0).is_err());
+    assert_eq!(t("Ok O Oa"), "(O Ok Oa)");
 }

@@ -862,6 +862,8 @@ fn infix_constant(op: ast::BinOp) -> Option<&'static str> {
         ast::BinOp::Power => "power",
         ast::BinOp::Comp => "comp",
         ast::BinOp::Image => "image",
+        ast::BinOp::RelComp => "relcomp",
+        ast::BinOp::MapAdd => "map_add",
         _ => return None,
     })
 }

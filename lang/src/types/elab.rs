@@ -208,6 +208,21 @@ impl<'e> Elab<'e> {
     }
 
     /// A prelude constant or constructor used by a notation.
+    /// The error for a notation of Isabelle's whose constant hol does not have (`r⇧*⇧*` is
+    /// `rtranclp`): the notation always means that constant, so it is never read otherwise.
+    fn unsupported_notation(&self, constant: &str, span: Span) -> Diagnostic {
+        let written = self.snippet(span).unwrap_or(constant).to_string();
+        let owner = super::isabelle::Catalog::exporter(&self.scope.isabelle, constant)
+            .map_or_else(String::new, |t| format!(" of {}", super::scope::shown(t)));
+        Diagnostic::error(
+            span,
+            format!(
+                "`{written}` is Isabelle's notation for `{constant}`, a constant{owner} that hol does not support yet"
+            ),
+        )
+        .with_label("not supported yet")
+    }
+
     fn prelude_term(&mut self, name: &str, span: Span) -> R<Term> {
         match self.prelude.get(name) {
             Some(r) => Ok(self.name_ref_term(*r, span)),
@@ -472,11 +487,18 @@ impl<'e> Elab<'e> {
             }
             K::BinOp(op, op_span, l, r) => self.binop(*op, *op_span, l, r, span),
             K::UnOp(op, op_span, x) => {
-                let b = match op {
-                    ast::UnOp::Not => Builtin::Not,
-                    ast::UnOp::Neg => Builtin::Uminus,
+                let f = match op {
+                    ast::UnOp::Not => self.builtin(Builtin::Not, *op_span),
+                    ast::UnOp::Neg => self.builtin(Builtin::Uminus, *op_span),
+                    ast::UnOp::Trancl => self.prelude_term("trancl", *op_span)?,
+                    ast::UnOp::Rtrancl => self.prelude_term("rtrancl", *op_span)?,
+                    ast::UnOp::Reflcl => self.prelude_term("reflcl", *op_span)?,
+                    ast::UnOp::Converse => self.prelude_term("converse", *op_span)?,
+                    ast::UnOp::Tranclp => return Err(self.unsupported_notation("tranclp", *op_span)),
+                    ast::UnOp::Rtranclp => return Err(self.unsupported_notation("rtranclp", *op_span)),
+                    ast::UnOp::Reflclp => return Err(self.unsupported_notation("reflclp", *op_span)),
+                    ast::UnOp::Conversep => return Err(self.unsupported_notation("conversep", *op_span)),
                 };
-                let f = self.builtin(b, *op_span);
                 let x = self.term(x)?;
                 let mut r = self.app(f, x)?;
                 r.span = span;
@@ -720,6 +742,7 @@ impl<'e> Elab<'e> {
                 let guards_only = rest.iter().all(|q| matches!(q, ast::Qualifier::Guard(_)));
                 let head_is_var = pat.is_none()
                     && matches!(&head.kind, ast::TermKind::Name(id) if self.lookup_local(&id.name) == Some(l));
+                let refutable = pat.as_ref().is_some_and(|p| !self.irrefutable(p));
                 let result = if guards_only && head_is_var && !rest.is_empty() {
                     let mut cond: Option<Term> = None;
                     for q in rest {
@@ -740,7 +763,7 @@ impl<'e> Elab<'e> {
                     let lam = self.mk(TermKind::Lambda(l, Box::new(cond)), lam_ty, span);
                     let filter = self.prelude_term("filter", span)?;
                     self.app2(filter, lam, src)?
-                } else if rest.is_empty() {
+                } else if rest.is_empty() && !refutable {
                     let h = self.term(head)?;
                     let h = self.wrap_case(l, pat, h);
                     let lam_ty = Type::fun(elem, h.ty.clone());
@@ -748,8 +771,27 @@ impl<'e> Elab<'e> {
                     let map = self.prelude_term("map", span)?;
                     self.app2(map, lam, src)?
                 } else {
-                    let inner = self.compr(head, rest, span)?;
-                    let inner = self.wrap_case(l, pat, inner);
+                    let inner = if rest.is_empty() {
+                        let h = self.term(head)?;
+                        self.list_of(vec![h], span)?
+                    } else {
+                        self.compr(head, rest, span)?
+                    };
+                    // Isabelle's `listcomp` translation: an element a refutable pattern
+                    // does not match contributes nothing (`case x of p ⇒ ... | _ ⇒ []`),
+                    // where a λ with that pattern would be undefined on it.
+                    let inner = match pat {
+                        Some(p) if refutable => {
+                            let nil = self.prelude_term("Nil", span)?;
+                            self.expect(&nil.ty, &inner.ty, span, "")?;
+                            let scrut = self.mk(TermKind::Local(l), elem.clone(), p.span);
+                            let wild = Pat { kind: PatKind::Wild, ty: elem.clone(), span: p.span };
+                            let ty = inner.ty.clone();
+                            let arms = vec![(p, inner), (wild, nil)];
+                            self.mk(TermKind::Case(Box::new(scrut), arms), ty, span)
+                        }
+                        pat => self.wrap_case(l, pat, inner),
+                    };
                     let lam_ty = Type::fun(elem, inner.ty.clone());
                     let lam = self.mk(TermKind::Lambda(l, Box::new(inner)), lam_ty, span);
                     let map = self.prelude_term("map", span)?;
@@ -763,6 +805,24 @@ impl<'e> Elab<'e> {
                 Ok(result)
             }
         }
+    }
+
+    /// Whether a pattern matches every value of its type: variables, `_`, and constructors
+    /// of one-constructor datatypes (tuples) of such patterns. Isabelle's list comprehension
+    /// tests only tuple patterns this way; for other one-constructor datatypes the `_`
+    /// arm it would add is never reached, so the meaning is the same.
+    fn irrefutable(&self, p: &Pat) -> bool {
+        let mut stack = vec![p];
+        while let Some(p) = stack.pop() {
+            match &p.kind {
+                PatKind::Var(_) | PatKind::Wild => {}
+                PatKind::Ctor(d, _, args) if self.env.datas.get(d.0 as usize).is_some_and(|d| d.ctors.len() == 1) => {
+                    stack.extend(args)
+                }
+                PatKind::Ctor(..) | PatKind::Num(_) | PatKind::Suc(_) | PatKind::Bool(_) => return false,
+            }
+        }
+        true
     }
 
     fn set_compr(&mut self, pat: &ast::Term, body: &ast::Term, span: Span) -> R<Term> {
@@ -845,6 +905,9 @@ impl<'e> Elab<'e> {
             B::Nth => Head::Prelude("nth"),
             B::Comp => Head::Prelude("comp"),
             B::Image => Head::Prelude("image"),
+            B::RelComp => Head::Prelude("relcomp"),
+            B::MapAdd => Head::Prelude("map_add"),
+            B::RelCompp => return Err(self.unsupported_notation("relcompp", op_span)),
         };
         let mut f = match head {
             Head::Builtin(b) => self.builtin(b, op_span),
@@ -874,6 +937,7 @@ impl<'e> Elab<'e> {
                 | B::Subset
                 | B::Dvd
                 | B::Append
+                | B::MapAdd
         );
         if same_typed {
             if let Err(e) = self.inf.unify(&lt.ty, &rt.ty) {

@@ -208,7 +208,7 @@ fn with_origin(d: Diagnostic, f: &Failure) -> Diagnostic {
 }
 
 /// `Isabelle's Main (HOL.Wellfounded)`, `HOL-Library.Tree`.
-fn shown(t: &IsabelleTheory) -> String {
+pub(super) fn shown(t: &IsabelleTheory) -> String {
     if t.in_main() {
         format!("Isabelle's Main ({})", t.name)
     } else {
