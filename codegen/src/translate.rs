@@ -1625,7 +1625,7 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
                 }
             }
             Prim::SetEmpty(t) => self.set_op(SET_EMPTY, t, &[]),
-            Prim::SetUniv(t) | Prim::SetCompl(t) if lang::interp::cardinality(self.g.prog, t).is_some() => {
+            Prim::SetUniv(t) | Prim::SetCompl(t) if lang::core::cardinality::cardinality(self.g.prog, t).is_some() => {
                 // Over a finite type the interpreter keeps these finite by enumeration.
                 self.fail_with(ST_NOT_SUPPORTED)
             }
@@ -1637,7 +1637,7 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
             Prim::SetInter(t) => self.set_op(SET_INTER, t, &vals),
             Prim::SetDiff(t) => self.set_op(SET_DIFF, t, &vals),
             Prim::SetFinite(t) => {
-                if lang::interp::cardinality(self.g.prog, t).is_some() {
+                if lang::core::cardinality::cardinality(self.g.prog, t).is_some() {
                     // Every set over a finite type is finite (and compiled code never holds
                     // a complement over one: `UNIV` and `-` there go to the interpreter).
                     self.b.ins().iconst(I64, 1)

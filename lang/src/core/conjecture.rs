@@ -203,7 +203,7 @@ pub fn lower_conjecture(
             }
             if let TermKind::Quant(q, l, None, _) = &s.kind {
                 let ty = lw.ty(&lemma.locals[*l as usize].ty, &subst);
-                if crate::interp::cardinality(&lw.program, &ty).is_none() {
+                if crate::core::cardinality::cardinality(&lw.program, &ty).is_none() {
                     let sym = match q {
                         crate::core::ir::Quant::All => "∀",
                         crate::core::ir::Quant::Ex => "∃",

@@ -1,9 +1,10 @@
 //! The core IR (`ir`), its text form (`print`, `parse`) and the lowering of the typed theory
 //! into it (`lower`, with pattern-match compilation in `matching`); lemmas lowered for testing
-//! (`conjecture`); for compiled code, specialisation of higher-order functions (`specialize`)
+//! (`conjecture`); the cardinality of a type (`cardinality`); for compiled code, specialisation of higher-order functions (`specialize`)
 //! and quantifiers over recursively built sets as walks (`set_quantifiers`), sharing
 //! `rewrite`, and rebuilt constructor cells as the matched value (`reuse_cells`).
 
+pub mod cardinality;
 pub mod conjecture;
 pub mod ir;
 pub mod lower;

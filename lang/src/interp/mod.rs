@@ -45,10 +45,11 @@ mod stack;
 mod types;
 mod value;
 
+pub use crate::core::cardinality::cardinality;
 pub use arith::Int;
 pub use compile::free_vars;
 pub use compile::LambdaCode;
-pub use enumerate::{cardinality, ENUM_CAP};
+pub use enumerate::ENUM_CAP;
 pub use print::print_type;
 pub use value::{Closure, Fields, SetValue, Value};
 

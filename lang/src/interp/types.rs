@@ -3,8 +3,9 @@
 //! structural order is its HOL order (no sets or functions inside), and, for finite types,
 //! the sorted list of all its values (its `UNIV`).
 
-use super::enumerate::{cardinality, enumerate, ENUM_CAP};
+use super::enumerate::{enumerate, ENUM_CAP};
 use super::value::Value;
+use crate::core::cardinality::cardinality;
 use crate::core::ir::{Program, Ty};
 use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
