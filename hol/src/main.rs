@@ -27,14 +27,15 @@ fn main() -> ExitCode {
     let color = args.format == Format::Human
         && io::stdout().is_terminal()
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
-    let timeout = match args.timeout {
-        Some(s) if !(s.is_finite() && s >= 0.0) => {
-            let _ = writeln!(io::stderr(), "error: --timeout must be a number of seconds, not {s}");
+    // The same ranges as `quickcheck[size = ...]` in a theory.
+    let numeric = [("size", args.size.map(|n| n.to_string())), ("timeout", args.timeout.map(|s| format!("{s:?}")))];
+    for (name, value) in numeric {
+        if let Some(Err(why)) = value.map(|v| lang::types::options::check_numeric(name, &v)) {
+            let _ = writeln!(io::stderr(), "error: --{name}: {why}");
             return ExitCode::from(Status::InputError as u8);
         }
-        Some(s) => Some(std::time::Duration::from_secs_f64(s)),
-        None => None,
-    };
+    }
+    let timeout = args.timeout.map(std::time::Duration::from_secs_f64);
     let options = Options {
         skip_tests: args.skip_tests,
         dump_ir: args.dump_ir,

@@ -1041,8 +1041,9 @@ impl<'a> Driver<'a> {
         }
         // After a command that failed to parse, a `quickcheck` has nothing to test: it must
         // not reach back to an earlier lemma.
+        // A `quickcheck` that failed to parse leaves the lemma's later ones in place.
         if broken {
-            self.lemma_failed = true;
+            self.lemma_failed |= !is_qc;
             self.push_unparsed(word, chunk);
             return;
         }
@@ -1076,7 +1077,7 @@ impl<'a> Driver<'a> {
                 self.push(*kind, chunk)
             }
             Err(d) => {
-                self.lemma_failed = true;
+                self.lemma_failed |= !is_qc;
                 let d = self.reword(word, chunk, next, d);
                 self.diagnostics.push(d);
                 self.push_unparsed(word, chunk);

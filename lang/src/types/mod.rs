@@ -372,8 +372,11 @@ pub(crate) fn check_theory(text: &str, loader: &dyn imports::TheoryLoader) -> Ch
                 c.value(t)
                     .map(|index| items.push(Item { span: cmd.span, kind: ItemKind::Value { term: t.span, index } }))
             }
-            K::Unparsed { .. } => {
-                last_lemma = None;
+            K::Unparsed { keyword, .. } => {
+                // A `quickcheck` that did not parse leaves the lemma's later ones attached.
+                if keyword.name != "quickcheck" {
+                    last_lemma = None;
+                }
                 record_failure(&mut c.scope, cmd, text, None);
                 Ok(())
             }

@@ -14,20 +14,33 @@ pub const TESTERS: &[&str] = &["random", "exhaustive", "smart_exhaustive", "narr
 #[derive(Clone, Copy)]
 enum Kind {
     Tester,
-    Nat,
-    Seconds,
+    /// A whole number in a documented range, so that no value makes a run allocate without
+    /// bound or overflow a deadline.
+    Nat(u64, u64),
+    /// Seconds, at most this many.
+    Seconds(f64),
     Bool,
     Expect,
     TypeName,
 }
 
+/// The largest `size` (and `depth`): far beyond what any enumeration reaches in a day.
+pub const MAX_SIZE: u64 = 10_000;
+/// The largest `iterations`.
+pub const MAX_ITERATIONS: u64 = 1_000_000_000;
+/// The largest `finite_type_size`: a type variable's finite type has at most this many
+/// elements (the spaces of functions over it grow as powers of it).
+pub const MAX_FINITE_TYPE_SIZE: u64 = 64;
+/// The largest `timeout`, one day: deadlines computed from it never overflow.
+pub const MAX_TIMEOUT_SECONDS: f64 = 86_400.0;
+
 const OPTIONS: &[(&str, Kind)] = &[
     ("tester", Kind::Tester),
-    ("size", Kind::Nat),
-    ("iterations", Kind::Nat),
-    ("depth", Kind::Nat),
-    ("finite_type_size", Kind::Nat),
-    ("timeout", Kind::Seconds),
+    ("size", Kind::Nat(0, MAX_SIZE)),
+    ("iterations", Kind::Nat(0, MAX_ITERATIONS)),
+    ("depth", Kind::Nat(0, MAX_SIZE)),
+    ("finite_type_size", Kind::Nat(1, MAX_FINITE_TYPE_SIZE)),
+    ("timeout", Kind::Seconds(MAX_TIMEOUT_SECONDS)),
     ("expect", Kind::Expect),
     ("finite_types", Kind::Bool),
     ("genuine_only", Kind::Bool),
@@ -77,21 +90,98 @@ pub fn check_option(o: &QcOption, in_declare: bool, env: &Env) -> Result<Option<
         };
     };
     let span = o.value.as_ref().map_or(o.span, |v| v.span);
-    let bad = |what: &str| {
-        Err(Diagnostic::error(span, format!("`{v}` is not {what}")).with_label(format!("the value of `{name}`")))
-    };
+    match check_value(*kind, name, v, env) {
+        Ok(()) => Ok(None),
+        Err(what) => Err(Diagnostic::error(span, what).with_label(format!("the value of `{name}`"))),
+    }
+}
+
+/// Checks a numeric option given on the command line (`--size`, `--timeout`) against the
+/// same ranges as in a theory; `Err` says why not.
+pub fn check_numeric(name: &str, value: &str) -> Result<(), String> {
+    match OPTIONS.iter().find(|(n, _)| *n == name) {
+        Some((_, kind @ (Kind::Nat(..) | Kind::Seconds(_)))) => check_value(*kind, name, value, &Env::default()),
+        _ => Err(format!("`{name}` is not a numeric option")),
+    }
+}
+
+fn check_value(kind: Kind, name: &str, v: &str, env: &Env) -> Result<(), String> {
+    let bad = |what: &str| Err(format!("`{v}` is not {what}"));
     match kind {
-        Kind::Tester if TESTERS.contains(&v) => Ok(None),
-        Kind::Tester => bad("a tester (random, exhaustive, smart_exhaustive or narrowing)"),
-        Kind::Nat if v.parse::<u64>().is_ok() => Ok(None),
-        Kind::Nat => bad("a natural number"),
-        Kind::Seconds if v.parse::<f64>().is_ok_and(|s| s.is_finite() && s >= 0.0) => Ok(None),
-        Kind::Seconds => bad("a number of seconds"),
-        Kind::Bool if v == "true" || v == "false" => Ok(None),
-        Kind::Bool => bad("`true` or `false`"),
-        Kind::Expect if ["counterexample", "no_counterexample", "no_expectation"].contains(&v) => Ok(None),
-        Kind::Expect => bad("an expectation (counterexample, no_counterexample or no_expectation)"),
-        Kind::TypeName if env.types.contains_key(v) => Ok(None),
-        Kind::TypeName => bad("a known type"),
+        Kind::Nat(lo, hi) => match v.parse::<u64>() {
+            Ok(n) if (lo..=hi).contains(&n) => Ok(()),
+            Ok(_) | Err(_) if v.bytes().all(|b| b.is_ascii_digit()) && !v.is_empty() => {
+                Err(format!("`{name}` must be between {lo} and {hi}, not {v}"))
+            }
+            _ => bad("a natural number"),
+        },
+        Kind::Seconds(max) => match v.parse::<f64>() {
+            Ok(s) if s.is_finite() && (0.0..=max).contains(&s) => Ok(()),
+            Ok(s) if s.is_finite() || s == f64::INFINITY => {
+                Err(format!("`{name}` must be between 0 and {max} seconds, not {v}"))
+            }
+            _ => bad("a number of seconds"),
+        },
+        _ => check_other(kind, v, env).map_or(Ok(()), bad),
+    }
+}
+
+/// What a non-numeric option's value should have been, if it is not.
+fn check_other(kind: Kind, v: &str, env: &Env) -> Option<&'static str> {
+    let ok = |b: bool, what: &'static str| (!b).then_some(what);
+    match kind {
+        Kind::Tester => ok(TESTERS.contains(&v), "a tester (random, exhaustive, smart_exhaustive or narrowing)"),
+        Kind::Bool => ok(v == "true" || v == "false", "`true` or `false`"),
+        Kind::Expect => ok(
+            ["counterexample", "no_counterexample", "no_expectation"].contains(&v),
+            "an expectation (counterexample, no_counterexample or no_expectation)",
+        ),
+        Kind::TypeName => ok(env.types.contains_key(v), "a known type"),
+        Kind::Nat(..) | Kind::Seconds(_) => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every numeric option, given extreme or malformed values, is accepted in its range
+    /// and otherwise refused with a reason; nothing panics.
+    #[test]
+    fn numeric_options_are_checked_against_their_ranges() {
+        let extremes = [
+            "0",
+            "1",
+            "2",
+            "2147483648",
+            "9223372036854775808",
+            "18446744073709551615",
+            "18446744073709551616",
+            "1e300",
+            "-1",
+            "-0.5",
+            "abc",
+            "",
+            "NaN",
+            "inf",
+            "2.5",
+        ];
+        for (name, kind) in OPTIONS {
+            if !matches!(kind, Kind::Nat(..) | Kind::Seconds(_)) {
+                continue;
+            }
+            for v in extremes {
+                let result = check_numeric(name, v);
+                let in_range = match kind {
+                    Kind::Nat(lo, hi) => v.parse::<u64>().is_ok_and(|n| (*lo..=*hi).contains(&n)),
+                    Kind::Seconds(max) => v.parse::<f64>().is_ok_and(|s| (0.0..=*max).contains(&s)),
+                    _ => unreachable!(),
+                };
+                assert_eq!(result.is_ok(), in_range, "{name} = {v:?}: {result:?}");
+            }
+        }
+        assert!(check_numeric("size", "10000").is_ok() && check_numeric("size", "10001").is_err());
+        assert!(check_numeric("finite_type_size", "0").is_err());
+        assert!(check_numeric("tester", "1").is_err());
     }
 }
