@@ -104,16 +104,8 @@ fn prelude() -> Result<(Env, Names), Vec<Diagnostic>> {
             let parsed = crate::syntax::parse_theory(text);
             let mut c = Checker::new(Env::default(), None, text);
             c.diagnostics = parsed.diagnostics;
-            for cmd in &parsed.theory.commands {
-                // The prelude's lemmas are not tested; its `[code]` lemmas are registered.
-                let result = match &cmd.kind {
-                    ast::CommandKind::Lemma(l) if l.code => c.lemma_command(l, cmd.span).map(|_| ()),
-                    _ => c.command(cmd),
-                };
-                if let Err(d) = result {
-                    c.diagnostics.push(d);
-                }
-            }
+            let errors = check_definitions(&mut c, &parsed.theory.commands, "Main");
+            c.diagnostics.extend(errors);
             if c.diagnostics.is_empty() {
                 let names = Rc::new(c.env.names.clone());
                 Ok((c.env, names))
@@ -123,6 +115,26 @@ fn prelude() -> Result<(Env, Names), Vec<Diagnostic>> {
         })
         .clone()
     })
+}
+
+/// Checks the definitions and `[code]` lemmas of an imported theory (the prelude, a library
+/// or sibling theory `theory`) into `c`; its other lemmas and its values are its own to test.
+/// What failed is recorded in `c.scope`; the errors are returned.
+fn check_definitions(c: &mut Checker, commands: &[ast::Command], theory: &str) -> Vec<Diagnostic> {
+    let mut errors = Vec::new();
+    for cmd in commands {
+        c.scope.generate(&cmd.kind);
+        let result = match &cmd.kind {
+            ast::CommandKind::Lemma(lemma) if lemma.code => c.lemma_command(lemma, cmd.span).map(|_| ()),
+            ast::CommandKind::Lemma(_) | ast::CommandKind::Value(_) => Ok(()),
+            _ => c.command(cmd),
+        };
+        if result.is_err() || matches!(cmd.kind, ast::CommandKind::Unparsed { .. }) {
+            record_failure(&mut c.scope, cmd, c.src, Some(theory));
+        }
+        errors.extend(result.err());
+    }
+    errors
 }
 
 /// Diagnostics of the prelude itself (empty when it is well-formed).
@@ -227,18 +239,7 @@ pub(crate) fn check_theory(text: &str, loader: &dyn imports::TheoryLoader) -> Ch
         let mut c = Checker::new(env, prelude_names.clone(), &l.text);
         c.scope = scope;
         let mut errors = l.errors.clone();
-        for cmd in &l.theory.commands {
-            c.scope.generate(&cmd.kind);
-            let result = match &cmd.kind {
-                ast::CommandKind::Lemma(lemma) if lemma.code => c.lemma_command(lemma, cmd.span).map(|_| ()),
-                ast::CommandKind::Lemma(_) | ast::CommandKind::Value(_) => Ok(()),
-                _ => c.command(cmd),
-            };
-            if result.is_err() || matches!(cmd.kind, ast::CommandKind::Unparsed { .. }) {
-                record_failure(&mut c.scope, cmd, &l.text, Some(&l.name));
-            }
-            errors.extend(result.err());
-        }
+        errors.extend(check_definitions(&mut c, &l.theory.commands, &l.name));
         errors.extend(c.diagnostics.drain(..).filter(|d| d.severity == Severity::Error));
         if let Some(first) = errors.iter().min_by_key(|d| d.primary.span.start) {
             diagnostics.push(
