@@ -22,6 +22,13 @@
 //!   `nontermination.thy` must instead finish within the time limit without a crash (no
 //!   signal, no internal error); their output depends on timing, so it has no snapshot.
 //!
+//! - `limits/NAME.thy` (the files under `tests/fixtures/limits/`): an adversarial input must
+//!   end cleanly within its budget. Its header says `(* limit: N s *)`, and optionally
+//!   `(* exit: K *)` (default 0) and `error at line L`. `hol check --format json --seed 1`
+//!   runs under a 1 GiB data limit (`RLIMIT_DATA`) and must finish within `N + 1` s, with a
+//!   peak resident set of at most 1 GiB, exit status `K`, no signal or internal error, every
+//!   output line a JSON record, every `value` comment and every `expect` met.
+//!
 //! `BLESS=1 cargo test -p hol --test fixtures` (re)writes snapshots from this run's
 //! output; review them with `git diff` before committing. A missing snapshot fails.
 
@@ -32,6 +39,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::{Arc, OnceLock};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 const HOL: &str = env!("CARGO_BIN_EXE_hol");
@@ -57,6 +65,7 @@ fn main() {
     trials.extend(fixture_trials());
     trials.extend(acceptance_trials());
     trials.extend(bundled_trials());
+    trials.extend(limit_trials());
     libtest_mimic::run(&args, trials).exit();
 }
 
@@ -154,17 +163,7 @@ fn run_program(program: &str, dir: &Path, args: &[&str], limit: Duration) -> Res
         .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| format!("cannot start {program}: {e}"))?;
-    let collect = |pipe: Option<Box<dyn Read + Send>>| {
-        std::thread::spawn(move || {
-            let mut bytes = Vec::new();
-            if let Some(mut pipe) = pipe {
-                let _ = pipe.read_to_end(&mut bytes);
-            }
-            String::from_utf8_lossy(&bytes).into_owned()
-        })
-    };
-    let stdout = collect(child.stdout.take().map(|p| Box::new(p) as Box<dyn Read + Send>));
-    let stderr = collect(child.stderr.take().map(|p| Box::new(p) as Box<dyn Read + Send>));
+    let (stdout, stderr) = read_output(&mut child);
     let started = Instant::now();
     let end = loop {
         match child.try_wait().map_err(|e| format!("waiting for {program}: {e}"))? {
@@ -184,6 +183,20 @@ fn run_program(program: &str, dir: &Path, args: &[&str], limit: Duration) -> Res
     let stdout = stdout.join().map_err(|_| "reading stdout failed")?;
     let stderr = stderr.join().map_err(|_| "reading stderr failed")?;
     Ok(Run { end, stdout, stderr })
+}
+
+/// Threads reading the child's stdout and stderr to the end, so neither pipe fills up.
+fn read_output(child: &mut std::process::Child) -> (JoinHandle<String>, JoinHandle<String>) {
+    fn read_all(pipe: Option<impl Read + Send + 'static>) -> JoinHandle<String> {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut pipe) = pipe {
+                let _ = pipe.read_to_end(&mut bytes);
+            }
+            String::from_utf8_lossy(&bytes).into_owned()
+        })
+    }
+    (read_all(child.stdout.take()), read_all(child.stderr.take()))
 }
 
 /// Kills what is left of the child's process group.
@@ -431,7 +444,8 @@ fn thy_files(dir: &Path, recursive: bool) -> Vec<PathBuf> {
 
 fn fixture_trials() -> Vec<Trial> {
     let root = repo_root().join("tests/fixtures");
-    let files = thy_files(&root, true);
+    let limits = root.join(LIMITS_DIR);
+    let files: Vec<PathBuf> = thy_files(&root, true).into_iter().filter(|f| !f.starts_with(&limits)).collect();
     if files.is_empty() {
         let shown = root.display().to_string();
         return vec![Trial::test("fixture", move || Err(format!("no .thy fixtures under {shown}").into()))];
@@ -735,6 +749,197 @@ fn resource_case(thy: &Path, name: &str) -> Result<(), Failed> {
 }
 
 // ---------------------------------------------------------------------------------------
+// Limits: adversarial inputs under a time and memory budget
+
+/// The fixtures directory (under `tests/fixtures`) of adversarial inputs.
+const LIMITS_DIR: &str = "limits";
+
+/// What an adversarial input may use: resident memory, and time beyond its own budget.
+const MEMORY_LIMIT: u64 = 1 << 30;
+const TIME_SLACK: Duration = Duration::from_secs(1);
+
+/// How long past its budget a run is let go on before it is killed, so that an overrun is
+/// measured (and reported with its figure) rather than only noticed.
+const KILL_AFTER: Duration = Duration::from_secs(30);
+
+/// The budget a limits fixture's header declares.
+#[derive(Debug, PartialEq, Eq)]
+struct LimitHeader {
+    time: Duration,
+    exit: i32,
+    error_line: Option<u32>,
+}
+
+/// `(* limit: N s *)`, `(* exit: K *)` and `error at line L` from a fixture's text.
+fn limit_header(text: &str) -> Result<LimitHeader, String> {
+    let number_after = |key: &str| -> Option<&str> {
+        let at = text.find(key)? + key.len();
+        let rest = text[at..].trim_start();
+        let end = rest.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(rest.len());
+        Some(&rest[..end])
+    };
+    let time = number_after("(* limit:")
+        .ok_or("the header must declare its time budget: (* limit: N s *)")?
+        .parse::<f64>()
+        .map_err(|e| format!("limit: {e}"))?;
+    let exit = match number_after("(* exit:") {
+        Some(k) => k.parse::<i32>().map_err(|e| format!("exit: {e}"))?,
+        None => 0,
+    };
+    Ok(LimitHeader { time: Duration::from_secs_f64(time), exit, error_line: expected_error_line(text) })
+}
+
+fn limit_trials() -> Vec<Trial> {
+    let dir = repo_root().join("tests/fixtures").join(LIMITS_DIR);
+    let files = thy_files(&dir, false);
+    if files.is_empty() {
+        let shown = dir.display().to_string();
+        return vec![Trial::test("limits", move || Err(format!("no adversarial inputs in {shown}").into()))];
+    }
+    files
+        .into_iter()
+        .map(|thy| {
+            let name = dir_and_name(&thy).map(|(_, n)| n.to_owned()).unwrap_or_default();
+            Trial::test(format!("limits/{name}"), move || limit_case(&thy))
+        })
+        .collect()
+}
+
+/// Runs one adversarial input and checks everything its header and its text promise.
+fn limit_case(thy: &Path) -> Result<(), Failed> {
+    let text = std::fs::read_to_string(thy).map_err(|e| format!("cannot read {}: {e}", thy.display()))?;
+    let header = limit_header(&text)?;
+    let (dir, name) = dir_and_name(thy)?;
+    let measured =
+        run_measured(HOL, dir, &["check", "--format", "json", "--seed", "1", name], header.time + KILL_AFTER)?;
+    let run = &measured.run;
+    let mut problems = Vec::new();
+    if measured.elapsed > header.time + TIME_SLACK {
+        problems.push(format!(
+            "took {:.2} s, over its budget of {} s (+{} s)",
+            measured.elapsed.as_secs_f64(),
+            header.time.as_secs_f64(),
+            TIME_SLACK.as_secs()
+        ));
+    }
+    if measured.peak_memory > MEMORY_LIMIT {
+        problems.push(format!("peak resident memory {} MiB, over 1024 MiB", measured.peak_memory >> 20));
+    }
+    if run.crashed() {
+        problems.push("crashed, was killed or reported an internal error".to_owned());
+    } else if run.end != End::Exited(header.exit) {
+        problems.push(format!("expected exit status {}, got {}", header.exit, run.end));
+    }
+    match run.records() {
+        Err(f) => problems.push(f.message().unwrap_or("invalid JSON").to_owned()),
+        Ok(records) => {
+            for r in records.iter().filter(|r| r["kind"] == "quickcheck" && r["expect_met"] == false) {
+                problems.push(format!(
+                    "line {}: expected {}, got {} ({})",
+                    r["line"], r["expect"], r["outcome"], r["message"]
+                ));
+            }
+            if let Some(line) = header.error_line {
+                if !records.iter().any(|r| r["kind"] == "error" && r["line"].as_u64() == Some(u64::from(line))) {
+                    problems.push(format!("the header expects an error at line {line}"));
+                }
+            }
+            let values = value_expectations(&text);
+            if !values.is_empty() {
+                if let Err(f) = check_values(&values, run) {
+                    problems.push(f.message().unwrap_or("values differ").to_owned());
+                }
+            }
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("{}\n{}", problems.join("\n"), run.output()).into())
+    }
+}
+
+/// A run with what it cost.
+struct Measured {
+    run: Run,
+    elapsed: Duration,
+    /// Peak resident set size in bytes.
+    peak_memory: u64,
+}
+
+/// Runs `program ARGS` in `dir` as [`run_program`] does, under `RLIMIT_DATA` of
+/// [`MEMORY_LIMIT`], and reaps it with `wait4` to read its own peak resident set (not that
+/// of other children of this process, which run concurrently).
+#[cfg(unix)]
+fn run_measured(program: &str, dir: &Path, args: &[&str], kill_after: Duration) -> Result<Measured, Failed> {
+    use std::os::unix::process::CommandExt;
+    let mut command = Command::new(program);
+    command.process_group(0);
+    // SAFETY: the closure runs in the forked child before exec and calls only setrlimit(2),
+    // which is async-signal-safe; it touches no memory of the parent.
+    unsafe {
+        command.pre_exec(|| {
+            let limit = libc::rlimit { rlim_cur: MEMORY_LIMIT as libc::rlim_t, rlim_max: MEMORY_LIMIT as libc::rlim_t };
+            if libc::setrlimit(libc::RLIMIT_DATA, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let mut child = command
+        .args(args)
+        .current_dir(dir)
+        .env_clear()
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot start {program}: {e}"))?;
+    let (stdout, stderr) = read_output(&mut child);
+    let pid = libc::pid_t::try_from(child.id()).map_err(|_| "pid out of range")?;
+    let started = Instant::now();
+    let (end, peak_memory) = loop {
+        let mut status = 0;
+        // SAFETY: `rusage` is plain data that wait4 fills in; all-zero is a valid value.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: wait4 writes only to the two out-parameters, which live on this stack.
+        let reaped = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+        if reaped == pid {
+            kill_group(&child);
+            let end = if libc::WIFSIGNALED(status) {
+                End::Signal(libc::WTERMSIG(status))
+            } else {
+                End::Exited(libc::WEXITSTATUS(status))
+            };
+            // `ru_maxrss` is in KiB on Linux.
+            break (end, u64::try_from(usage.ru_maxrss).unwrap_or(0) * 1024);
+        }
+        if reaped < 0 {
+            return Err(format!("wait4: {}", std::io::Error::last_os_error()).into());
+        }
+        if started.elapsed() > kill_after {
+            kill_group(&child);
+            // SAFETY: as above; reaps the killed child.
+            unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+            break (End::TimedOut(kill_after), u64::try_from(usage.ru_maxrss).unwrap_or(0) * 1024);
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let elapsed = started.elapsed();
+    let stdout = stdout.join().map_err(|_| "reading stdout failed")?;
+    let stderr = stderr.join().map_err(|_| "reading stderr failed")?;
+    Ok(Measured { run: Run { end, stdout, stderr }, elapsed, peak_memory })
+}
+
+#[cfg(not(unix))]
+fn run_measured(program: &str, dir: &Path, args: &[&str], kill_after: Duration) -> Result<Measured, Failed> {
+    let started = Instant::now();
+    let run = run_program(program, dir, args, kill_after)?;
+    Ok(Measured { run, elapsed: started.elapsed(), peak_memory: 0 })
+}
+
+// ---------------------------------------------------------------------------------------
 // The harness's own helpers
 
 fn self_test() -> Result<(), Failed> {
@@ -750,6 +955,11 @@ fn self_test() -> Result<(), Failed> {
     let d = diff("a\nb\nc\n", "a\nB\nc\n");
     if d != "  a\n+ B\n- b\n  c\n" {
         return Err(format!("diff: {d:?}").into());
+    }
+    let limits = limit_header("(* limit: 2.5 s *) (* exit: 1 *) (* error at line 4 *)")?;
+    let want_limits = LimitHeader { time: Duration::from_millis(2500), exit: 1, error_line: Some(4) };
+    if limits != want_limits || limit_header("(* no budget *)").is_ok() {
+        return Err(format!("limit_header: {limits:?}").into());
     }
     let header = "(* expected: error at line 5: equation gives ... *)";
     if expected_error_line(header) != Some(5) || expected_error_line("(* no crash *)").is_some() {
@@ -784,6 +994,12 @@ fn self_test() -> Result<(), Failed> {
         let segv = run_program("/bin/sh", &tmp, &["-c", "kill -SEGV $$"], TIME_LIMIT)?;
         if segv.end != End::Signal(11) || !segv.crashed() {
             return Err(format!("signal: {:?}", segv.end).into());
+        }
+        // A shell holding 64 MiB in a variable shows it in its peak.
+        let alloc = |mib: u64| format!("x=$(head -c {} /dev/zero | tr '\\0' a); exit 4", mib << 20);
+        let big = run_measured("/bin/sh", &tmp, &["-c", &alloc(64)], TIME_LIMIT)?;
+        if big.run.end != End::Exited(4) || big.peak_memory < 60 << 20 || big.peak_memory > MEMORY_LIMIT {
+            return Err(format!("run_measured: {:?}, {} bytes", big.run.end, big.peak_memory).into());
         }
         let fine = run_program("/bin/sh", &tmp, &["-c", "echo out; echo err >&2; exit 3"], TIME_LIMIT)?;
         if fine.snapshot() != "out\n--- stderr\nerr\n--- exit status: 3\n" || fine.crashed() {

@@ -80,6 +80,19 @@ pub fn check_lemma(theory: &CheckedTheory, index: usize, opts: &Options, engine:
     }
 }
 
+/// The pairs (instance, size) of `instances` instances and sizes `1..=max_size` in the
+/// order of `instance + size`, then instance: produced one at a time, since a large `size`
+/// must cost time only as far as the search gets, not memory up front.
+fn schedule(instances: usize, max_size: u64) -> impl Iterator<Item = (usize, u64)> {
+    let last_diagonal = instances as u64 + max_size;
+    (1..=last_diagonal).flat_map(move |d| {
+        (0..instances).filter_map(move |i| {
+            let k = d.checked_sub(i as u64)?;
+            (1..=max_size).contains(&k).then_some((i, k))
+        })
+    })
+}
+
 /// One instance's tester, kept across sizes (its JIT is compiled once).
 enum InstanceTester<'c> {
     Exhaustive(exhaustive::Exhaustive<'c>),
@@ -98,7 +111,7 @@ pub fn run_tester(
     engine: Engine,
 ) -> Report {
     let t0 = Instant::now();
-    let budget = Budget { deadline: t0 + opts.timeout.max(Duration::from_millis(1)), cancel };
+    let budget = Budget { deadline: search::deadline_after(t0, opts.timeout.max(Duration::from_millis(1))), cancel };
     let mut report = Report::new(tester, OutcomeKind::NoCounterexample);
     if tester == Tester::Random {
         report.seed = Some(seed);
@@ -123,9 +136,7 @@ pub fn run_tester(
             _ => InstanceTester::Random(random::Random::new(c, opts.genuine_only, &budget, engine)),
         })
         .collect();
-    let mut order: Vec<(usize, u64)> =
-        (0..testers.len()).flat_map(|i| (1..=opts.size.max(1)).map(move |k| (i, k))).collect();
-    order.sort_by_key(|(i, k)| *i as u64 + k);
+    let order = schedule(testers.len(), opts.size.max(1));
     let mut too_big = vec![false; testers.len()];
     // The largest size each instance has covered completely.
     let mut covered = vec![0u64; testers.len()];
@@ -217,4 +228,30 @@ pub fn run_tester(
     }
     report.seconds = t0.elapsed().as_secs_f64();
     report
+}
+
+#[cfg(test)]
+mod tests {
+    use super::schedule;
+
+    /// The lazy schedule visits exactly what sorting every pair by `instance + size` (a
+    /// stable sort, so instance order breaks ties) visits.
+    #[test]
+    fn schedule_is_diagonal_order() {
+        for instances in 0..5 {
+            for max_size in 1..7u64 {
+                let mut eager: Vec<(usize, u64)> =
+                    (0..instances).flat_map(|i| (1..=max_size).map(move |k| (i, k))).collect();
+                eager.sort_by_key(|(i, k)| *i as u64 + k);
+                assert_eq!(schedule(instances, max_size).collect::<Vec<_>>(), eager);
+            }
+        }
+    }
+
+    /// The largest size costs nothing until it is reached.
+    #[test]
+    fn schedule_is_lazy() {
+        let first: Vec<_> = schedule(64, u64::MAX / 2).take(3).collect();
+        assert_eq!(first, vec![(0, 1), (0, 2), (1, 1)]);
+    }
 }

@@ -29,6 +29,14 @@ impl Budget<'_> {
     }
 }
 
+/// `now + limit`, or a point beyond any run when that is not representable: a time limit
+/// of centuries means "no limit", never an overflow panic.
+pub fn deadline_after(now: Instant, limit: std::time::Duration) -> Instant {
+    now.checked_add(limit)
+        .or_else(|| now.checked_add(std::time::Duration::from_secs(u64::from(u32::MAX))))
+        .unwrap_or(now)
+}
+
 /// How a search ended before covering its space.
 #[derive(Clone, Debug, PartialEq)]
 pub enum End {
