@@ -32,15 +32,16 @@
 //! `BLESS=1 cargo test -p hol --test fixtures` (re)writes snapshots from this run's
 //! output; review them with `git diff` before committing. A missing snapshot fails.
 
+#[path = "support/process.rs"]
+mod process;
+
 use libtest_mimic::{Arguments, Failed, Trial};
+use process::{run_measured, run_program, End, Run, MEMORY_LIMIT};
 use serde_json::Value;
 use std::fmt::Write as _;
-use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::sync::{Arc, OnceLock};
-use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const HOL: &str = env!("CARGO_BIN_EXE_hol");
 
@@ -80,148 +81,9 @@ fn bless() -> bool {
 // ---------------------------------------------------------------------------------------
 // Running the binary
 
-/// How a run ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum End {
-    Exited(i32),
-    Signal(i32),
-    TimedOut(Duration),
-}
-
-impl std::fmt::Display for End {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            End::Exited(code) => write!(f, "exit status: {code}"),
-            End::Signal(signal) => write!(f, "killed by signal {signal}"),
-            End::TimedOut(limit) => write!(f, "timed out after {} s (killed)", limit.as_secs()),
-        }
-    }
-}
-
-#[derive(Clone, Debug)]
-struct Run {
-    end: End,
-    stdout: String,
-    stderr: String,
-}
-
-impl Run {
-    /// The snapshot text: stdout, then stderr if any, then how the run ended.
-    fn snapshot(&self) -> String {
-        let mut text = self.stdout.clone();
-        if !self.stderr.is_empty() {
-            text.push_str("--- stderr\n");
-            text.push_str(&self.stderr);
-            if !self.stderr.ends_with('\n') {
-                text.push('\n');
-            }
-        }
-        let _ = writeln!(text, "--- {}", self.end);
-        text
-    }
-
-    /// stdout and stderr, for failure messages.
-    fn output(&self) -> String {
-        format!("{}\n--- stdout\n{}--- stderr\n{}", self.end, self.stdout, self.stderr)
-    }
-
-    fn crashed(&self) -> bool {
-        matches!(self.end, End::Signal(_) | End::TimedOut(_))
-            || self.stdout.contains("internal error")
-            || self.stderr.contains("panicked")
-    }
-
-    /// The JSON Lines records of stdout.
-    fn records(&self) -> Result<Vec<Value>, Failed> {
-        self.stdout
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-            .map(|l| serde_json::from_str(l).map_err(|e| Failed::from(format!("not a JSON record ({e}): {l}"))))
-            .collect()
-    }
-}
-
-/// Runs `hol ARGS` in `dir` with an empty environment (only `NO_COLOR=1`), killing it after
-/// `limit`.
+/// Runs `hol ARGS` in `dir` (see [`run_program`]).
 fn run_hol(dir: &Path, args: &[&str], limit: Duration) -> Result<Run, Failed> {
-    run_program(HOL, dir, args, limit)
-}
-
-/// Runs `program ARGS` as [`run_hol`] does, in a process group of its own so that a timeout
-/// kills everything it started (a child left behind would hold the output pipes open).
-fn run_program(program: &str, dir: &Path, args: &[&str], limit: Duration) -> Result<Run, Failed> {
-    let mut command = Command::new(program);
-    #[cfg(unix)]
-    std::os::unix::process::CommandExt::process_group(&mut command, 0);
-    let mut child = command
-        .args(args)
-        .current_dir(dir)
-        .env_clear()
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot start {program}: {e}"))?;
-    let (stdout, stderr) = read_output(&mut child);
-    let started = Instant::now();
-    let end = loop {
-        match child.try_wait().map_err(|e| format!("waiting for {program}: {e}"))? {
-            Some(status) => {
-                kill_group(&child);
-                break exit_end(status);
-            }
-            None if started.elapsed() > limit => {
-                kill_group(&child);
-                let _ = child.kill();
-                let _ = child.wait();
-                break End::TimedOut(limit);
-            }
-            None => std::thread::sleep(Duration::from_millis(10)),
-        }
-    };
-    let stdout = stdout.join().map_err(|_| "reading stdout failed")?;
-    let stderr = stderr.join().map_err(|_| "reading stderr failed")?;
-    Ok(Run { end, stdout, stderr })
-}
-
-/// Threads reading the child's stdout and stderr to the end, so neither pipe fills up.
-fn read_output(child: &mut std::process::Child) -> (JoinHandle<String>, JoinHandle<String>) {
-    fn read_all(pipe: Option<impl Read + Send + 'static>) -> JoinHandle<String> {
-        std::thread::spawn(move || {
-            let mut bytes = Vec::new();
-            if let Some(mut pipe) = pipe {
-                let _ = pipe.read_to_end(&mut bytes);
-            }
-            String::from_utf8_lossy(&bytes).into_owned()
-        })
-    }
-    (read_all(child.stdout.take()), read_all(child.stderr.take()))
-}
-
-/// Kills what is left of the child's process group.
-fn kill_group(child: &std::process::Child) {
-    #[cfg(unix)]
-    if let Ok(pid) = libc::pid_t::try_from(child.id()) {
-        // SAFETY: kill(2) has no memory-safety preconditions; the group is the child's own
-        // (`process_group(0)`), so nothing else is signalled.
-        unsafe {
-            libc::kill(-pid, libc::SIGKILL);
-        }
-    }
-    #[cfg(not(unix))]
-    let _ = child;
-}
-
-fn exit_end(status: std::process::ExitStatus) -> End {
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::ExitStatusExt;
-        if let Some(signal) = status.signal() {
-            return End::Signal(signal);
-        }
-    }
-    End::Exited(status.code().unwrap_or(-1))
+    Ok(run_program(HOL, dir, args, limit)?)
 }
 
 /// `path` split into its directory and file name, to run with a relative file name.
@@ -754,8 +616,7 @@ fn resource_case(thy: &Path, name: &str) -> Result<(), Failed> {
 /// The fixtures directory (under `tests/fixtures`) of adversarial inputs.
 const LIMITS_DIR: &str = "limits";
 
-/// What an adversarial input may use: resident memory, and time beyond its own budget.
-const MEMORY_LIMIT: u64 = 1 << 30;
+/// What an adversarial input may use beyond its own time budget.
 const TIME_SLACK: Duration = Duration::from_secs(1);
 
 /// How long past its budget a run is let go on before it is killed, so that an overrun is
@@ -831,7 +692,7 @@ fn limit_case(thy: &Path) -> Result<(), Failed> {
         problems.push(format!("expected exit status {}, got {}", header.exit, run.end));
     }
     match run.records() {
-        Err(f) => problems.push(f.message().unwrap_or("invalid JSON").to_owned()),
+        Err(e) => problems.push(e),
         Ok(records) => {
             for r in records.iter().filter(|r| r["kind"] == "quickcheck" && r["expect_met"] == false) {
                 problems.push(format!(
@@ -857,86 +718,6 @@ fn limit_case(thy: &Path) -> Result<(), Failed> {
     } else {
         Err(format!("{}\n{}", problems.join("\n"), run.output()).into())
     }
-}
-
-/// A run with what it cost.
-struct Measured {
-    run: Run,
-    elapsed: Duration,
-    /// Peak resident set size in bytes.
-    peak_memory: u64,
-}
-
-/// Runs `program ARGS` in `dir` as [`run_program`] does, under `RLIMIT_DATA` of
-/// [`MEMORY_LIMIT`], and reaps it with `wait4` to read its own peak resident set (not that
-/// of other children of this process, which run concurrently).
-#[cfg(unix)]
-fn run_measured(program: &str, dir: &Path, args: &[&str], kill_after: Duration) -> Result<Measured, Failed> {
-    use std::os::unix::process::CommandExt;
-    let mut command = Command::new(program);
-    command.process_group(0);
-    // SAFETY: the closure runs in the forked child before exec and calls only setrlimit(2),
-    // which is async-signal-safe; it touches no memory of the parent.
-    unsafe {
-        command.pre_exec(|| {
-            let limit = libc::rlimit { rlim_cur: MEMORY_LIMIT as libc::rlim_t, rlim_max: MEMORY_LIMIT as libc::rlim_t };
-            if libc::setrlimit(libc::RLIMIT_DATA, &limit) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
-    let mut child = command
-        .args(args)
-        .current_dir(dir)
-        .env_clear()
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot start {program}: {e}"))?;
-    let (stdout, stderr) = read_output(&mut child);
-    let pid = libc::pid_t::try_from(child.id()).map_err(|_| "pid out of range")?;
-    let started = Instant::now();
-    let (end, peak_memory) = loop {
-        let mut status = 0;
-        // SAFETY: `rusage` is plain data that wait4 fills in; all-zero is a valid value.
-        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-        // SAFETY: wait4 writes only to the two out-parameters, which live on this stack.
-        let reaped = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
-        if reaped == pid {
-            kill_group(&child);
-            let end = if libc::WIFSIGNALED(status) {
-                End::Signal(libc::WTERMSIG(status))
-            } else {
-                End::Exited(libc::WEXITSTATUS(status))
-            };
-            // `ru_maxrss` is in KiB on Linux.
-            break (end, u64::try_from(usage.ru_maxrss).unwrap_or(0) * 1024);
-        }
-        if reaped < 0 {
-            return Err(format!("wait4: {}", std::io::Error::last_os_error()).into());
-        }
-        if started.elapsed() > kill_after {
-            kill_group(&child);
-            // SAFETY: as above; reaps the killed child.
-            unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-            break (End::TimedOut(kill_after), u64::try_from(usage.ru_maxrss).unwrap_or(0) * 1024);
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
-    let elapsed = started.elapsed();
-    let stdout = stdout.join().map_err(|_| "reading stdout failed")?;
-    let stderr = stderr.join().map_err(|_| "reading stderr failed")?;
-    Ok(Measured { run: Run { end, stdout, stderr }, elapsed, peak_memory })
-}
-
-#[cfg(not(unix))]
-fn run_measured(program: &str, dir: &Path, args: &[&str], kill_after: Duration) -> Result<Measured, Failed> {
-    let started = Instant::now();
-    let run = run_program(program, dir, args, kill_after)?;
-    Ok(Measured { run, elapsed: started.elapsed(), peak_memory: 0 })
 }
 
 // ---------------------------------------------------------------------------------------

@@ -6,12 +6,14 @@
 //! Extreme values are tried exhaustively; proptest adds random ones (its seed is printed
 //! on failure, and `PROPTEST_CASES` sets how many).
 
+#[path = "../../tests/support/process.rs"]
+mod process;
+
+use process::{run_program, End, Run};
 use proptest::prelude::*;
 use serde_json::Value;
-use std::io::Write as _;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const HOL: &str = env!("CARGO_BIN_EXE_hol");
 
@@ -73,56 +75,28 @@ fn scratch_dir() -> PathBuf {
 }
 
 /// Runs `hol check --format json ARGS T.thy` on `text`, in a directory of its own.
-fn run(text: &str, args: &[&str], tag: &str) -> Result<(Output, Duration), String> {
+fn run(text: &str, args: &[&str], tag: &str) -> Result<Run, String> {
     let dir = scratch_dir().join(tag);
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let path = dir.join("T.thy");
-    std::fs::File::create(&path).and_then(|mut f| f.write_all(text.as_bytes())).map_err(|e| e.to_string())?;
-    let started = Instant::now();
-    let mut child = Command::new(HOL)
-        .args(["check", "--format", "json"])
-        .args(args)
-        .arg("T.thy")
-        .current_dir(&dir)
-        .env_clear()
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot start hol: {e}"))?;
-    loop {
-        if child.try_wait().map_err(|e| e.to_string())?.is_some() {
-            break;
-        }
-        if started.elapsed() > RUN_LIMIT {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(format!("did not finish within {} s", RUN_LIMIT.as_secs()));
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    let output = child.wait_with_output().map_err(|e| e.to_string())?;
+    std::fs::write(dir.join("T.thy"), text).map_err(|e| e.to_string())?;
+    let args: Vec<&str> = ["check", "--format", "json"].iter().chain(args).chain(&["T.thy"]).copied().collect();
+    let run = run_program(HOL, &dir, &args, RUN_LIMIT);
     let _ = std::fs::remove_dir_all(&dir);
-    Ok((output, started.elapsed()))
+    run
 }
 
 /// What every run must satisfy. `error_line`: the line an error about the value must be on
 /// (`None` for a flag, whose error is a usage error on stderr naming it).
-fn judge(output: &Output, flag: Option<&str>, error_line: Option<u64>) -> Result<(), String> {
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    let shown = || format!("{}\n--- stdout\n{stdout}--- stderr\n{stderr}", output.status);
-    let Some(code) = output.status.code() else {
-        return Err(format!("killed by a signal: {}", shown()));
+fn judge(run: &Run, flag: Option<&str>, error_line: Option<u64>) -> Result<(), String> {
+    let stderr = &run.stderr;
+    let shown = || run.output();
+    let End::Exited(code) = run.end else {
+        return Err(format!("killed or timed out: {}", shown()));
     };
-    if stderr.contains("panicked") || stdout.contains("internal error") {
+    if run.crashed() {
         return Err(format!("panicked: {}", shown()));
     }
-    let records: Vec<Value> = stdout
-        .lines()
-        .map(serde_json::from_str)
-        .collect::<Result<_, _>>()
-        .map_err(|e| format!("not JSON ({e}): {}", shown()))?;
+    let records: Vec<Value> = run.records().map_err(|e| format!("{e}: {}", shown()))?;
     let errors: Vec<&Value> = records.iter().filter(|r| r["kind"] == "error").collect();
     let tested = records.iter().any(|r| r["kind"] == "quickcheck");
     match flag {
@@ -148,12 +122,12 @@ fn judge(output: &Output, flag: Option<&str>, error_line: Option<u64>) -> Result
 }
 
 fn theory_case(place: Place, name: &str, value: &str, tag: &str) -> Result<(), String> {
-    let (output, _) = run(&theory(place, name, value), &[], tag)?;
+    let run = run(&theory(place, name, value), &[], tag)?;
     let line = match place {
         Place::Quickcheck => 4,
         Place::Declare => 2,
     };
-    judge(&output, None, Some(line)).map_err(|e| format!("{place:?} {name} = {value}: {e}"))
+    judge(&run, None, Some(line)).map_err(|e| format!("{place:?} {name} = {value}: {e}"))
 }
 
 fn flag_case(flag: &str, value: &str, tag: &str) -> Result<(), String> {
@@ -162,8 +136,8 @@ fn flag_case(flag: &str, value: &str, tag: &str) -> Result<(), String> {
     let arg = format!("{flag}={value}");
     let bound = if flag == "--timeout" { [].as_slice() } else { ["--timeout", "0.3"].as_slice() };
     let args: Vec<&str> = bound.iter().copied().chain([arg.as_str()]).collect();
-    let (output, _) = run(&text, &args, tag)?;
-    judge(&output, Some(flag), None).map_err(|e| format!("{arg}: {e}"))
+    let run = run(&text, &args, tag)?;
+    judge(&run, Some(flag), None).map_err(|e| format!("{arg}: {e}"))
 }
 
 /// Runs `cases` on two threads and collects every failure.
