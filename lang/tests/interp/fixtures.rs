@@ -84,7 +84,7 @@ fn parse_limits(spec: &str) -> (Limits, Option<u64>) {
     (l, deadline_ms)
 }
 
-fn run_line(p: &Program, spec: &str, (limits, deadline_ms): &(Limits, Option<u64>)) -> Result<(), String> {
+pub(crate) fn run_line(p: &Program, spec: &str, (limits, deadline_ms): &(Limits, Option<u64>)) -> Result<(), String> {
     let (lhs, expected) = spec.split_once(" == ").ok_or("a run line is `<call> == <expected>`")?;
     let e = parse_expr(p, lhs).map_err(|e| format!("bad call `{lhs}`: {e}"))?;
     let Expr::Call(f, _) = &e else { return Err("a run line must be a call `@f(...)`".into()) };
