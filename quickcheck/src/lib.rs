@@ -150,11 +150,17 @@ pub fn run_tester(
         };
         report.tests += res.tests;
         report.passed_premises += res.passed;
+        report.too_large += res.too_large;
         if opts.verbose {
             let inst: Vec<String> = conjectures[i].instance.iter().map(|(a, t)| format!("{a} = {t}")).collect();
             let inst = if inst.is_empty() { String::new() } else { format!(" ({})", inst.join(", ")) };
             let plural = if res.tests == 1 { "" } else { "s" };
-            report.log.push(format!("size {k}{inst}: {} test{plural}, {} passed the premises", res.tests, res.passed));
+            let skipped =
+                if res.too_large > 0 { format!(", {} too large to build", res.too_large) } else { String::new() };
+            report.log.push(format!(
+                "size {k}{inst}: {} test{plural}, {} passed the premises{skipped}",
+                res.tests, res.passed
+            ));
         }
         if res.shrink.is_some() {
             report.shrink = res.shrink;
@@ -224,6 +230,19 @@ pub fn run_tester(
             format!("none in {} random tests up to size {}", report.tests, opts.size)
         } else {
             format!("none up to size {}", report.size)
+        });
+    }
+    if report.too_large > 0 {
+        // Said, so that "none in n tests" is not read as covering cases that never ran.
+        let n = report.too_large;
+        let skipped = format!(
+            "{n} random case{} too large to build {} skipped",
+            if n == 1 { "" } else { "s" },
+            if n == 1 { "was" } else { "were" }
+        );
+        report.message = Some(match report.message.take() {
+            Some(m) => format!("{m}; {skipped}"),
+            None => skipped,
         });
     }
     report.seconds = t0.elapsed().as_secs_f64();

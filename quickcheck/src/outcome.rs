@@ -84,6 +84,9 @@ pub struct Report {
     pub tests: u64,
     /// Of them, those that passed every premise.
     pub passed_premises: u64,
+    /// Random cases abandoned before they ran, their values too large to build; not among
+    /// `tests`, and said in `message`.
+    pub too_large: u64,
     /// The size reached.
     pub size: u64,
     pub seconds: f64,
@@ -106,6 +109,7 @@ impl Report {
             message: None,
             tests: 0,
             passed_premises: 0,
+            too_large: 0,
             size: 0,
             seconds: 0.0,
             seed: None,

@@ -21,6 +21,7 @@ use lang::core::ir::{DataId, FunId, Program, Ty};
 use lang::interp::{cardinality, Closure, SetValue, Value};
 use rand::RngExt;
 use rand_xoshiro::Xoshiro256PlusPlus;
+use std::collections::HashMap;
 use std::rc::Rc;
 use std::time::Instant;
 
@@ -72,18 +73,19 @@ impl<'a> Choices<'a> {
     /// `sequence` of `draw(n)`, each choice given to `each`: the same choices, drawn in
     /// one loop when drawing at random without recording, where the builder `b` gets the
     /// length and draws the elements itself (`Build::int_list_with`, straight into the
-    /// arena); otherwise `b` gets the choices made (`Build::int_list`).
-    fn draws(&mut self, max: u64, n: u64, each: impl Fn(u64) -> i64, b: &mut impl Build, buf: &mut Vec<i64>) {
+    /// arena); otherwise `b` gets the choices made (`Build::int_list`). Returns the length.
+    fn draws(&mut self, max: u64, n: u64, each: impl Fn(u64) -> i64, b: &mut impl Build, buf: &mut Vec<i64>) -> u64 {
         if let (Some(r), false) = (self.rng.as_deref_mut(), self.recording) {
             let len = r.random_range(0..=max);
             // An announcing 1 and a choice per element, and the closing 0.
             self.pos += 2 * len as usize + 1;
             b.int_list_with(len as usize, || each(r.random_range(0..n.max(1))));
-            return;
+            return len;
         }
         buf.clear();
         self.sequence(max, |ch| buf.push(each(ch.draw(n))));
         b.int_list(buf);
+        buf.len() as u64
     }
 
     /// Generates a sequence of up to `max` elements: a random run picks its length
@@ -246,30 +248,217 @@ impl Build for WordBuilder<'_, '_> {
     }
 }
 
+/// A field of a constructor, as a generator sees it.
+struct Field {
+    ty: Ty,
+    /// Whether it can contain the datatype itself.
+    recursive: bool,
+    /// Whether its values grow with the size (`Generators::grows`).
+    grows: bool,
+}
+
 /// What a generator needs to know about a datatype, computed once.
 struct DataInfo {
     /// Constructor tags, non-recursive first.
     order: Vec<u32>,
     /// How many constructors are non-recursive (at least 1).
     base: usize,
-    /// Per constructor: each field's type and whether it is recursive, and how many are.
-    ctors: Vec<(Vec<(Ty, bool)>, u64)>,
+    /// Per constructor: its fields, and how many are recursive.
+    ctors: Vec<(Vec<Field>, u64)>,
     /// `'a list`, drawn QuickCheck's way: a length, then the elements.
     list_elem: Option<Ty>,
+    /// Whether the values of the list's elements grow with the size: then the size is split
+    /// among them (`Generators::data`).
+    elem_grows: bool,
+    /// Whether values of the datatype grow with the size: it is recursive, or a field grows.
+    grows: bool,
     pair: bool,
+}
+
+/// Why drawing a case's values was abandoned (`Generators::abandoned`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Abandon {
+    /// The values took more than `CASE_BUILD_STEPS` steps (or the arena was full).
+    TooLarge,
+    /// The deadline passed.
+    Timeout,
+}
+
+/// The most build steps (constructor cells, numbers, set elements, map entries) the values
+/// of one case may take. Sizes are split among the parts of a value, so a value's cost is
+/// polynomial in the size; this bound catches what is still too large (types whose size is
+/// exponential in their written length through synonyms, many variables at huge sizes), so
+/// a case ends cleanly, long before memory does: a million steps are at most some 100 MB
+/// as interpreter values and fit the JIT's arena (`codegen::DEFAULT_ARENA_WORDS`, 4 M
+/// words) as lists of numbers; 30 lists of 10,000 numbers (the largest size) take 300,000.
+pub const CASE_BUILD_STEPS: u64 = 1 << 20;
+
+/// How often (in build steps) drawing a case looks at the clock.
+const CLOCK_EVERY: u64 = 1 << 12;
+
+/// The most cells a function over a finite domain may take as a table of all its keys
+/// (nested tables multiply); a larger one is drawn as a finite map with a default.
+const TABLE_CELLS: u64 = 256;
+
+/// How a function type is drawn (`Generators::fun_info`).
+#[derive(Clone)]
+struct FunInfo {
+    /// As a table, every key of its finite domain (these, in order) with its own value;
+    /// else as a finite map with a default.
+    table: Option<Rc<[Value]>>,
+    /// Whether its keys, its results, and its values grow with the size.
+    key_grows: bool,
+    result_grows: bool,
+    grows: bool,
+    /// The most build steps one takes at size 0 (`Generators::least_cells`).
+    least: u64,
 }
 
 /// Random values of the types of one program.
 pub struct Generators<'p> {
     prog: &'p Program,
     datas: Vec<Option<Rc<DataInfo>>>,
+    /// What is known about each function type met.
+    funs: HashMap<Ty, FunInfo>,
     /// The elements of a list of numbers being replayed, reused across lists.
     numbers: Vec<i64>,
+    /// Build steps taken by the current case (`start_case`), and the most it may take.
+    steps: u64,
+    limit: u64,
+    /// When drawing must stop: checked every `CLOCK_EVERY` steps.
+    deadline: Option<Instant>,
+    /// Set when the current case's values were abandoned; every draw after it is a
+    /// placeholder.
+    abandoned: Option<Abandon>,
 }
 
 impl<'p> Generators<'p> {
     pub fn new(prog: &'p Program) -> Generators<'p> {
-        Generators { prog, datas: vec![None; prog.datas.len()], numbers: Vec::new() }
+        Generators {
+            prog,
+            datas: vec![None; prog.datas.len()],
+            funs: HashMap::new(),
+            numbers: Vec::new(),
+            steps: 0,
+            limit: CASE_BUILD_STEPS,
+            deadline: None,
+            abandoned: None,
+        }
+    }
+
+    /// Generators that stop drawing at `deadline`.
+    pub fn with_deadline(prog: &'p Program, deadline: Instant) -> Generators<'p> {
+        Generators { deadline: Some(deadline), ..Generators::new(prog) }
+    }
+
+    /// Starts drawing a new case: the step budget is whole again.
+    pub fn start_case(&mut self) {
+        self.steps = 0;
+        self.abandoned = None;
+    }
+
+    /// Whether (and why) drawing the current case was abandoned: its values are then
+    /// placeholders, not values of their types, and must not be used.
+    pub fn abandoned(&self) -> Option<Abandon> {
+        self.abandoned
+    }
+
+    /// Marks the current case as abandoned (the arena being full, say).
+    pub fn abandon(&mut self, why: Abandon) {
+        self.abandoned.get_or_insert(why);
+    }
+
+    /// Build steps taken by the current case.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// Counts `n` build steps; `false` (and the case abandoned) past the budget or the
+    /// deadline.
+    fn spend(&mut self, n: u64) -> bool {
+        if self.abandoned.is_some() {
+            return false;
+        }
+        let before = self.steps;
+        self.steps = self.steps.saturating_add(n);
+        if self.steps > self.limit {
+            self.abandoned = Some(Abandon::TooLarge);
+        } else if before / CLOCK_EVERY != self.steps / CLOCK_EVERY && self.deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            self.abandoned = Some(Abandon::Timeout);
+        }
+        self.abandoned.is_none()
+    }
+
+    /// Whether the values of `ty` can grow with the size (lists, sets, recursive datatypes,
+    /// functions drawn as finite maps); numbers and booleans only get larger, not more.
+    /// Where a value has several parts that grow, the size is split among them, as
+    /// QuickCheck's sized generators do, so that nesting such types does not multiply the
+    /// cost: a `nat list list ... list` of depth `d` at size `n` has O(d n) cells, not n^d.
+    pub fn grows(&mut self, ty: &Ty) -> bool {
+        match ty {
+            Ty::Bool | Ty::Nat | Ty::Int => false,
+            Ty::Set(_) => true,
+            Ty::Data(d) => self.info(*d).grows,
+            Ty::Fun(..) => self.fun_info(ty).grows,
+        }
+    }
+
+    /// How a function type `ty` is drawn, computed once per type (a nest of function types
+    /// asks about every level).
+    fn fun_info(&mut self, ty: &Ty) -> FunInfo {
+        if let Some(i) = self.funs.get(ty) {
+            return i.clone();
+        }
+        let Ty::Fun(a, r) = ty else { unreachable!("fun_info of a function type") };
+        let result_least = self.least_cells(r);
+        // A table when the domain has at most 64 elements and the table, nested tables in
+        // `r` multiplied in, takes at most `TABLE_CELLS` cells at size 0.
+        let table = cardinality(self.prog, a)
+            .filter(|n| *n <= 64)
+            .and_then(|n| u64::try_from(n).ok())
+            .filter(|keys| keys.saturating_mul(result_least) <= TABLE_CELLS);
+        let keys: Option<Rc<[Value]>> = table.and_then(|_| lang::interp::enumerate(self.prog, a)).map(Rc::from);
+        let table = keys.as_ref().map(|k| k.len() as u64);
+        let (key_grows, result_grows) = (self.grows(a), self.grows(r));
+        let info = FunInfo {
+            table: keys,
+            key_grows,
+            result_grows,
+            grows: table.is_none() || result_grows,
+            least: match table {
+                Some(keys) => keys.saturating_mul(result_least),
+                None => result_least.saturating_add(1),
+            },
+        };
+        self.funs.insert(ty.clone(), info.clone());
+        info
+    }
+
+    /// The most build steps a value of `ty` takes at size 0, where every part that grows
+    /// is smallest: what a table of such values costs whatever the size.
+    fn least_cells(&mut self, ty: &Ty) -> u64 {
+        match ty {
+            Ty::Bool | Ty::Nat | Ty::Int | Ty::Set(_) => 1,
+            Ty::Data(d) => {
+                let info = self.info(*d);
+                if info.list_elem.is_some() {
+                    return 1;
+                }
+                // At size 0 only the non-recursive constructors are drawn.
+                let mut most = 1u64;
+                for tag in &info.order[..info.base] {
+                    let (fields, _) = &info.ctors[*tag as usize];
+                    let mut cells = 1u64;
+                    for f in fields.iter().filter(|f| !f.recursive) {
+                        cells = cells.saturating_add(self.least_cells(&f.ty));
+                    }
+                    most = most.max(cells);
+                }
+                most
+            }
+            Ty::Fun(..) => self.fun_info(ty).least,
+        }
     }
 
     /// A random value of `ty` as an interpreter value.
@@ -279,13 +468,24 @@ impl<'p> Generators<'p> {
         b.take()
     }
 
-    /// Draws a value of `ty` of size `size` into `b`.
+    /// Draws a value of `ty` of size `size` into `b`: always exactly one value pushed, a
+    /// placeholder (`false`) once the case is abandoned (`spend`).
     pub fn gen(&mut self, ty: &Ty, size: u64, ch: &mut Choices, b: &mut impl Build) {
+        if !self.spend(1) {
+            return b.bool(false);
+        }
         match ty {
             Ty::Bool => b.bool(ch.draw(2) == 1),
             Ty::Nat | Ty::Int => b.int(number(ty, size, ch)),
             Ty::Data(d) => self.data(*d, size, ch, b),
             Ty::Set(e) => {
+                if self.grows(e) {
+                    let (n, each) = split(size, ch);
+                    for _ in 0..n {
+                        self.gen(e, each, ch, b);
+                    }
+                    return b.set(n as usize);
+                }
                 let mut n = 0;
                 ch.sequence(size, |ch| {
                     self.gen(e, size, ch, b);
@@ -294,19 +494,31 @@ impl<'p> Generators<'p> {
                 b.set(n)
             }
             Ty::Fun(a, r) => {
-                if let Some(keys) =
-                    cardinality(self.prog, a).filter(|n| *n <= 64).and_then(|_| lang::interp::enumerate(self.prog, a))
-                {
+                let info = self.fun_info(ty);
+                if let Some(keys) = &info.table {
                     // Every key gets a value; the first one's is the default.
                     let mut vb = ValueBuilder::default();
                     let mut results = Vec::with_capacity(keys.len());
-                    for _ in &keys {
+                    for _ in keys.iter() {
                         self.gen(r, size, ch, &mut vb);
                         results.push(vb.take());
                     }
                     let default = results.first().cloned().unwrap_or(Value::Bool(false));
-                    b.value(Value::fun_map(default, keys.into_iter().zip(results).collect()));
+                    b.value(Value::fun_map(default, keys.iter().cloned().zip(results).collect()));
                     return;
+                }
+                let (key_grows, result_grows) = (info.key_grows, info.result_grows);
+                if key_grows || result_grows {
+                    // A default and `n` entries share the size.
+                    let n = ch.draw(size.saturating_add(1));
+                    let part = size / n.saturating_add(1);
+                    let (ks, rs) = (if key_grows { part } else { size }, if result_grows { part } else { size });
+                    self.gen(r, rs, ch, b);
+                    for _ in 0..n {
+                        self.gen(a, ks, ch, b);
+                        self.gen(r, rs, ch, b);
+                    }
+                    return b.map(n as usize);
                 }
                 self.gen(r, size, ch, b);
                 let mut n = 0;
@@ -326,8 +538,17 @@ impl<'p> Generators<'p> {
             // Lists of numbers, the most common test data, in one loop and without a
             // builder step per element; the same choices as below.
             let nat = *elem == Ty::Nat;
-            ch.draws(size, number_choices(elem, size), |c| number_of_choice(nat, c), b, &mut self.numbers);
+            let len = ch.draws(size, number_choices(elem, size), |c| number_of_choice(nat, c), b, &mut self.numbers);
+            self.spend(len);
             return;
+        }
+        if let (Some(elem), true) = (&info.list_elem, info.elem_grows) {
+            // Elements that grow share the size, so nesting lists does not multiply it.
+            let (n, each) = split(size, ch);
+            for _ in 0..n {
+                self.gen(elem, each, ch, b);
+            }
+            return b.list(n as usize);
         }
         if let Some(elem) = &info.list_elem {
             let mut n = 0;
@@ -340,9 +561,18 @@ impl<'p> Generators<'p> {
         let n = if size == 0 { info.base } else { info.order.len() };
         let tag = info.order[ch.draw(n as u64) as usize];
         let (fields, recursive) = &info.ctors[tag as usize];
-        for (f, rec) in fields {
-            let s = if info.pair || !rec { size } else { size.saturating_sub(1) / (*recursive).max(1) };
-            self.gen(f, s, ch, b);
+        let recursive = *recursive;
+        for f in fields {
+            let s = if info.pair || recursive == 0 || !f.grows {
+                size
+            } else if f.recursive {
+                size.saturating_sub(1) / recursive
+            } else {
+                // A part that grows in a node of a recursive value: the node's size is split
+                // among it and the subtrees, so nested user datatypes do not multiply it.
+                size.saturating_sub(1) / (recursive + 1)
+            };
+            self.gen(&f.ty, s, ch, b);
         }
         b.ctor(tag, fields.len())
     }
@@ -351,25 +581,39 @@ impl<'p> Generators<'p> {
         if let Some(i) = &self.datas[d.0 as usize] {
             return i.clone();
         }
-        let dd = self.prog.data(d);
-        let ctors: Vec<(Vec<(Ty, bool)>, u64)> = dd
-            .ctors
-            .iter()
-            .map(|c| {
-                let fields: Vec<(Ty, bool)> = c.fields.iter().map(|f| (f.clone(), mentions(self.prog, f, d))).collect();
-                let rec = fields.iter().filter(|(_, r)| *r).count() as u64;
-                (fields, rec)
-            })
-            .collect();
+        let prog = self.prog;
+        let dd = prog.data(d);
+        let mut ctors: Vec<(Vec<Field>, u64)> = Vec::with_capacity(dd.ctors.len());
+        for c in &dd.ctors {
+            let mut fields = Vec::with_capacity(c.fields.len());
+            for f in &c.fields {
+                let recursive = mentions(prog, f, d);
+                // A non-recursive field cannot reach `d`, so this never comes back here.
+                let grows = recursive || self.grows(f);
+                fields.push(Field { ty: f.clone(), recursive, grows });
+            }
+            let rec = fields.iter().filter(|f| f.recursive).count() as u64;
+            ctors.push((fields, rec));
+        }
         let mut order: Vec<u32> = (0..ctors.len() as u32).collect();
         order.sort_by_key(|t| (ctors[*t as usize].1 > 0, *t));
         let base = ctors.iter().filter(|(_, rec)| *rec == 0).count().max(1);
         let list_elem = (dd.name == "list" && dd.ctors.len() == 2 && dd.ctors[1].fields.len() == 2)
             .then(|| dd.ctors[1].fields[0].clone());
-        let info = Rc::new(DataInfo { order, base, ctors, list_elem, pair: dd.name == "prod" });
+        let elem_grows = list_elem.is_some() && ctors[1].0[0].grows;
+        let grows = ctors.iter().any(|(fields, _)| fields.iter().any(|f| f.grows));
+        let info = Rc::new(DataInfo { order, base, ctors, list_elem, elem_grows, grows, pair: dd.name == "prod" });
         self.datas[d.0 as usize] = Some(info.clone());
         info
     }
+}
+
+/// How many parts share `size`, and each one's size: a count `n` in `0..=size`, drawn as one
+/// choice (so every part's size is known before the first is drawn, in a replay too), and
+/// `size / n` each, as QuickCheck's sized generators split their size among subterms.
+fn split(size: u64, ch: &mut Choices) -> (u64, u64) {
+    let n = ch.draw(size.saturating_add(1));
+    (n, size / n.max(1))
 }
 
 /// A `nat` in `0..=size`, or an `int` in `-size..=size` drawn as 0, 1, -1, 2, -2, ... (a
@@ -427,6 +671,9 @@ struct Case {
     generated: Vec<Option<Value>>,
 }
 
+/// Runs one case; `Ok(None)` when its values were too large to build (`Abandon::TooLarge`):
+/// the case is abandoned before any part runs, and counted apart from the tests. Drawing
+/// past the deadline is `Stop::Timeout`.
 fn run_case(
     r: &mut Runner,
     sched: &Schedule,
@@ -434,9 +681,10 @@ fn run_case(
     size: u64,
     ch: &mut Choices,
     scratch: &mut Vec<Word>,
-) -> Result<Case, Stop> {
+) -> Result<Option<Case>, Stop> {
     r.reset_arena();
     r.clear();
+    gens.start_case();
     let mut taint = None;
     for step in &sched.steps {
         let flow = match step {
@@ -450,12 +698,20 @@ fn run_case(
                     gens.gen(ty, size, ch, &mut b);
                     match (b.failed, scratch.pop()) {
                         (false, Some(w)) => r.set_word(*v, w),
-                        _ => return Err(Stop::Diverged("out of memory building test data".into())),
+                        // The arena is full: too large, as past the step budget.
+                        _ => gens.abandon(Abandon::TooLarge),
                     }
                 } else {
                     let val = gens.value(ty, size, ch);
-                    let w = r.word_of(*v, &val);
-                    r.set(*v, val, w);
+                    if gens.abandoned().is_none() {
+                        let w = r.word_of(*v, &val);
+                        r.set(*v, val, w);
+                    }
+                }
+                match gens.abandoned() {
+                    Some(Abandon::TooLarge) => return Ok(None),
+                    Some(Abandon::Timeout) => return Err(Stop::Timeout),
+                    None => {}
                 }
                 Flow::Next
             }
@@ -469,10 +725,10 @@ fn run_case(
                     .map(|v| if sched.steps.contains(&Step::Gen(v)) { r.value(v) } else { None })
                     .collect();
             }
-            return Ok(Case { flow, generated });
+            return Ok(Some(Case { flow, generated }));
         }
     }
-    Ok(Case { flow: Flow::Passed, generated: Vec::new() })
+    Ok(Some(Case { flow: Flow::Passed, generated: Vec::new() }))
 }
 
 /// The random tester of one type instance, run size by size.
@@ -500,7 +756,7 @@ impl<'c> Random<'c> {
             batch_checks: batch_checks(c, &sched),
             sched,
             r: Runner::new(c, engine, budget.deadline),
-            gens: Generators::new(&c.program),
+            gens: Generators::with_deadline(&c.program, budget.deadline),
             genuine_only,
             scratch: Vec::new(),
             rows: Vec::new(),
@@ -572,14 +828,16 @@ impl<'c> Random<'c> {
             let at = self.rows.len();
             self.rows.resize(at + width, 0);
             let mut ch = Choices::random(rng);
+            self.gens.start_case();
             for s in &self.sched.steps {
                 let Step::Gen(v) = s else { break };
                 self.scratch.clear();
                 let mut b = WordBuilder { r: &mut self.r, stack: &mut self.scratch, failed: false };
                 self.gens.gen(&conj.vars[*v].ty, size, &mut ch, &mut b);
-                match (b.failed, self.scratch.pop()) {
+                match (b.failed || self.gens.abandoned().is_some(), self.scratch.pop()) {
                     (false, Some(w)) => self.rows[at + *v] = w,
-                    // The arena is full: this case goes on its own.
+                    // The arena is full, or the case too large or out of time: this case
+                    // goes on its own, which tells these apart.
                     _ => {
                         self.rows.truncate(at);
                         let before = self.befores.pop();
@@ -624,7 +882,11 @@ impl<'c> Random<'c> {
         let mut ch = Choices::random(rng);
         let case = run_case(&mut self.r, &self.sched, &mut self.gens, size, &mut ch, &mut self.scratch);
         let case = match case {
-            Ok(case) => case,
+            Ok(Some(case)) => case,
+            Ok(None) => {
+                res.too_large += 1;
+                return false;
+            }
             Err(stop) => {
                 res.end = Some(End::Stopped(stop));
                 return true;
@@ -649,7 +911,7 @@ impl<'c> Random<'c> {
         let mut ch = Choices::random_recorded(rng);
         let again = run_case(&mut self.r, &self.sched, &mut self.gens, size, &mut ch, &mut self.scratch);
         let (case, record) = match again {
-            Ok(c @ Case { flow: Flow::Failed(_), .. }) => (c, ch.record),
+            Ok(Some(c @ Case { flow: Flow::Failed(_), .. })) => (c, ch.record),
             _ => (case, Vec::new()),
         };
         let before: u64 = case.generated.iter().flatten().map(value_size).sum();
@@ -659,7 +921,7 @@ impl<'c> Random<'c> {
             shrink(&mut self.r, sched, &mut self.gens, &mut self.scratch, size, record, taint.is_none(), budget);
         let mut replay = Choices::replay(&choices);
         let shrunk = match run_case(&mut self.r, sched, &mut self.gens, size, &mut replay, &mut self.scratch) {
-            Ok(Case { flow: Flow::Failed(_), generated }) => generated,
+            Ok(Some(Case { flow: Flow::Failed(_), generated })) => generated,
             _ => case.generated,
         };
         res.shrink = Some(ShrinkStats {
@@ -717,7 +979,7 @@ fn shrink(
         *attempts += 1;
         let mut ch = Choices::replay(cand);
         match run_case(r, sched, gens, size, &mut ch, scratch) {
-            Ok(Case { flow: Flow::Failed(t), .. }) if !genuine || t.is_none() => Some(ch.record),
+            Ok(Some(Case { flow: Flow::Failed(t), .. })) if !genuine || t.is_none() => Some(ch.record),
             _ => None,
         }
     };
@@ -823,6 +1085,96 @@ mod tests {
                 assert_eq!(batched, run(Engine::Interpreter), "{lemma}, seed {seed}");
             }
         }
+    }
+
+    /// Checks a one-lemma theory and lowers its conjecture at `nat`.
+    fn conjecture(text: &str) -> Conjecture {
+        let th = lang::check_theory(&format!("theory T imports Main begin\n{text}\nend"));
+        assert!(th.diagnostics.is_empty(), "{:?}", th.diagnostics);
+        th.lower_conjecture(0, &[TypeChoice::Named("nat".into())])
+    }
+
+    /// The size is split among the parts of a value that grow, so deep nests of lists,
+    /// functions and user datatypes cost polynomially in the size (here at most linearly per
+    /// level), not exponentially in the depth: before, a `nat list^20` at size 4 had up to
+    /// 4^20 cells.
+    #[test]
+    fn deep_types_cost_polynomially_in_the_size() {
+        let list20 = format!("nat{}", " list".repeat(20));
+        let fun16 = vec!["nat"; 17].join(" ⇒ ");
+        let tree6 = format!("nat{}", " tree".repeat(6));
+        let set6 = format!("nat{}", " set".repeat(6));
+        let c = conjecture(&format!(
+            "datatype 'a tree = Leaf | Node \"'a tree\" 'a \"'a tree\"\n\
+             lemma \"(a :: {list20}) = a ∧ (b :: {fun16}) = b ∧ (c :: {tree6}) = c ∧ (d :: {set6}) = d\" oops"
+        ));
+        let mut gens = Generators::new(&c.program);
+        for var in &c.vars {
+            for size in [0u64, 1, 2, 4, 8, 30, 100] {
+                let mut most = 0;
+                for seed in 0..40u64 {
+                    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+                    gens.start_case();
+                    let v = gens.value(&var.ty, size, &mut Choices::random(&mut rng));
+                    assert_eq!(gens.abandoned(), None, "{}, size {size}", var.name);
+                    most = most.max(gens.steps());
+                    assert!(value_size(&v) <= gens.steps());
+                }
+                // 20 levels (16 for the function), a few steps per element and level.
+                assert!(most <= 64 * (size + 1), "{}: {most} steps at size {size}", var.name);
+            }
+        }
+    }
+
+    /// Lists of numbers, the common case, are drawn as before: the size is not split among
+    /// numbers, which do not grow.
+    #[test]
+    fn lists_of_numbers_keep_the_whole_size() {
+        let c = conjecture("lemma \"(xs :: nat list) = xs\" oops");
+        let mut gens = Generators::new(&c.program);
+        let mut ch = Choices::replay(&[1, 30, 1, 29, 0]);
+        let v = gens.value(&c.vars[0].ty, 30, &mut ch);
+        assert_eq!(lang::interp::print_value(&c.program, &v, &c.vars[0].ty), "[30, 29]");
+    }
+
+    /// A case whose values take more than the step budget is abandoned before it runs and
+    /// counted apart from the tests; the search goes on, alike on both engines.
+    #[test]
+    fn a_case_too_large_to_build_is_abandoned_and_counted() {
+        let c = conjecture("lemma \"(xs :: nat list list) = xs\" oops");
+        let cancel = std::sync::atomic::AtomicBool::new(false);
+        let budget = Budget { deadline: Instant::now() + Duration::from_secs(60), cancel: &cancel };
+        let run = |engine: Engine| {
+            let mut t = Random::new(&c, false, &budget, engine);
+            t.gens.limit = 12;
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+            let res = t.run_size(20, 200, &mut rng, budget);
+            (res, rng)
+        };
+        let (res, rng) = run(Engine::Compiled);
+        assert_eq!(res.end, None);
+        assert!(res.too_large > 0 && res.tests > 0, "{res:?}");
+        assert_eq!(res.tests + res.too_large, 200);
+        assert_eq!((res, rng), run(Engine::Interpreter));
+    }
+
+    /// Drawing looks at the clock while it builds: a large value drawn past the deadline is
+    /// abandoned, and the case ends the search as a timeout.
+    #[test]
+    fn drawing_stops_at_the_deadline() {
+        let c = conjecture("lemma \"(xs :: nat list list) = xs\" oops");
+        let mut gens = Generators::with_deadline(&c.program, Instant::now());
+        gens.start_case();
+        // 10,000 elements, each a list of one number.
+        let choices: Vec<u64> =
+            std::iter::once(10_000).chain(std::iter::repeat([1, 1, 0]).flatten().take(30_000)).collect();
+        gens.value(&c.vars[0].ty, 10_000, &mut Choices::replay(&choices));
+        assert_eq!(gens.abandoned(), Some(Abandon::Timeout));
+        assert!(gens.steps() < 2 * CLOCK_EVERY, "stopped soon after the deadline: {}", gens.steps());
+        let mut r = Runner::new(&c, Engine::Interpreter, Instant::now());
+        let sched = Schedule::of(&c);
+        let case = run_case(&mut r, &sched, &mut gens, 10_000, &mut Choices::replay(&choices), &mut Vec::new());
+        assert!(matches!(case, Err(Stop::Timeout)));
     }
 
     /// Lists of numbers drawn at random straight into the arena (the fast path) and drawn

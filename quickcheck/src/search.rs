@@ -58,6 +58,9 @@ pub struct SizeResult {
     pub tests: u64,
     pub passed: u64,
     pub shrink: Option<ShrinkStats>,
+    /// Random cases abandoned while drawing their values, too large to build
+    /// (`random::CASE_BUILD_STEPS`); not among `tests`.
+    pub too_large: u64,
 }
 
 /// What a tester does with a failing case: `Some(end)` ends the search.
