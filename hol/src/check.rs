@@ -146,6 +146,57 @@ pub struct Tally {
     pub counterexamples: usize,
     pub unmet: usize,
     pub status: Status,
+    /// The signal that ended the run early (SIGINT, SIGTERM), if one did.
+    pub interrupted: Option<i32>,
+}
+
+impl Tally {
+    /// The process's exit status: 128 + the signal for an interrupted run (130, 143).
+    pub fn exit_status(&self) -> u8 {
+        match self.interrupted {
+            Some(signal) => crate::interrupt::exit_status(signal),
+            None => self.status as u8,
+        }
+    }
+}
+
+/// The output and the tally, shared by the worker thread that checks and the main thread,
+/// which writes the summary itself when a signal ends the run. One lock covers counting an
+/// event and writing it, so a summary written under the lock counts exactly the records
+/// before it, and no record is cut in two.
+pub struct Session {
+    pub out: Box<dyn Output + Send>,
+    pub tally: Tally,
+    /// The summary is written once, by whichever thread comes first.
+    summarized: bool,
+}
+
+impl Session {
+    pub fn new(out: Box<dyn Output + Send>, tally: Tally) -> Session {
+        Session { out, tally, summarized: false }
+    }
+
+    /// Writes the summary unless it was written already.
+    pub fn summarize(&mut self) -> io::Result<()> {
+        if std::mem::replace(&mut self.summarized, true) {
+            return Ok(());
+        }
+        self.out.summary(&self.tally)
+    }
+}
+
+/// The session, locked (a panic while it was held leaves it usable: counts and writes do
+/// not leave it half changed).
+pub fn lock(session: &std::sync::Mutex<Session>) -> std::sync::MutexGuard<'_, Session> {
+    session.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Session {
+    /// Counts `event` and writes it.
+    fn emit(&mut self, file: &SourceFile, event: &Event) -> io::Result<()> {
+        self.tally.count(event);
+        self.out.event(file, event)
+    }
 }
 
 impl Tally {
@@ -201,32 +252,54 @@ impl Tally {
     }
 }
 
-/// Checks every file in order, reporting to `out` and counting into `tally`. An `Err` only
-/// when writing the output failed; `tally` then covers what was reported before.
-pub fn run(files: &[impl AsRef<Path>], options: &Options, out: &mut dyn Output, tally: &mut Tally) -> io::Result<()> {
+/// Checks every file in order, reporting to the session's output and counting into its
+/// tally, then writes the summary. Stops early, between two items, when a signal asks it
+/// to (`interrupt`). An `Err` only when writing the output failed; the tally then covers
+/// what was reported before.
+pub fn run(files: &[impl AsRef<Path>], options: &Options, session: &std::sync::Mutex<Session>) -> io::Result<()> {
     for path in files {
-        check_file(path.as_ref(), options, out, tally)?;
+        if crate::interrupt::received().is_some() {
+            break;
+        }
+        check_file(path.as_ref(), options, session)?;
     }
-    out.summary(tally)
+    let mut s = lock(session);
+    s.tally.interrupted = crate::interrupt::received();
+    s.summarize()
 }
 
-fn check_file(path: &Path, options: &Options, out: &mut dyn Output, tally: &mut Tally) -> io::Result<()> {
+fn check_file(path: &Path, options: &Options, session: &std::sync::Mutex<Session>) -> io::Result<()> {
     let shown = path.display().to_string();
     let text = match read(path) {
         Ok(text) => text,
-        Err(message) => {
+        Err(ReadError::Message(message)) => {
             let file = SourceFile::new(shown, String::new());
             let event = Event::FileError { message, notes: vec![], help: vec![] };
-            tally.count(&event);
-            return out.event(&file, &event);
+            return lock(session).emit(&file, &event);
+        }
+        Err(ReadError::NotUtf8 { text, at, .. }) => {
+            // Located at the first bad byte, in the text as far as it reads: the bad bytes
+            // are shown as U+FFFD, which keeps the offsets before them.
+            let file = SourceFile::new(shown, text);
+            let at = at as usize;
+            let diagnostic = Diagnostic::error(
+                Span::new(at, at + char::REPLACEMENT_CHARACTER.len_utf8()),
+                format!("`{}` is not valid UTF-8", file.path),
+            )
+            .with_label("the first byte that is not UTF-8")
+            .with_note("theory files are read as UTF-8; nothing in this file was checked")
+            .with_help("convert the file to UTF-8 (e.g. `iconv -f LATIN1 -t UTF-8`)");
+            let event = Event::Diagnostic { diagnostic, origin: Origin::Check };
+            return lock(session).emit(&file, &event);
         }
     };
     let file = SourceFile::new(shown, text);
     let mut written = Ok(());
     let mut emit = |event: Event| {
-        tally.count(&event);
+        let mut s = lock(session);
+        s.tally.count(&event);
         if written.is_ok() {
-            written = out.event(&file, &event);
+            written = s.out.event(&file, &event);
         }
     };
     let caught = guard::catch(|| analyse(&file, options, &mut emit));
@@ -243,20 +316,101 @@ fn check_file(path: &Path, options: &Options, out: &mut dyn Output, tally: &mut 
     written
 }
 
-/// The file's contents, or a message saying why they cannot be had.
-fn read(path: &Path) -> Result<String, String> {
+/// Why a file's text cannot be had.
+#[derive(Debug, PartialEq, Eq)]
+enum ReadError {
+    /// Missing, unreadable, not a regular file, too large: a message naming the file.
+    Message(String),
+    /// Not UTF-8: the text with the bad bytes replaced by U+FFFD (offsets before the first
+    /// one unchanged), the first bad byte's offset and the length of the bad sequence.
+    NotUtf8 { text: String, at: u32, len: u32 },
+}
+
+impl ReadError {
+    /// One line saying why, the first bad byte's line and column included.
+    fn message(&self, shown: &str) -> String {
+        match self {
+            ReadError::Message(m) => m.clone(),
+            ReadError::NotUtf8 { text, at, .. } => {
+                let p = LineMap::new(text).position(*at);
+                format!("cannot read `{shown}`: not valid UTF-8 (line {}, column {})", p.line, p.column)
+            }
+        }
+    }
+}
+
+/// The largest file read: spans are 32-bit byte offsets, and one past the end must fit.
+const MAX_FILE: u64 = u32::MAX as u64 - 1;
+
+/// The file's contents, or why they cannot be had.
+fn read(path: &Path) -> Result<String, ReadError> {
+    read_capped(path, MAX_FILE)
+}
+
+/// `read` with a size limit of `limit` bytes. Only regular files are read: a FIFO would
+/// block forever (it is opened without waiting for a writer, then refused) and a device
+/// such as `/dev/zero` would be read until memory runs out. Even a regular file is read
+/// with a cap, since its size may grow while it is read (or be reported as 0 by `/proc`).
+fn read_capped(path: &Path, limit: u64) -> Result<String, ReadError> {
+    use std::io::Read;
     let shown = path.display();
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read `{shown}`: {}", io_reason(&e)))?;
-    if u32::try_from(bytes.len()).map_or(true, |n| n == u32::MAX) {
-        // Spans are 32-bit byte offsets.
-        return Err(format!("cannot read `{shown}`: larger than 4 GiB"));
+    let fail = |why: String| ReadError::Message(format!("cannot read `{shown}`: {why}"));
+    let mut open = std::fs::OpenOptions::new();
+    open.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut open, libc::O_NONBLOCK);
+    let file = open.open(path).map_err(|e| fail(io_reason(&e)))?;
+    let meta = file.metadata().map_err(|e| fail(io_reason(&e)))?;
+    if !meta.is_file() {
+        return Err(fail(format!("not a regular file ({})", file_kind(&meta.file_type()))));
+    }
+    if meta.len() > limit {
+        return Err(fail(too_large(limit)));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(limit + 1).read_to_end(&mut bytes).map_err(|e| fail(io_reason(&e)))?;
+    if bytes.len() as u64 > limit {
+        return Err(fail(too_large(limit)));
     }
     String::from_utf8(bytes).map_err(|e| {
-        let valid = e.utf8_error().valid_up_to();
-        let prefix = String::from_utf8_lossy(&e.as_bytes()[..valid]);
-        let at = LineMap::new(&prefix).position(valid as u32);
-        format!("cannot read `{shown}`: not valid UTF-8 (line {}, column {})", at.line, at.column)
+        let bad = e.utf8_error();
+        let at = bad.valid_up_to() as u32;
+        let len = bad.error_len().unwrap_or(e.as_bytes().len() - bad.valid_up_to()) as u32;
+        ReadError::NotUtf8 { text: String::from_utf8_lossy(e.as_bytes()).into_owned(), at, len }
     })
+}
+
+fn too_large(limit: u64) -> String {
+    if limit == MAX_FILE {
+        "larger than 4 GiB".to_owned()
+    } else {
+        format!("larger than {limit} bytes")
+    }
+}
+
+/// What a file that is not a regular file is, for the message.
+fn file_kind(t: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a named pipe";
+        }
+        if t.is_char_device() {
+            return "a character device";
+        }
+        if t.is_block_device() {
+            return "a block device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    if t.is_dir() {
+        "a directory"
+    } else {
+        "not a file"
+    }
 }
 
 /// Sibling theories: `imports Foo` reads `Foo.thy` in the importing file's directory.
@@ -266,7 +420,8 @@ struct SiblingFiles {
 
 impl lang::TheoryLoader for SiblingFiles {
     fn load(&self, path: &str) -> Result<String, String> {
-        read(&self.dir.join(format!("{path}.thy")))
+        let file = self.dir.join(format!("{path}.thy"));
+        read(&file).map_err(|e| e.message(&file.display().to_string()))
     }
 }
 
@@ -303,6 +458,9 @@ fn analyse(file: &SourceFile, options: &Options, emit: &mut dyn FnMut(Event)) {
     let mut evaluator = ValueEvaluator::new(&mut theory, !options.interpreter);
     let mut defaults = quickcheck::Options::default();
     for item in &items {
+        if crate::interrupt::received().is_some() {
+            return;
+        }
         // Diagnostics come in source order: those inside a lemma or its quickcheck commands
         // (a warning on a name, an option's error) before its results.
         let extent = match &item.kind {
@@ -503,16 +661,60 @@ mod tests {
         assert_eq!((t.status, t.warnings, t.errors), (Status::Ok, 1, 0));
     }
 
+    fn temp_dir(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("hol-read-test-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
     #[test]
     fn unreadable_and_non_utf8_files_are_messages() {
         let err = read(Path::new("/nonexistent/dir/x.thy")).unwrap_err();
-        assert_eq!(err, "cannot read `/nonexistent/dir/x.thy`: No such file or directory");
-        let dir = std::env::temp_dir().join(format!("hol-read-test-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        assert_eq!(err, ReadError::Message("cannot read `/nonexistent/dir/x.thy`: No such file or directory".into()));
+        let dir = temp_dir("utf8");
         let bad = dir.join("bad.thy");
         std::fs::write(&bad, b"theory\n  \xe2\x9f\xb9 \xff").unwrap();
         let err = read(&bad).unwrap_err();
-        assert!(err.ends_with("not valid UTF-8 (line 2, column 5)"), "{err}");
+        assert_eq!(err, ReadError::NotUtf8 { text: "theory\n  ⟹ \u{fffd}".into(), at: 13, len: 1 });
+        let message = err.message("bad.thy");
+        assert!(message.ends_with("not valid UTF-8 (line 2, column 5)"), "{message}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_truncated_character_at_the_end_is_located() {
+        let dir = temp_dir("truncated");
+        let bad = dir.join("bad.thy");
+        std::fs::write(&bad, b"ab\xe2\x9f").unwrap();
+        let Err(ReadError::NotUtf8 { at, len, .. }) = read(&bad) else { panic!("not an encoding error") };
+        assert_eq!((at, len), (2, 2));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn only_regular_files_are_read() {
+        let dir = temp_dir("kinds");
+        let err = read(&dir).unwrap_err();
+        assert!(matches!(&err, ReadError::Message(m) if m.ends_with("not a regular file (a directory)")), "{err:?}");
+        #[cfg(unix)]
+        {
+            let err = read(Path::new("/dev/zero")).unwrap_err();
+            assert_eq!(
+                err,
+                ReadError::Message("cannot read `/dev/zero`: not a regular file (a character device)".into())
+            );
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn files_are_read_up_to_the_limit() {
+        let dir = temp_dir("limit");
+        let f = dir.join("big.thy");
+        std::fs::write(&f, "0123456789").unwrap();
+        assert_eq!(read_capped(&f, 10), Ok("0123456789".to_owned()));
+        let err = read_capped(&f, 9).unwrap_err();
+        assert_eq!(err, ReadError::Message(format!("cannot read `{}`: larger than 9 bytes", f.display())));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -59,7 +59,18 @@ pub fn catch<R>(f: impl FnOnce() -> R) -> Result<R, String> {
 
 /// Runs `f` on a thread with a large stack and returns its result; runs it on the current
 /// thread if no such thread can be started. A panic escaping `f` is resumed here.
+#[cfg(test)]
 pub fn with_large_stack<R: Send>(f: impl FnOnce() -> R + Send) -> R {
+    with_large_stack_watched(f, || {})
+}
+
+/// How often the calling thread runs its watch while the worker runs.
+const WATCH_EVERY: std::time::Duration = std::time::Duration::from_millis(20);
+
+/// `with_large_stack`, calling `watch` on the calling thread every few milliseconds until
+/// `f` returns (`watch` may end the process, as on a signal). Without a worker thread,
+/// `watch` is not called.
+pub fn with_large_stack_watched<R: Send>(f: impl FnOnce() -> R + Send, mut watch: impl FnMut()) -> R {
     let slot = Mutex::new(Some(f));
     let spawned = std::thread::scope(|scope| {
         let worker = std::thread::Builder::new().name("hol-check".to_owned()).stack_size(WORKER_STACK).spawn_scoped(
@@ -70,7 +81,13 @@ pub fn with_large_stack<R: Send>(f: impl FnOnce() -> R + Send) -> R {
             },
         );
         match worker {
-            Ok(handle) => Some(handle.join().unwrap_or_else(|payload| panic::resume_unwind(payload))),
+            Ok(handle) => {
+                while !handle.is_finished() {
+                    watch();
+                    std::thread::park_timeout(WATCH_EVERY);
+                }
+                Some(handle.join().unwrap_or_else(|payload| panic::resume_unwind(payload)))
+            }
             Err(_) => None,
         }
     });

@@ -19,8 +19,16 @@
 //!   (`{"size_before", "size_after", "attempts", "seconds"}` or `null`), `log` (with
 //!   `verbose`: one line per instance and size tested).
 //! - `ir` (`--dump-ir`): `file`, `ir`.
+//! - `summary`, always the last record: `errors`, `warnings`, `values`, `lemmas`,
+//!   `quickchecks`, `counterexamples`, `not_tested`, `unmet`, `denied` (what the human
+//!   summary line counts), `interrupted` (`"SIGINT"`, `"SIGTERM"`, or `null`: a signal ended
+//!   the run early, after the records before it) and `exit_status`. A stream without it was
+//!   cut short.
 //!
-//! Lines are 1-based; columns are 1-based and counted in characters. No summary record.
+//! Lines are 1-based; columns are 1-based and counted in characters. A file that is not
+//! UTF-8 is an `error` record at its first bad byte. Every string escapes U+2028 and U+2029
+//! (`\u2028`, `\u2029`) besides what JSON requires, so no record spans two lines for any
+//! reader.
 
 use crate::check::{Event, Output, SourceFile, Tally};
 use crate::testing::QuickcheckRun;
@@ -38,6 +46,40 @@ pub enum Record<'a> {
     Lemma(LemmaRecord<'a>),
     Quickcheck(RunRecord<'a>),
     Ir(IrRecord<'a>),
+    Summary(SummaryRecord),
+}
+
+#[derive(Debug, Serialize)]
+pub struct SummaryRecord {
+    pub errors: usize,
+    pub warnings: usize,
+    pub values: usize,
+    pub lemmas: usize,
+    pub quickchecks: usize,
+    pub counterexamples: usize,
+    pub not_tested: usize,
+    pub unmet: usize,
+    pub denied: usize,
+    pub interrupted: Option<String>,
+    pub exit_status: u8,
+}
+
+impl SummaryRecord {
+    pub fn new(t: &Tally) -> SummaryRecord {
+        SummaryRecord {
+            errors: t.errors,
+            warnings: t.warnings,
+            values: t.values,
+            lemmas: t.lemmas,
+            quickchecks: t.quickchecks,
+            counterexamples: t.counterexamples,
+            not_tested: t.not_tested,
+            unmet: t.unmet,
+            denied: t.denied,
+            interrupted: t.interrupted.map(crate::interrupt::name),
+            exit_status: t.exit_status(),
+        }
+    }
 }
 
 #[derive(Debug, Serialize)]
@@ -252,15 +294,43 @@ impl<W: Write> Json<W> {
     }
 }
 
+/// JSON text for JSON Lines: serde_json's compact form, with U+2028 and U+2029 (line and
+/// paragraph separators) escaped as well. JSON allows them raw, but readers that split on
+/// every line terminator (JavaScript, many editors) would see a record cut in two.
+struct LineSafe;
+
+impl serde_json::ser::Formatter for LineSafe {
+    fn write_string_fragment<W: ?Sized + Write>(&mut self, out: &mut W, fragment: &str) -> io::Result<()> {
+        let mut rest = fragment;
+        while let Some(i) = rest.find(['\u{2028}', '\u{2029}']) {
+            out.write_all(&rest.as_bytes()[..i])?;
+            let escape: &[u8] = if rest[i..].starts_with('\u{2028}') { b"\\u2028" } else { b"\\u2029" };
+            out.write_all(escape)?;
+            // Both separators are 3 bytes in UTF-8.
+            rest = &rest[i + 3..];
+        }
+        out.write_all(rest.as_bytes())
+    }
+}
+
+/// One record as one line of JSON, newline included.
+pub fn json_line<T: Serialize>(record: &T) -> io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    record.serialize(&mut serde_json::Serializer::with_formatter(&mut bytes, LineSafe)).map_err(io::Error::other)?;
+    bytes.push(b'\n');
+    Ok(bytes)
+}
+
 impl<W: Write> Output for Json<W> {
     fn event(&mut self, file: &SourceFile, event: &Event) -> io::Result<()> {
-        serde_json::to_writer(&mut self.out, &record(file, event))?;
-        self.out.write_all(b"\n")?;
+        // Built whole, then written at once.
+        self.out.write_all(&json_line(&record(file, event))?)?;
         self.out.flush()
     }
 
-    fn summary(&mut self, _tally: &Tally) -> io::Result<()> {
-        Ok(())
+    fn summary(&mut self, tally: &Tally) -> io::Result<()> {
+        self.out.write_all(&json_line(&Record::Summary(SummaryRecord::new(tally)))?)?;
+        self.out.flush()
     }
 }
 
@@ -408,6 +478,39 @@ mod tests {
         assert_eq!(v["evaluated"], json!([{"term": "rev xs", "value": "[a2, a1]"}]));
         assert_eq!((v["tests"].as_u64(), v["size"].as_u64(), v["seed"].as_u64()), (Some(12), Some(3), Some(7)));
         assert_eq!(v["shrink"], Value::Null);
+    }
+
+    #[test]
+    fn line_and_paragraph_separators_are_escaped() {
+        let ev = Event::Value {
+            line: 1,
+            term: "a\u{2028}b\u{2029}\u{2028}".into(),
+            result: "\u{2029}x\"\n⟹".into(),
+            ty: "nat".into(),
+        };
+        let text = line(&file(""), &ev);
+        assert!(!text.contains(['\u{2028}', '\u{2029}']), "{text}");
+        assert!(text.contains(r#""term":"a\u2028b\u2029\u2028""#), "{text}");
+        assert!(text.contains(r#""result":"\u2029x\"\n⟹""#), "{text}");
+        let v = parsed(&file(""), &ev);
+        assert_eq!(
+            (v["term"].as_str(), v["result"].as_str()),
+            (Some("a\u{2028}b\u{2029}\u{2028}"), Some("\u{2029}x\"\n⟹"))
+        );
+    }
+
+    #[test]
+    fn summary_record() {
+        let mut out = Vec::new();
+        let t = Tally { errors: 1, values: 2, interrupted: Some(2), ..Tally::default() };
+        Json::new(&mut out).summary(&t).unwrap();
+        let v: Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(
+            v,
+            json!({"kind": "summary", "errors": 1, "warnings": 0, "values": 2, "lemmas": 0, "quickchecks": 0,
+                   "counterexamples": 0, "not_tested": 0, "unmet": 0, "denied": 0, "interrupted": "SIGINT",
+                   "exit_status": 130})
+        );
     }
 
     #[test]

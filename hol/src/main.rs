@@ -7,6 +7,7 @@ mod check;
 mod cli;
 mod evaluate;
 mod guard;
+mod interrupt;
 mod json;
 mod position;
 mod progress;
@@ -14,7 +15,7 @@ mod render;
 mod report;
 mod testing;
 
-use check::{Options, Output, Status, Tally};
+use check::{Options, Output, Session, Status, Tally};
 use clap::Parser;
 use cli::{Cli, Command, Format};
 use std::io::{self, IsTerminal, Write};
@@ -23,6 +24,7 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     let cli = Cli::parse();
     guard::install_panic_hook();
+    interrupt::install();
     let Command::Check(args) = cli.command;
     let color = args.format == Format::Human
         && io::stdout().is_terminal()
@@ -53,16 +55,27 @@ fn main() -> ExitCode {
     let files = args.files;
     let deny = args.deny;
 
-    let (tally, written) = guard::with_large_stack(move || {
-        let stdout = io::stdout().lock();
-        let mut out: Box<dyn Output> = match format {
-            Format::Human => Box::new(report::Human::new(stdout, color, skip_tests)),
-            Format::Json => Box::new(json::Json::new(stdout)),
-        };
-        let mut tally = Tally { deny: deny.iter().map(|d| d.finding()).collect(), ..Tally::default() };
-        let written = check::run(&files, &options, out.as_mut(), &mut tally);
-        (tally, written)
-    });
+    let out: Box<dyn Output + Send> = match format {
+        Format::Human => Box::new(report::Human::new(io::stdout(), color, skip_tests)),
+        Format::Json => Box::new(json::Json::new(io::stdout())),
+    };
+    let tally = Tally { deny: deny.iter().map(|d| d.finding()).collect(), ..Tally::default() };
+    let session = std::sync::Mutex::new(Session::new(out, tally));
+    // While the checks run, the main thread watches for SIGINT/SIGTERM: it then writes the
+    // summary of what was reported, between two records, and ends the process, whatever
+    // the worker is doing.
+    let written = guard::with_large_stack_watched(
+        || check::run(&files, &options, &session),
+        || {
+            if let Some(signal) = interrupt::received() {
+                let mut s = check::lock(&session);
+                s.tally.interrupted = Some(signal);
+                let _ = s.summarize();
+                std::process::exit(i32::from(s.tally.exit_status()));
+            }
+        },
+    );
+    let tally = check::lock(&session).tally.clone();
     match written {
         Ok(()) => {}
         // The reader went away (`hol check … | head`): nothing more to say.
@@ -72,5 +85,5 @@ fn main() -> ExitCode {
             return ExitCode::from(Status::InputError as u8);
         }
     }
-    ExitCode::from(tally.status as u8)
+    ExitCode::from(tally.exit_status())
 }

@@ -189,7 +189,12 @@ pub fn summary_text(t: &Tally) -> String {
     if t.denied > 0 {
         parts.push(format!("{} denied", count(t.denied, "finding")));
     }
-    format!("{}\n", parts.join(", "))
+    let mut text = parts.join(", ");
+    if let Some(signal) = t.interrupted {
+        text.push_str(&format!(" (interrupted by {}: the rest was not checked)", crate::interrupt::name(signal)));
+    }
+    text.push('\n');
+    text
 }
 
 impl<W: Write> Output for Human<W> {
@@ -267,5 +272,10 @@ mod tests {
         assert_eq!(summary_text(&t), "1 error, 5 values, 12 lemmas\n");
         let t = Tally { warnings: 2, values: 1, ..Tally::default() };
         assert_eq!(summary_text(&t), "0 errors, 2 warnings, 1 value, 0 lemmas\n");
+        let t = Tally { values: 1, interrupted: Some(15), ..Tally::default() };
+        assert_eq!(
+            summary_text(&t),
+            "0 errors, 1 value, 0 lemmas (interrupted by SIGTERM: the rest was not checked)\n"
+        );
     }
 }

@@ -362,26 +362,21 @@ impl SpaceWords {
             SpaceWords::Table(ws) => return ws.get(i as usize).copied().flatten(),
             SpaceWords::Lazy(alts) => alts,
         };
-        let mut n = i;
-        for (a, fields) in s.alts().iter().zip(alts) {
-            if n >= a.count {
-                n -= a.count;
-                continue;
-            }
-            // The field indices, the last field moving fastest.
-            let mut digits = [0u64; MAX_FIELDS];
-            let k = a.fields.len();
-            if k > MAX_FIELDS {
-                return None;
-            }
-            for j in (0..k).rev() {
-                let c = a.fields[j].count();
-                digits[j] = n % c;
-                n /= c;
-            }
-            return alt_word(a, fields, &digits[..k], r);
+        // By binary search: a type with many constructors costs log n per value.
+        let (at, mut n) = s.locate_index(i)?;
+        let (a, fields) = (s.alts().get(at)?, alts.get(at)?);
+        // The field indices, the last field moving fastest.
+        let mut digits = [0u64; MAX_FIELDS];
+        let k = a.fields.len();
+        if k > MAX_FIELDS {
+            return None;
         }
-        None
+        for j in (0..k).rev() {
+            let c = a.fields[j].count();
+            digits[j] = n % c;
+            n /= c;
+        }
+        alt_word(a, fields, &digits[..k], r)
     }
 }
 

@@ -17,7 +17,10 @@ fn theories() -> Vec<PathBuf> {
     while let Some(d) = stack.pop() {
         let Ok(entries) = std::fs::read_dir(&d) else { continue };
         for p in entries.flatten().map(|e| e.path()) {
-            if p.is_dir() && !p.ends_with("errors") {
+            // `limits/` holds inputs at the edge of the front end's limits (terms nested
+            // 999 deep, 100,000 constructors), run through the binary with its large stack
+            // by the fixture harness, not on a test thread.
+            if p.is_dir() && !p.ends_with("errors") && !p.ends_with("limits") {
                 stack.push(p);
             } else if p.extension().is_some_and(|e| e == "thy") {
                 out.push(p);

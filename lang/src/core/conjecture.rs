@@ -174,7 +174,7 @@ pub fn lower_conjecture(
     for ((name, _), choice) in lemma.params.iter().zip(choices) {
         let ty = match choice {
             TypeChoice::Finite(n) => lw.finite_type(*n),
-            TypeChoice::Named(t) => lw.ty(&Type::Con(Rc::from(t.as_str()), vec![]), &HashMap::new()),
+            TypeChoice::Named(t) => lw.ty(&Type::Con(Rc::from(t.as_str()), Rc::from([])), &HashMap::new()),
         };
         instance.push((format!("'{}", name.trim_start_matches('\'')), crate::interp::print_type(&lw.program, &ty)));
         subst.insert(name.clone(), ty);

@@ -169,6 +169,9 @@ impl<'s> Checker<'s> {
                 e.inf.param_sorts.insert(Rc::from(p.name.name.as_str()), Sort::new());
             }
             let mut ctors = Vec::new();
+            // Names seen so far: a set, so that a datatype with n constructors costs n
+            // look-ups, not n² comparisons (100,000 constructors took 20 s).
+            let mut seen: HashSet<&str> = HashSet::with_capacity(d.ctors.len());
             for c in &d.ctors {
                 let mut fields = Vec::new();
                 for a in &c.args {
@@ -178,7 +181,7 @@ impl<'s> Checker<'s> {
                     check_type_params(&e, &ty, &names, a.ty.span, &d.name.name)?;
                     fields.push(ty);
                 }
-                if ctors.iter().any(|x: &CtorDecl| *x.name == *c.name.name) {
+                if !seen.insert(c.name.name.as_str()) {
                     return Err(Diagnostic::error(
                         c.name.span,
                         format!("constructor `{}` is defined twice", c.name.name),
@@ -257,13 +260,18 @@ impl<'s> Checker<'s> {
     /// `left (Node l x r) = l`, underspecified on the other constructors.
     fn selectors(&mut self, d: &ast::DatatypeDecl, id: DataIdx) -> R<()> {
         let decl = self.env.data(id).clone();
+        // In order of first use; `index` finds a selector's entry in constant time.
         let mut sels: Vec<(ast::Ident, Vec<(u32, usize)>)> = Vec::new();
+        let mut index: HashMap<&str, usize> = HashMap::new();
         for (tag, c) in d.ctors.iter().enumerate() {
             for (i, a) in c.args.iter().enumerate() {
                 let Some(sel) = &a.selector else { continue };
-                match sels.iter_mut().find(|(s, _)| s.name == sel.name) {
-                    Some((_, uses)) => uses.push((tag as u32, i)),
-                    None => sels.push((sel.clone(), vec![(tag as u32, i)])),
+                match index.get(sel.name.as_str()) {
+                    Some(&k) => sels[k].1.push((tag as u32, i)),
+                    None => {
+                        index.insert(sel.name.as_str(), sels.len());
+                        sels.push((sel.clone(), vec![(tag as u32, i)]));
+                    }
                 }
             }
         }
@@ -380,7 +388,7 @@ impl<'s> Checker<'s> {
             let mut bound = Vec::new();
             let mut pats = Vec::new();
             for (i, a) in args.iter().enumerate() {
-                let t_now = e.inf.shallow(&t);
+                let t_now = e.inf.shallow(&t).clone();
                 let (dom, cod) = match &t_now {
                     Type::Con(c, xs) if &**c == super::ty::FUN => (xs[0].clone(), xs[1].clone()),
                     Type::Var(_) if !declared[idx] => {
@@ -637,7 +645,7 @@ impl<'s> Checker<'s> {
         let mut gen: HashMap<u32, Rc<str>> = HashMap::new();
         let mut used: Vec<Rc<str>> = Vec::new();
         for (name, t) in &e.tyvars {
-            if let Type::Var(v) = e.inf.shallow(t) {
+            if let Type::Var(v) = *e.inf.shallow(t) {
                 if vars.contains(&v) {
                     gen.insert(v, name.clone());
                     used.push(name.clone());

@@ -235,7 +235,7 @@ impl<'e> Elab<'e> {
     /// `f x` with the types checked; `what` names the function in messages.
     pub fn app(&mut self, f: Term, x: Term) -> R<Term> {
         let span = f.span.to(x.span);
-        let ft = self.inf.shallow(&f.ty);
+        let ft = self.inf.shallow(&f.ty).clone();
         let res = match ft {
             Type::Con(ref c, ref args) if &**c == super::ty::FUN => {
                 let (a, b) = (args[0].clone(), args[1].clone());
@@ -350,7 +350,7 @@ impl<'e> Elab<'e> {
                         if decl.params.len() != args.len() {
                             return Err(arity_error(decl.params.len()));
                         }
-                        Ok(Type::Con(decl.name.clone(), args))
+                        Ok(Type::Con(decl.name.clone(), args.into()))
                     }
                     Some(TypeRef::Synonym(params, rhs)) => {
                         if params.len() != args.len() {
@@ -1131,13 +1131,30 @@ impl<'e> Elab<'e> {
     /// default type that meets their sort (`nat` for numeric sorts, `int` where negation is
     /// needed, `unit` otherwise).
     pub fn finalize_type(&self, t: &Type, gen: &HashMap<u32, Rc<str>>) -> Type {
-        match self.inf.shallow(t) {
-            Type::Var(v) => match gen.get(&v) {
-                Some(p) => Type::Param(p.clone()),
-                None => self.default_type(self.inf.sort_of_var(v)),
-            },
-            Type::Param(p) => Type::Param(p),
-            Type::Con(c, args) => Type::Con(c, args.iter().map(|a| self.finalize_type(a, gen)).collect()),
+        self.finalize_memo(t, gen, &mut HashMap::new())
+    }
+
+    /// `finalize_type` with the result for each inference variable computed once and shared
+    /// (`memo`): the types of a term's subterms are mostly variables bound to one another,
+    /// and expanding each afresh costs the square of the term's depth.
+    fn finalize_memo(&self, t: &Type, gen: &HashMap<u32, Rc<str>>, memo: &mut HashMap<u32, Type>) -> Type {
+        match t {
+            Type::Var(v) => {
+                if let Some(done) = memo.get(v) {
+                    return done.clone();
+                }
+                let done = match self.inf.shallow(t) {
+                    Type::Var(w) => match gen.get(w) {
+                        Some(p) => Type::Param(p.clone()),
+                        None => self.default_type(self.inf.sort_of_var(*w)),
+                    },
+                    bound => self.finalize_memo(bound, gen, memo),
+                };
+                memo.insert(*v, done.clone());
+                done
+            }
+            Type::Param(p) => Type::Param(p.clone()),
+            Type::Con(c, args) => Type::Con(c.clone(), args.iter().map(|a| self.finalize_memo(a, gen, memo)).collect()),
         }
     }
 
@@ -1160,8 +1177,8 @@ impl<'e> Elab<'e> {
     pub fn free_vars(&self, t: &Type, out: &mut Vec<u32>) {
         match self.inf.shallow(t) {
             Type::Var(v) => {
-                if !out.contains(&v) {
-                    out.push(v)
+                if !out.contains(v) {
+                    out.push(*v)
                 }
             }
             Type::Param(_) => {}
@@ -1170,11 +1187,13 @@ impl<'e> Elab<'e> {
     }
 
     pub fn finalize_term(&self, t: &mut Term, gen: &HashMap<u32, Rc<str>>) {
-        t.rewrite(&mut |ty| *ty = self.finalize_type(ty, gen), &mut |_| {});
+        let mut memo = HashMap::new();
+        t.rewrite(&mut |ty| *ty = self.finalize_memo(ty, gen, &mut memo), &mut |_| {});
     }
 
     pub fn finalize_pat(&self, p: &mut Pat, gen: &HashMap<u32, Rc<str>>) {
-        p.rewrite(&mut |ty| *ty = self.finalize_type(ty, gen), &mut |_| {});
+        let mut memo = HashMap::new();
+        p.rewrite(&mut |ty| *ty = self.finalize_memo(ty, gen, &mut memo), &mut |_| {});
     }
 
     pub fn finalize_locals(&self, gen: &HashMap<u32, Rc<str>>) -> Vec<Local> {

@@ -15,8 +15,11 @@ pub enum Type {
     /// A type variable named in a signature (`'a`), fixed while checking that definition and
     /// instantiated with fresh variables at every use of the constant.
     Param(Rc<str>),
-    /// `bool`, `nat`, `int`, `fun` (2 args), `set` (1 arg), or a datatype name.
-    Con(Rc<str>, Vec<Type>),
+    /// `bool`, `nat`, `int`, `fun` (2 args), `set` (1 arg), or a datatype name. The
+    /// arguments are shared: every subterm carries its type, and a copy per subterm made
+    /// the types of a term nested n deep cost n² (a list literal nested 999 deep took 3 s
+    /// and 436 MB); shared, a clone costs one count.
+    Con(Rc<str>, Rc<[Type]>),
 }
 
 pub const BOOL: &str = "bool";
@@ -32,7 +35,7 @@ pub const UNIT: &str = "unit";
 
 impl Type {
     pub fn con(name: &str, args: Vec<Type>) -> Type {
-        Type::Con(Rc::from(name), args)
+        Type::Con(Rc::from(name), args.into())
     }
     pub fn bool() -> Type {
         Type::con(BOOL, vec![])
