@@ -3,7 +3,7 @@
 //! terms. A command with an error is reported and leaves the environment as it was, so the
 //! rest of the file is checked as if it were absent.
 
-use super::elab::{Elab, Mode, TyVars, GROUP_BASE, R};
+use super::elab::{Elab, Mode, TyVars, GROUP_BASE, MAX_TYPE_SIZE, R};
 use super::env::{Env, NameRef, TypeRef};
 use super::hir::*;
 use super::scope::Scope;
@@ -143,6 +143,17 @@ impl<'s> Checker<'s> {
             e.inf.param_sorts.insert(Rc::from(p.name.as_str()), Sort::new());
         }
         let ty = e.convert_type(rhs, TyVars::Flexible)?;
+        if ty.larger_than(MAX_TYPE_SIZE) {
+            return Err(Diagnostic::error(
+                rhs.span,
+                format!(
+                    "type synonym `{}` is too large: its type has more than {} parts once synonyms are expanded",
+                    name.name, MAX_TYPE_SIZE
+                ),
+            )
+            .with_label("this type")
+            .with_help("hol expands type synonyms; use a datatype to name a large type"));
+        }
         let names: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
         check_type_params(&e, &ty, &names, rhs.span, &name.name)?;
         let params = params.iter().map(|p| Rc::from(p.name.as_str())).collect();
@@ -492,7 +503,7 @@ impl<'s> Checker<'s> {
             let mut equations = std::mem::take(&mut eqs[i]);
             for (pats, rhs) in equations.iter_mut() {
                 pats.iter_mut().for_each(|p| e.finalize_pat(p, &gen));
-                e.finalize_term(rhs, &gen);
+                e.finalize_term(rhs, &gen)?;
                 fix_group_refs(rhs, base, &schemes);
             }
             let arity = arities[i].map_or(0, |(n, _)| n);
@@ -570,7 +581,7 @@ impl<'s> Checker<'s> {
             e.locals = locals;
             let locals = e.finalize_locals(&gen);
             for t in args.iter_mut().chain(premises.iter_mut()) {
-                e.finalize_term(t, &gen);
+                e.finalize_term(t, &gen)?;
                 fix_group_refs(t, base, &schemes);
             }
             clauses[idx].push(HornClause { locals, args, premises });
@@ -662,13 +673,13 @@ impl<'s> Checker<'s> {
         let params: Vec<(Rc<str>, Sort)> =
             vars.iter().map(|v| (gen[v].clone(), e.inf.sort_of_var(*v).clone())).collect();
         for p in premises.iter_mut() {
-            e.finalize_term(p, &gen);
+            e.finalize_term(p, &gen)?;
         }
         for (own, c) in props.iter_mut() {
             for p in own.iter_mut() {
-                e.finalize_term(p, &gen);
+                e.finalize_term(p, &gen)?;
             }
-            e.finalize_term(c, &gen);
+            e.finalize_term(c, &gen)?;
         }
         let locals = e.finalize_locals(&gen);
         let frees: Vec<LocalId> = e.frees.iter().map(|(_, l)| *l).collect();
@@ -785,7 +796,7 @@ impl<'s> Checker<'s> {
             TypePrinter::default().print(&e.finalize_type(&term.ty, &shown))
         };
         let gen = HashMap::new();
-        e.finalize_term(&mut term, &gen);
+        e.finalize_term(&mut term, &gen)?;
         let locals = e.finalize_locals(&gen);
         self.values.push(ValueTerm { locals, term, span: t.span, shown_type });
         Ok(self.values.len() - 1)

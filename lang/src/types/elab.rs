@@ -28,6 +28,10 @@ pub type Bindings = Vec<(Rc<str>, LocalId)>;
 /// and above this base until they get their real ids (`Elab::fix_group_refs`).
 pub const GROUP_BASE: u32 = 1 << 30;
 
+/// The most nodes a type may have once its synonyms are expanded (the largest types of real
+/// theories have a few dozen).
+pub const MAX_TYPE_SIZE: usize = 10_000;
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
     /// Unknown names are errors (definitions, `value`).
@@ -357,9 +361,27 @@ impl<'e> Elab<'e> {
                             return Err(arity_error(params.len()));
                         }
                         let map = params.iter().cloned().zip(args).collect();
-                        Ok(rhs.subst_params(&map))
+                        let expanded = rhs.subst_params(&map);
+                        // Synonyms can double a type at each step (`t2 = t1 × t1`); every
+                        // later stage walks types as trees, so an exponential one would
+                        // stall the checker for minutes before any limit applies.
+                        if expanded.larger_than(MAX_TYPE_SIZE) {
+                            return Err(Diagnostic::error(
+                                t.span,
+                                format!(
+                                    "type `{}` is too large: more than {MAX_TYPE_SIZE} parts once its synonyms are expanded",
+                                    name.name
+                                ),
+                            )
+                            .with_label("this type")
+                            .with_help("hol expands type synonyms; use a datatype to name a large type"));
+                        }
+                        Ok(expanded)
                     }
                     None => {
+                        if let Some(d) = self.scope.failed_type(base, name.span) {
+                            return Err(d);
+                        }
                         let names: Vec<&str> = self.env.types.keys().map(|k| &**k).collect();
                         let mut d = Diagnostic::error(name.span, format!("unknown type `{}`", name.name))
                             .with_label("no type of this name");
@@ -1186,9 +1208,28 @@ impl<'e> Elab<'e> {
         }
     }
 
-    pub fn finalize_term(&self, t: &mut Term, gen: &HashMap<u32, Rc<str>>) {
+    /// Finalizes every type in `t`. An error when one of them is too large to work with:
+    /// a function that pairs its argument with itself doubles the type at each application
+    /// (`dup (dup … x)`), and every later stage walks types as trees.
+    pub fn finalize_term(&self, t: &mut Term, gen: &HashMap<u32, Rc<str>>) -> R<()> {
         let mut memo = HashMap::new();
-        t.rewrite(&mut |ty| *ty = self.finalize_memo(ty, gen, &mut memo), &mut |_| {});
+        let mut too_large = false;
+        t.rewrite(
+            &mut |ty| {
+                *ty = self.finalize_memo(ty, gen, &mut memo);
+                too_large = too_large || ty.larger_than(MAX_TYPE_SIZE);
+            },
+            &mut |_| {},
+        );
+        if too_large {
+            return Err(Diagnostic::error(
+                t.span,
+                format!("a type in this term is too large: more than {MAX_TYPE_SIZE} parts"),
+            )
+            .with_label("in this term")
+            .with_help("a function that pairs or lists its argument doubles the type at each nested application"));
+        }
+        Ok(())
     }
 
     pub fn finalize_pat(&self, p: &mut Pat, gen: &HashMap<u32, Rc<str>>) {

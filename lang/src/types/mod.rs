@@ -173,6 +173,14 @@ fn record_failure(scope: &mut scope::Scope, cmd: &ast::Command, text: &str, theo
         K::QuickcheckParams(_) | K::Declare(_) | K::Proof | K::Text | K::Ignored(_) | K::Skipped(_) => Some(Vec::new()),
         K::Unsupported(_) => None,
     };
+    let types: Vec<&str> = match &cmd.kind {
+        K::Datatype(decls) => decls.iter().map(|d| d.name.name.as_str()).collect(),
+        K::TypeSynonym { name, .. } => vec![name.name.as_str()],
+        _ => Vec::new(),
+    };
+    for t in types {
+        scope.fail_type(t, scope::Failure { what: format!("the definition of `{t}` {place} failed"), span });
+    }
     match names {
         Some(names) => {
             for n in names {

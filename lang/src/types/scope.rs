@@ -47,6 +47,8 @@ pub struct Scope {
     pub isabelle: Vec<&'static IsabelleTheory>,
     /// Constants whose definition failed.
     pub failed: HashMap<Rc<str>, Failure>,
+    /// Types (datatypes, synonyms) whose definition failed.
+    pub failed_types: HashMap<Rc<str>, Failure>,
     /// The first failure after which hol cannot know which names exist.
     pub opaque: Option<Failure>,
     /// Constants Isabelle's packages generate for a theory's own commands (`map_bt`,
@@ -73,6 +75,19 @@ impl Scope {
     /// Records that `name`'s definition failed.
     pub fn fail(&mut self, name: &str, failure: Failure) {
         self.failed.entry(Rc::from(name)).or_insert(failure);
+    }
+
+    /// Records that the definition of type `name` failed.
+    pub fn fail_type(&mut self, name: &str, failure: Failure) {
+        self.failed_types.entry(Rc::from(name)).or_insert(failure);
+    }
+
+    /// The error for a use of type `name` when its definition failed.
+    pub fn failed_type(&self, name: &str, span: Span) -> Option<Diagnostic> {
+        let f = self.failed_types.get(name)?;
+        let d = Diagnostic::error(span, format!("type `{name}` is not defined: {}", f.what))
+            .with_label("its definition failed");
+        Some(with_origin(d, f))
     }
 
     /// Records the constants Isabelle generates for a command that hol does not define

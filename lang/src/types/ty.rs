@@ -79,6 +79,24 @@ impl Type {
         matches!(self, Type::Con(n, _) if &**n == name)
     }
 
+    /// Whether the type, written out as a tree, has more than `limit` nodes. Counting stops
+    /// at the limit, so the answer costs at most `limit` steps even for a type whose shared
+    /// representation is exponentially smaller than its tree.
+    pub fn larger_than(&self, limit: usize) -> bool {
+        fn count(t: &Type, left: &mut usize) -> bool {
+            if *left == 0 {
+                return true;
+            }
+            *left -= 1;
+            match t {
+                Type::Con(_, args) => args.iter().any(|a| count(a, left)),
+                Type::Var(_) | Type::Param(_) => false,
+            }
+        }
+        let mut left = limit;
+        count(self, &mut left)
+    }
+
     /// Replaces `Param`s by the given types.
     pub fn subst_params(&self, map: &HashMap<Rc<str>, Type>) -> Type {
         match self {
@@ -101,6 +119,9 @@ impl Type {
     }
 }
 
+/// How much of a type `TypePrinter::print` writes out (bytes).
+const MAX_PRINTED_TYPE: usize = 2_000;
+
 /// Prints types in Isabelle syntax; inference variables are named `'a`, `'b`, ... in order of
 /// first appearance, so two types printed with one printer share names.
 #[derive(Default)]
@@ -112,6 +133,14 @@ impl TypePrinter {
     pub fn print(&mut self, t: &Type) -> String {
         let mut s = String::new();
         self.go(t, 0, &mut s);
+        if s.len() > MAX_PRINTED_TYPE {
+            let mut cut = MAX_PRINTED_TYPE;
+            while !s.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            s.truncate(cut);
+            s.push_str(" …");
+        }
         s
     }
 
@@ -132,6 +161,11 @@ impl TypePrinter {
 
     /// `prec`: 0 top, 1 left of ⇒, 2 inside ×/+, 3 argument of a postfix constructor.
     fn go(&mut self, t: &Type, prec: u8, out: &mut String) {
+        // A type shared as a DAG can be exponentially long as text: stop once the message
+        // is longer than anyone reads (`print` cuts it and marks the cut).
+        if out.len() > MAX_PRINTED_TYPE {
+            return;
+        }
         match t {
             Type::Var(v) => {
                 let n = self.var_name(*v);
@@ -178,5 +212,31 @@ impl TypePrinter {
                 }
             },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `nat × nat`, doubled `n` times, shared: 2^(n+1) - 1 nodes as a tree.
+    fn doubled(n: u32) -> Type {
+        (0..n).fold(Type::nat(), |t, _| Type::con(PROD, vec![t.clone(), t]))
+    }
+
+    #[test]
+    fn size_is_counted_as_a_tree_and_stops_at_the_limit() {
+        assert!(!doubled(3).larger_than(15));
+        assert!(doubled(3).larger_than(14));
+        // 2^61 nodes as a tree: the answer must come without walking them.
+        assert!(doubled(60).larger_than(10_000));
+    }
+
+    #[test]
+    fn printing_a_huge_shared_type_is_cut() {
+        let shown = TypePrinter::default().print(&doubled(60));
+        assert!(shown.len() <= MAX_PRINTED_TYPE + " …".len(), "{}", shown.len());
+        assert!(shown.ends_with(" …"));
+        assert_eq!(TypePrinter::default().print(&doubled(1)), "nat × nat");
     }
 }

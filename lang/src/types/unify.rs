@@ -57,20 +57,53 @@ impl Infer {
         t
     }
 
-    /// Applies the substitution everywhere.
+    /// Applies the substitution everywhere. The result for each variable is computed once
+    /// and shared, so a type built by doubling stays as small as the variables that built it.
     pub fn resolve(&self, t: &Type) -> Type {
-        match self.shallow(t) {
-            Type::Con(c, args) => Type::Con(c.clone(), args.iter().map(|a| self.resolve(a)).collect()),
-            other => other.clone(),
+        fn go(inf: &Infer, t: &Type, memo: &mut HashMap<u32, Type>) -> Type {
+            match t {
+                Type::Var(v) => {
+                    if let Some(done) = memo.get(v) {
+                        return done.clone();
+                    }
+                    let done = match &inf.subst[*v as usize] {
+                        Some(u) => go(inf, u, memo),
+                        None => t.clone(),
+                    };
+                    memo.insert(*v, done.clone());
+                    done
+                }
+                Type::Con(c, args) => Type::Con(c.clone(), args.iter().map(|a| go(inf, a, memo)).collect()),
+                Type::Param(_) => t.clone(),
+            }
         }
+        go(self, t, &mut HashMap::new())
     }
 
+    /// Whether `v` occurs in `t`. Each bound variable is looked through once: inference
+    /// shares types through variables, and a type that doubles at each step (`dup (dup x)`)
+    /// is exponentially larger as a tree than as the variables that build it.
     fn occurs(&self, v: u32, t: &Type) -> bool {
-        match self.shallow(t) {
-            Type::Var(w) => v == *w,
-            Type::Param(_) => false,
-            Type::Con(_, args) => args.iter().any(|a| self.occurs(v, a)),
+        fn go(inf: &Infer, v: u32, t: &Type, seen: &mut HashSet<u32>) -> bool {
+            let mut t = t;
+            while let Type::Var(w) = t {
+                if *w == v {
+                    return true;
+                }
+                if !seen.insert(*w) {
+                    return false;
+                }
+                match &inf.subst[*w as usize] {
+                    Some(u) => t = u,
+                    None => return false,
+                }
+            }
+            match t {
+                Type::Con(_, args) => args.iter().any(|a| go(inf, v, a, seen)),
+                Type::Var(_) | Type::Param(_) => false,
+            }
         }
+        go(self, v, t, &mut HashSet::new())
     }
 
     pub fn unify(&mut self, a: &Type, b: &Type) -> Result<(), UnifyError> {
