@@ -37,6 +37,11 @@ pub(crate) struct CallGraph {
     pub builds_to_self: Vec<bool>,
     /// Its body is a loop: it calls itself in tail position, or modulo constructors.
     pub loops: Vec<bool>,
+    /// The IR nodes `translate` compiles for its body: its own and those of the bodies
+    /// inlined into it, each copy counted (saturating). Compile time grows with it, and
+    /// faster than linearly in Cranelift's optimiser, so it decides how a function is
+    /// compiled (`translate::Gen::plan`).
+    pub compiled_size: Vec<usize>,
 }
 
 /// Bodies of at most this many IR nodes are inlined.
@@ -77,7 +82,7 @@ pub(crate) fn analyse(prog: &Program) -> CallGraph {
     // A λ in an inlined body would be compiled once per copy, and one that calls the
     // function back would make a new copy of itself, without end: bodies with λs are not
     // inlined.
-    let inlined = (0..n)
+    let inlined: Vec<bool> = (0..n)
         .map(|i| {
             let body = &prog.funs[i].body;
             !guarded[i]
@@ -85,7 +90,40 @@ pub(crate) fn analyse(prog: &Program) -> CallGraph {
                 && body.count(&|e| matches!(e, Expr::Lambda(..))) == 0
         })
         .collect();
-    CallGraph { guarded, guarded_closure_entry: closure_entry, called, inlined, builds_to_self, loops }
+    let mut compiled_size = vec![None; n];
+    for i in 0..n {
+        size_with_inlined(prog, i, &inlined, &mut compiled_size);
+    }
+    let compiled_size = compiled_size.into_iter().map(|s| s.unwrap_or(0)).collect();
+    CallGraph { guarded, guarded_closure_entry: closure_entry, called, inlined, builds_to_self, loops, compiled_size }
+}
+
+/// `CallGraph::compiled_size` of function `f`, memoised in `memo`. Inlined functions are
+/// unguarded, so off every cycle: the recursion follows a DAG, at most
+/// `MAX_UNGUARDED_CHAIN` deep.
+fn size_with_inlined(prog: &Program, f: usize, inlined: &[bool], memo: &mut [Option<usize>]) -> usize {
+    if let Some(s) = memo[f] {
+        return s;
+    }
+    fn walk(e: &Expr, me: usize, sites: &mut Vec<usize>) -> usize {
+        if let Expr::Call(g, _) = e {
+            if g.0 as usize != me {
+                sites.push(g.0 as usize);
+            }
+        }
+        let mut n = 1usize;
+        e.for_each_child(&mut |c, _| n = n.saturating_add(walk(c, me, sites)));
+        n
+    }
+    let mut sites = Vec::new();
+    let mut size = walk(&prog.funs[f].body, f, &mut sites);
+    for g in sites {
+        if inlined[g] {
+            size = size.saturating_add(size_with_inlined(prog, g, inlined, memo));
+        }
+    }
+    memo[f] = Some(size);
+    size
 }
 
 /// Known calls and function values of one body. Calls in λ bodies are kept apart: a λ is

@@ -43,14 +43,15 @@ mod runtime;
 mod translate;
 
 pub use layout::SharedCells;
-pub use translate::CodegenError;
+pub use translate::{CodegenError, Interpreted, COMPILE_MAX_NODES, OPTIMISE_MAX_NODES};
 
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::default_libcall_names;
-use lang::core::ir::{FunId, Program, Ty, Undef};
+use lang::core::ir::{FunDef, FunId, Program, Ty, Undef};
 use lang::interp::{Limits, Value};
 use runtime::*;
+use std::time::Instant;
 
 /// A JIT value: one 64-bit word, interpreted according to its IR type.
 pub type Word = u64;
@@ -134,6 +135,8 @@ pub struct Jit {
     /// The stack limit of the thread that compiled this `Jit`, the only thread it runs on
     /// (it is not `Send`), computed once instead of per run.
     stack_limit: u64,
+    /// The functions compiled code leaves to the interpreter (`Jit::interpreted`).
+    interpreted: Vec<Interpreted>,
 }
 
 impl Jit {
@@ -151,19 +154,39 @@ impl Jit {
     /// lemma's parts) a loop that runs it over many rows of arguments with its body inlined:
     /// `run_rows` with that function as its only check then costs no call per case.
     pub fn with_levels(prog: &Program, words: usize, levels: &[FunId]) -> Result<Jit, CodegenError> {
-        let mut flags = settings::builder();
-        let set = |f: &mut settings::Builder, k: &str, v: &str| f.set(k, v).map_err(|e| CodegenError(e.to_string()));
-        set(&mut flags, "use_colocated_libcalls", "false")?;
-        set(&mut flags, "is_pic", "false")?;
-        set(&mut flags, "opt_level", "speed")?;
-        // Cranelift's x64 tail calls rely on frame pointers.
-        set(&mut flags, "preserve_frame_pointers", "true")?;
-        // The IR verifier costs a large part of compile time; debug builds keep it.
-        set(&mut flags, "enable_verifier", if cfg!(debug_assertions) { "true" } else { "false" })?;
-        let isa = cranelift_native::builder()
-            .map_err(|e| CodegenError(e.to_string()))?
-            .finish(settings::Flags::new(flags))
-            .map_err(|e| CodegenError(e.to_string()))?;
+        Jit::with_deadline(prog, words, levels, None)
+    }
+
+    /// `with_levels`, giving up with an error whose `timed_out` is set once `deadline` has
+    /// passed (checked between functions; each function costs a bounded time, as those
+    /// past `COMPILE_MAX_NODES` IR nodes are not compiled). Compiling counts against the
+    /// time limit of what the program is compiled for (a `value`, a lemma's test run): the
+    /// caller passes a deadline that leaves the interpreter time to run it instead.
+    pub fn with_deadline(
+        prog: &Program,
+        words: usize,
+        levels: &[FunId],
+        deadline: Option<Instant>,
+    ) -> Result<Jit, CodegenError> {
+        let isa = |opt: &str| -> Result<_, CodegenError> {
+            let mut flags = settings::builder();
+            let set =
+                |f: &mut settings::Builder, k: &str, v: &str| f.set(k, v).map_err(|e| CodegenError::new(e.to_string()));
+            set(&mut flags, "use_colocated_libcalls", "false")?;
+            set(&mut flags, "is_pic", "false")?;
+            set(&mut flags, "opt_level", opt)?;
+            // Cranelift's x64 tail calls rely on frame pointers.
+            set(&mut flags, "preserve_frame_pointers", "true")?;
+            // The IR verifier costs a large part of compile time; debug builds keep it.
+            set(&mut flags, "enable_verifier", if cfg!(debug_assertions) { "true" } else { "false" })?;
+            cranelift_native::builder()
+                .map_err(|e| CodegenError::new(e.to_string()))?
+                .finish(settings::Flags::new(flags))
+                .map_err(|e| CodegenError::new(e.to_string()))
+        };
+        // Large functions are compiled without optimisations (`OPTIMISE_MAX_NODES`).
+        let budget = translate::Budget { unoptimised: isa("none")?, deadline };
+        let isa = isa("speed")?;
         let mut jb = JITBuilder::with_isa(isa, default_libcall_names());
         jb.symbol("rt_tick", rt_tick as *const u8);
         jb.symbol("rt_apply", rt_apply as *const u8);
@@ -179,14 +202,15 @@ impl Jit {
         // directly). Last, a cell rebuilt from the parts just matched is the matched value
         // (`sorted (y # zs)` in `sorted`'s code equation allocates nothing). Each pass is
         // the identity when it finds nothing to do.
-        let mut prog = Box::new(prog.clone());
-        prog.apply_code_equations();
-        lang::core::set_quantifiers::apply(&mut prog);
-        lang::core::specialize::apply(&mut prog);
-        lang::core::reuse_cells::apply(&mut prog);
-        let mut g = translate::Gen::new(module, &prog)?;
-        g.compile_all(levels)?;
-        g.module.finalize_definitions().map_err(|e| CodegenError(format!("{e:?}")))?;
+        let (prog, left_out) = compiled_program(prog);
+        let mut g = translate::Gen::new(module, &prog, budget)?;
+        g.interpreted = left_out;
+        if let Err(e) = g.compile_all(levels) {
+            // What was defined is freed with the module.
+            unsafe { g.module.free_memory() };
+            return Err(e);
+        }
+        g.module.finalize_definitions().map_err(|e| CodegenError::new(format!("{e:?}")))?;
         let entries = g
             .wraps
             .iter()
@@ -204,6 +228,7 @@ impl Jit {
             })
             .collect();
         let undefs = std::mem::take(&mut g.undefs);
+        let interpreted = std::mem::take(&mut g.interpreted);
         let cmp_tys = Box::new(std::mem::take(&mut g.cmp_tys));
         let module = g.module;
         let arena = vec![0u64; words.max(16)];
@@ -231,12 +256,20 @@ impl Jit {
             arena,
             ctx,
             stack_limit: stack_limit(),
+            interpreted,
         };
         jit.ctx.stack_limit = jit.stack_limit;
         jit.ctx.prog = &*jit.prog;
         jit.ctx.cmp_tys = &*jit.cmp_tys;
         jit.reset();
         Ok(jit)
+    }
+
+    /// The functions compiled code leaves to the interpreter, wholly (too large to compile
+    /// cheaply, `COMPILE_MAX_NODES`) or partly (nested too deeply): cases that reach them
+    /// are handed over (`JitOutcome::NotSupported`). For `verbose` output.
+    pub fn interpreted(&self) -> &[Interpreted] {
+        &self.interpreted
     }
 
     /// Whether `f` has a compiled level loop (`with_levels`).
@@ -578,6 +611,84 @@ impl Jit {
             _ => JitOutcome::NotSupported,
         })
     }
+}
+
+/// Stack the recursive passes over the IR (and the translation) may take per level of
+/// nesting of a body: a generous bound on their frames in release builds.
+const PASS_FRAME_BYTES: u64 = 4 << 10;
+
+/// `prog` as compiled code runs it: code equations in, then the passes for compiled code;
+/// and the functions left to the interpreter. A body of more than `COMPILE_MAX_NODES` IR
+/// nodes, or nested deeper than the passes can recurse on this thread's stack, is replaced
+/// (in this copy only) by a hand-over before the passes, which recurse over the IR: such
+/// a function is not compiled, and the cases that reach it run in the interpreter.
+fn compiled_program(prog: &Program) -> (Box<Program>, Vec<Interpreted>) {
+    let here = 0u8;
+    let room = (std::hint::black_box(&here) as *const u8 as u64).saturating_sub(stack_limit());
+    let max_depth = (room / PASS_FRAME_BYTES) as usize;
+    // Copied function by function: cloning a body recurses too, so those left out are not.
+    let mut left_out = Vec::new();
+    let funs = prog
+        .funs
+        .iter()
+        .map(|f| {
+            let (nodes, depth) = f.body.shape();
+            let why = if nodes > COMPILE_MAX_NODES {
+                translate::too_large_why(nodes)
+            } else if depth > max_depth {
+                format!(
+                    "it is nested {depth} deep, more than this thread's stack lets compiled code take ({max_depth})"
+                )
+            } else {
+                return f.clone();
+            };
+            left_out.push(Interpreted { name: f.name.clone(), nodes, why });
+            FunDef {
+                name: f.name.clone(),
+                params: f.params.clone(),
+                ret: f.ret.clone(),
+                body: hand_over(),
+                num_vars: f.num_vars,
+            }
+        })
+        .collect();
+    let mut prog = Box::new(Program {
+        datas: prog.datas.clone(),
+        funs,
+        inductives: prog.inductives.clone(),
+        code: prog.code.clone(),
+    });
+    // A code version left out leaves its function out too: it takes the hand-over body.
+    prog.apply_code_equations();
+    lang::core::set_quantifiers::apply(&mut prog);
+    lang::core::specialize::apply(&mut prog);
+    lang::core::reuse_cells::apply(&mut prog);
+    (prog, left_out)
+}
+
+/// A body compiled code does not run: `translate` compiles a checking-mode call of an
+/// inductive predicate as a hand-over to the interpreter (`JitOutcome::NotSupported`),
+/// and no pass looks into one. It never reaches the interpreter: only the JIT's own copy
+/// of the program has it.
+fn hand_over() -> lang::core::ir::Expr {
+    lang::core::ir::Expr::Pred(lang::core::ir::PredId(u32::MAX), Vec::new())
+}
+
+/// The functions of `prog` compiled code would leave to the interpreter as too large
+/// (`COMPILE_MAX_NODES`, with the bodies inlined into them) or too deep for this thread:
+/// what `Jit::interpreted` lists, without compiling (the passes and a count of nodes),
+/// for `verbose` output before a JIT exists.
+pub fn too_large_to_compile(prog: &Program) -> Vec<Interpreted> {
+    let (prog, mut left_out) = compiled_program(prog);
+    let calls = call_graph::analyse(&prog);
+    left_out.extend(
+        prog.funs
+            .iter()
+            .zip(&calls.compiled_size)
+            .filter(|(_, n)| **n > COMPILE_MAX_NODES)
+            .map(|(f, &nodes)| Interpreted { name: f.name.clone(), nodes, why: translate::too_large_why(nodes) }),
+    );
+    left_out
 }
 
 impl Drop for Jit {

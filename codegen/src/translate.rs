@@ -15,28 +15,44 @@
 
 use crate::call_graph::{self, cons_to_self, CallGraph};
 use crate::runtime::*;
+use cranelift_codegen::control::ControlPlane;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::I64;
 use cranelift_codegen::ir::{
     AbiParam, Block, FuncRef, Function, InstBuilder, MemFlagsData, Signature, StackSlot, StackSlotData, StackSlotKind,
     UserFuncName, Value,
 };
-use cranelift_codegen::isa::CallConv;
+use cranelift_codegen::isa::{CallConv, OwnedTargetIsa};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch, Variable};
 use cranelift_jit::JITModule;
-use cranelift_module::{FuncId, Linkage, Module};
+use cranelift_module::{FuncId, Linkage, Module, ModuleReloc};
 use lang::core::ir::{Alt, DataId, Expr, FunId, Lit, NumTy, Prim, Program, Ty, Undef, VarId};
 use lang::interp::free_vars;
 use num_traits::ToPrimitive;
 use std::collections::{BTreeSet, HashMap};
+use std::time::Instant;
 
-/// Why compilation failed (Cranelift rejected a function).
+/// Why compilation failed: Cranelift rejected a function, or the compilation's deadline
+/// passed (`timed_out`; nothing is wrong with the program, the interpreter runs it).
 #[derive(Debug)]
-pub struct CodegenError(pub String);
+pub struct CodegenError {
+    pub message: String,
+    pub timed_out: bool,
+}
+
+impl CodegenError {
+    pub fn new(message: impl Into<String>) -> CodegenError {
+        CodegenError { message: message.into(), timed_out: false }
+    }
+
+    fn timeout() -> CodegenError {
+        CodegenError { message: "compilation did not finish before its deadline".into(), timed_out: true }
+    }
+}
 
 impl std::fmt::Display for CodegenError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "codegen error: {}", self.0)
+        write!(f, "codegen error: {}", self.message)
     }
 }
 
@@ -81,14 +97,65 @@ pub(crate) struct Gen<'p> {
     calls: CallGraph,
     /// The compiled level loop of each function that has one (`define_level`).
     pub levels: Vec<Option<FuncId>>,
+    budget: Budget,
+    /// Translation stops recursing below this stack address (`stack_low`).
+    stack_floor: u64,
+    /// The current body hit `stack_floor`.
+    truncated: bool,
+    /// The functions left (wholly or partly) to the interpreter: those `compiled_program`
+    /// left out, then the ones found here, in `FunId` order.
+    pub interpreted: Vec<Interpreted>,
 }
 
 fn err(e: impl std::fmt::Debug) -> CodegenError {
-    CodegenError(format!("{e:?}"))
+    CodegenError::new(format!("{e:?}"))
+}
+
+/// Functions that compile to more IR nodes than this (`CallGraph::compiled_size`) are
+/// compiled without Cranelift's optimisations: its e-graph pass grows faster than linearly
+/// with a function's blocks (a chain of 4,000 numeral tests took three times as long as
+/// unoptimised), while the functions people write stay far below.
+pub const OPTIMISE_MAX_NODES: usize = 2_000;
+
+/// Functions that compile to more IR nodes than this are not compiled at all: every case
+/// that reaches one is handed to the interpreter (`JitOutcome::NotSupported`), so compile
+/// time and memory stay bounded per function (unoptimised, about 0.1 s and 35 MB at the
+/// limit on the 2-core VM; 4,000 numeral equations are 20,000 nodes).
+pub const COMPILE_MAX_NODES: usize = 50_000;
+
+/// Stack kept free below the translation's recursion (which follows the nesting of the
+/// IR), above the margin `runtime::stack_limit` keeps for the Rust helpers: a body nested
+/// deeper than the stack allows compiles the rest as a hand-over. Small, as tests compile
+/// on threads of 1 MiB.
+const TRANSLATE_STACK_MARGIN: u64 = 64 << 10;
+
+/// A function compiled code does not run in full: the cases that reach it (or its part
+/// that was not compiled) are handed to the interpreter.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Interpreted {
+    /// The function's IR name (`f[nat]`).
+    pub name: String,
+    /// Its size in IR nodes, with the bodies inlined into it (`CallGraph::compiled_size`).
+    pub nodes: usize,
+    /// Why, in words.
+    pub why: String,
+}
+
+/// `Interpreted::why` for a function of `nodes` IR nodes, past `COMPILE_MAX_NODES`.
+pub(crate) fn too_large_why(nodes: usize) -> String {
+    format!("it has {nodes} IR nodes, more than the {COMPILE_MAX_NODES} compiled code takes")
+}
+
+/// What compiling may cost: how `Gen` compiles each function is decided by its size, and
+/// the whole compilation stops at `deadline`.
+pub(crate) struct Budget {
+    /// The target without Cranelift's optimisations (`OPTIMISE_MAX_NODES`).
+    pub unoptimised: OwnedTargetIsa,
+    pub deadline: Option<Instant>,
 }
 
 impl<'p> Gen<'p> {
-    pub fn new(mut module: JITModule, prog: &'p Program) -> Result<Gen<'p>, CodegenError> {
+    pub fn new(mut module: JITModule, prog: &'p Program, budget: Budget) -> Result<Gen<'p>, CodegenError> {
         let cc = module.isa().default_call_conv();
         let sig = |n: usize, conv: CallConv| {
             let mut s = Signature::new(conv);
@@ -141,7 +208,62 @@ impl<'p> Gen<'p> {
             pending_cmps: Vec::new(),
             calls,
             levels: vec![None; prog.funs.len()],
+            budget,
+            stack_floor: stack_limit().saturating_add(TRANSLATE_STACK_MARGIN),
+            truncated: false,
+            interpreted: Vec::new(),
         })
+    }
+
+    /// Whether the translation's recursion has reached `stack_floor`.
+    #[inline]
+    fn stack_low(&self) -> bool {
+        let here = 0u8;
+        (std::hint::black_box(&here) as *const u8 as u64) < self.stack_floor
+    }
+
+    fn check_deadline(&self) -> Result<(), CodegenError> {
+        match self.budget.deadline {
+            Some(d) if Instant::now() >= d => Err(CodegenError::timeout()),
+            _ => Ok(()),
+        }
+    }
+
+    /// Whether function `i` is too large to compile (`COMPILE_MAX_NODES`).
+    fn oversized(&self, i: usize) -> bool {
+        self.calls.compiled_size[i] > COMPILE_MAX_NODES
+    }
+
+    /// Compiles the function in `cx` as `id`, optimised when it is at most
+    /// `OPTIMISE_MAX_NODES` IR nodes, and clears `cx`. `what` names it in errors.
+    fn define(
+        &mut self,
+        id: FuncId,
+        cx: &mut cranelift_codegen::Context,
+        nodes: usize,
+        what: &dyn std::fmt::Display,
+    ) -> Result<(), CodegenError> {
+        let r = if nodes <= OPTIMISE_MAX_NODES {
+            self.module.define_function(id, cx).map_err(|e| format!("{e:?}"))
+        } else {
+            self.define_unoptimised(id, cx)
+        };
+        self.module.clear_context(cx);
+        r.map_err(|e| CodegenError::new(format!("{what}: {e}")))
+    }
+
+    /// `define` with the unoptimised target: compiled here and handed to the module as
+    /// code and relocations, as `JITModule::define_function` does with its own target.
+    fn define_unoptimised(&mut self, id: FuncId, cx: &mut cranelift_codegen::Context) -> Result<(), String> {
+        let mut plane = ControlPlane::default();
+        let alignment =
+            cx.compile(&*self.budget.unoptimised, &mut plane).map_err(|e| format!("{:?}", e.inner))?.buffer.alignment;
+        let code = cx.compiled_code().ok_or("no compiled code")?;
+        let relocs: Vec<ModuleReloc> =
+            code.buffer.relocs().iter().map(|r| ModuleReloc::from_mach_reloc(r, &cx.func, id)).collect();
+        self.module
+            .define_function_bytes(id, u64::from(alignment), code.code_buffer(), &relocs)
+            .map_err(|e| format!("{e:?}"))
     }
 
     fn closure_sig(&self) -> Signature {
@@ -173,6 +295,7 @@ impl<'p> Gen<'p> {
         self.module.define_function(self.rt.tick_stub, &mut cx).map_err(err)?;
         self.module.clear_context(&mut cx);
         for i in 0..self.prog.funs.len() {
+            self.check_deadline()?;
             let f = &self.prog.funs[i];
             let (guarded, guarded_closure_entry) = (self.calls.guarded[i], self.calls.guarded_closure_entry[i]);
             if !self.calls.called[i] {
@@ -202,11 +325,11 @@ impl<'p> Gen<'p> {
                 t.b.seal_all_blocks();
                 t.b.finalize(fcfg);
             }
-            self.module.define_function(self.wraps[i], &mut cx).map_err(err)?;
-            self.module.clear_context(&mut cx);
+            self.define(self.wraps[i], &mut cx, 0, &format_args!("entry of {}", f.name))?;
             self.compile_lambdas(&mut cx, &mut fctx)?;
         }
         for f in levels {
+            self.check_deadline()?;
             self.define_level(&mut cx, &mut fctx, f.0 as usize)?;
         }
         while let Some(d) = self.pending_cmps.pop() {
@@ -214,8 +337,7 @@ impl<'p> Gen<'p> {
             cx.func.signature = self.module.declarations().get_function_decl(id).signature.clone();
             cx.func.name = UserFuncName::user(2, id.as_u32());
             self.compile_cmp(d, &mut cx.func, &mut fctx)?;
-            self.module.define_function(id, &mut cx).map_err(err)?;
-            self.module.clear_context(&mut cx);
+            self.define(id, &mut cx, 0, &"a comparison")?;
         }
         Ok(())
     }
@@ -240,6 +362,22 @@ impl<'p> Gen<'p> {
         let (mut b, ps) = begin(&mut cx.func, fctx);
         let args = if direct { ps[1..].to_vec() } else { load_words(&mut b, ps[2], f.params.len(), 0) };
         let me = FunId(i as u32);
+        let nodes = self.calls.compiled_size[i];
+        if self.oversized(i) {
+            // Too large to compile cheaply: the body only hands its cases over.
+            self.interpreted.push(Interpreted { name: f.name.clone(), nodes, why: too_large_why(nodes) });
+            let mut t = Tr::new(self, b, ps[0], guarded, None, Some(me));
+            if guarded {
+                t.prologue();
+            }
+            let v = t.fail_with(ST_NOT_SUPPORTED);
+            t.ret(v);
+            t.close();
+            t.b.seal_all_blocks();
+            t.b.finalize(fcfg);
+            return self.define(id, cx, 0, &f.name);
+        }
+        self.truncated = false;
         let mut t = Tr::new(self, b, ps[0], guarded, Some(&f.body), Some(me));
         t.tail_calls = direct;
         if guarded {
@@ -250,9 +388,14 @@ impl<'p> Gen<'p> {
         t.close();
         t.b.seal_all_blocks();
         t.b.finalize(fcfg);
-        self.module.define_function(id, cx).map_err(|e| CodegenError(format!("{}: {e:?}", f.name)))?;
-        self.module.clear_context(cx);
-        Ok(())
+        if std::mem::take(&mut self.truncated) {
+            self.interpreted.push(Interpreted {
+                name: f.name.clone(),
+                nodes,
+                why: "it is nested too deeply to compile in full on this thread's stack".into(),
+            });
+        }
+        self.define(id, cx, nodes, &f.name)
     }
 
     /// Compiles the level loop of function `i` (a `LevelFn`): its body inlined into a loop
@@ -273,6 +416,7 @@ impl<'p> Gen<'p> {
             || c.guarded_closure_entry[i]
             || f.body.count(&|e| matches!(e, Expr::Lambda(..))) > 0
             || self.levels[i].is_some()
+            || self.oversized(i)
         {
             return Ok(());
         }
@@ -344,8 +488,8 @@ impl<'p> Gen<'p> {
         t.close();
         t.b.seal_all_blocks();
         t.b.finalize(fcfg);
-        self.module.define_function(id, cx).map_err(|e| CodegenError(format!("level of {}: {e:?}", f.name)))?;
-        self.module.clear_context(cx);
+        self.truncated = false;
+        self.define(id, cx, self.calls.compiled_size[i], &format_args!("level of {}", f.name))?;
         self.levels[i] = Some(id);
         Ok(())
     }
@@ -375,8 +519,9 @@ impl<'p> Gen<'p> {
             t.close();
             t.b.seal_all_blocks();
             t.b.finalize(fcfg);
-            self.module.define_function(l.id, cx).map_err(err)?;
-            self.module.clear_context(cx);
+            self.truncated = false;
+            let nodes = l.body.count(&|_| true);
+            self.define(l.id, cx, nodes, &"a λ")?;
         }
         Ok(())
     }
@@ -912,6 +1057,12 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
 
     /// Translates `e` and sends its value to `k`; control forms pass `k` into their branches.
     fn finish(&mut self, e: &Expr, k: K) {
+        if self.g.stack_low() {
+            // Nested deeper than this thread's stack allows: the rest runs in the interpreter.
+            self.g.truncated = true;
+            let v = self.fail_with(ST_NOT_SUPPORTED);
+            return self.deliver(v, k);
+        }
         match e {
             Expr::If(c, t, f) => {
                 let cv = self.expr(c);
@@ -1222,6 +1373,10 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
     }
 
     fn expr(&mut self, e: &Expr) -> Value {
+        if self.g.stack_low() {
+            self.g.truncated = true;
+            return self.fail_with(ST_NOT_SUPPORTED);
+        }
         match e {
             Expr::Var(v) => self.use_var(*v),
             Expr::Lit(l) => {

@@ -7,27 +7,43 @@ use codegen::{Jit, JitOutcome};
 use lang::core::ir::FunId;
 use lang::interp::{EvalError, Limits};
 use lang::{CheckedTheory, ValueOutcome};
+use std::time::Instant;
 
 pub struct ValueEvaluator {
-    /// The compiled values and the function of each value index; `None` when evaluating
-    /// with the interpreter (asked for, no values, or the program did not compile).
-    jit: Option<(Jit, Vec<FunId>)>,
+    jit: Compiled,
+}
+
+/// The compiled values: compiled at the first `value` evaluated, so that compiling counts
+/// against that value's time limit.
+enum Compiled {
+    /// Not yet compiled.
+    Pending,
+    /// The JIT and the function of each value index.
+    Ready(Box<Jit>, Vec<FunId>),
+    /// Evaluating with the interpreter: asked for, no values, the program did not compile,
+    /// or compiling took too long.
+    Off,
 }
 
 impl ValueEvaluator {
     pub fn new(theory: &mut CheckedTheory, use_jit: bool) -> ValueEvaluator {
-        let jit = if use_jit && !theory.value_indices().is_empty() {
-            let (program, funs) = theory.lower_values();
-            // A program the JIT cannot compile is still evaluated, by the interpreter.
-            Jit::compile(program).ok().map(|jit| (jit, funs))
-        } else {
-            None
-        };
+        let jit = if use_jit && !theory.value_indices().is_empty() { Compiled::Pending } else { Compiled::Off };
         ValueEvaluator { jit }
     }
 
     pub fn eval(&mut self, theory: &mut CheckedTheory, index: usize, limits: &Limits) -> ValueOutcome {
-        if let Some((jit, funs)) = &mut self.jit {
+        if matches!(self.jit, Compiled::Pending) {
+            // The file's values are compiled together, once, within half of this value's
+            // time: a program that takes longer (or does not compile) is evaluated by the
+            // interpreter, this value in the time left.
+            let deadline = limits.deadline.map(|d| quickcheck::runner::compile_deadline(Instant::now(), d));
+            let (program, funs) = theory.lower_values();
+            self.jit = match Jit::with_deadline(program, codegen::DEFAULT_ARENA_WORDS, &[], deadline) {
+                Ok(jit) => Compiled::Ready(Box::new(jit), funs),
+                Err(_) => Compiled::Off,
+            };
+        }
+        if let Compiled::Ready(jit, funs) = &mut self.jit {
             match jit.call(funs[index], &[], limits) {
                 Ok(value) => return theory.value_outcome(index, &value),
                 Err(outcome) if outcome.hand_over() => {}
@@ -49,5 +65,43 @@ fn eval_error(outcome: JitOutcome) -> EvalError {
         JitOutcome::Overflow | JitOutcome::NotSupported => {
             EvalError::NotExecutable("the JIT handed this case over".into())
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    /// Compiling happens within the first value's time: with that time already spent it is
+    /// abandoned and the interpreter evaluates the value (which ends as a timeout unless it
+    /// finishes before the interpreter looks at the clock); the values after it are
+    /// evaluated by the interpreter, each in its own time.
+    #[test]
+    fn compiling_counts_against_the_first_value() {
+        let mut th = lang::check_theory(
+            "theory T imports Main begin
+             fun g :: \"nat ⇒ nat\" where \"g 1000000 = 1\" | \"g _ = 0\"
+             value \"g 1000000\"
+             value \"g 1000000 + g 3\"
+             end",
+        );
+        assert!(th.diagnostics.is_empty(), "{:?}", th.diagnostics);
+        let values = th.value_indices();
+        let mut ev = ValueEvaluator::new(&mut th, true);
+        let spent = Limits { deadline: Some(Instant::now()), ..Limits::default() };
+        let first = ev.eval(&mut th, values[0], &spent);
+        assert!(
+            matches!(&first, ValueOutcome::Failed(EvalError::Timeout))
+                || matches!(&first, ValueOutcome::Value { printed, .. } if printed == "1"),
+            "{first:?}"
+        );
+        assert!(matches!(ev.jit, Compiled::Off));
+        let fresh = Limits { deadline: Some(Instant::now() + Duration::from_secs(5)), ..Limits::default() };
+        assert!(matches!(ev.eval(&mut th, values[1], &fresh), ValueOutcome::Value { printed, .. } if printed == "1"));
+        // With time left, the first value compiles the file's values.
+        let mut ev = ValueEvaluator::new(&mut th, true);
+        assert!(matches!(ev.eval(&mut th, values[0], &fresh), ValueOutcome::Value { printed, .. } if printed == "1"));
+        assert!(matches!(ev.jit, Compiled::Ready(..)));
     }
 }

@@ -137,6 +137,15 @@ pub fn run_tester(
         })
         .collect();
     let order = schedule(testers.len(), opts.size.max(1));
+    if opts.verbose && engine != Engine::Interpreter {
+        // Functions too large to compile cheaply run in the interpreter, which is slower:
+        // say so, as a timeout may follow from it.
+        for (c, inst) in conjectures.iter().zip(instance_names(conjectures)) {
+            for f in codegen::too_large_to_compile(&c.program) {
+                report.log.push(format!("{inst}`{}` runs in the interpreter: {}", f.name, f.why));
+            }
+        }
+    }
     let mut too_big = vec![false; testers.len()];
     // The largest size each instance has covered completely.
     let mut covered = vec![0u64; testers.len()];
@@ -247,6 +256,21 @@ pub fn run_tester(
     }
     report.seconds = t0.elapsed().as_secs_f64();
     report
+}
+
+/// For verbose lines about one instance: `"(a = a2) "`, or nothing for a lemma with one.
+fn instance_names(conjectures: &[Conjecture]) -> Vec<String> {
+    conjectures
+        .iter()
+        .map(|c| {
+            let inst: Vec<String> = c.instance.iter().map(|(a, t)| format!("{a} = {t}")).collect();
+            if inst.is_empty() || conjectures.len() == 1 {
+                String::new()
+            } else {
+                format!("({}) ", inst.join(", "))
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]

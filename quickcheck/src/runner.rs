@@ -128,7 +128,10 @@ impl<'c> Runner<'c> {
         self.want_jit = false;
         // The parts get level loops, for the testers' loops over many cases (`Jit::run_rows`).
         let parts: Vec<FunId> = self.conj.premises.iter().chain([&self.conj.conclusion]).map(|p| p.fun).collect();
-        self.jit = Jit::with_levels(&self.conj.program, codegen::DEFAULT_ARENA_WORDS, &parts).ok();
+        // Compiling counts against the run's time limit: it may take half of what is left,
+        // and a program that needs more is run by the interpreter in the other half.
+        let deadline = compile_deadline(Instant::now(), self.deadline);
+        self.jit = Jit::with_deadline(&self.conj.program, codegen::DEFAULT_ARENA_WORDS, &parts, Some(deadline)).ok();
         let (p, has) = (&self.conj.program, self.jit.is_some());
         self.words_ok = self.conj.vars.iter().map(|v| has && crate::types::words_ok(p, &v.ty)).collect();
     }
@@ -404,4 +407,10 @@ fn fun_uses(c: &Conjecture) -> Vec<Vec<usize>> {
         }
     }
     out
+}
+
+/// The deadline for compiling, starting `now`, of a program to be run by `deadline`: half the
+/// time left, so that when compiling is abandoned the interpreter still has the other half.
+pub fn compile_deadline(now: Instant, deadline: Instant) -> Instant {
+    now + deadline.saturating_duration_since(now) / 2
 }

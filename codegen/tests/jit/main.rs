@@ -11,4 +11,5 @@ mod levels;
 mod prelude;
 #[path = "../support/signatures.rs"]
 mod signatures;
+mod size_limits;
 mod terms;

@@ -325,6 +325,58 @@ impl Expr {
         n
     }
 
+    /// The number of nodes of `self` and its nesting depth (`self` alone is 1 deep),
+    /// computed with a work list instead of recursion: a caller can decide from them whether
+    /// a body is small and shallow enough for the recursive passes, before running them.
+    pub fn shape<'a>(&'a self) -> (usize, usize) {
+        let mut work: Vec<(&'a Expr, usize)> = vec![(self, 1)];
+        let (mut nodes, mut depth) = (0usize, 0usize);
+        while let Some((e, d)) = work.pop() {
+            nodes += 1;
+            depth = depth.max(d);
+            let mut push = |c: &'a Expr| work.push((c, d + 1));
+            match e {
+                Expr::Var(_) | Expr::Lit(_) | Expr::FunRef(_) | Expr::Undefined(_) => {}
+                Expr::Ctor(_, args) | Expr::Call(_, args) | Expr::Prim(_, args) | Expr::Pred(_, args) => {
+                    args.iter().for_each(push)
+                }
+                Expr::Apply(g, args) => {
+                    push(g);
+                    args.iter().for_each(push);
+                }
+                Expr::Lambda(_, body) => push(body),
+                Expr::Let(_, _, rhs, body) => {
+                    push(rhs);
+                    push(body);
+                }
+                Expr::If(c, t, f) => {
+                    push(c);
+                    push(t);
+                    push(f);
+                }
+                Expr::Case { scrut, alts, default, .. } => {
+                    push(scrut);
+                    alts.iter().for_each(|a| push(&a.body));
+                    if let Some(d) = default {
+                        push(d);
+                    }
+                }
+                Expr::NatCase { scrut, zero, succ, .. } => {
+                    push(scrut);
+                    push(zero);
+                    push(succ);
+                }
+                Expr::Quant { domain, body, .. } | Expr::SetCompr { domain, body, .. } => {
+                    if let Some(d) = domain {
+                        push(d);
+                    }
+                    push(body);
+                }
+            }
+        }
+        (nodes, depth)
+    }
+
     /// `for_each_child`, mutably and without the binders.
     pub fn for_each_child_mut(&mut self, f: &mut dyn FnMut(&mut Expr)) {
         match self {

@@ -2,12 +2,16 @@
 //! match wins) becomes nested one-level `Case`/`NatCase`/`If` tests. At each step the first
 //! column in which the first row has a constructor is split on, keeping the rows in order,
 //! so the sequential semantics of `fun` holds. Rows that run out become `Undefined(Match)`.
+//! Numerals are split on by peeling `Suc`s only while they are small (`PEEL_LIMIT`); a
+//! column with a larger one is decided by comparisons (`numeric`), so a pattern's IR does
+//! not grow with the number it denotes.
 
 use super::ir::*;
 use super::lower::{Cx, Lowerer};
 use crate::types::hir::{LocalId, Pat, PatKind, Term};
-use num_bigint::BigInt;
+use num_bigint::{BigInt, BigUint};
 use num_traits::{One, Signed, Zero};
+use std::collections::{HashMap, HashSet};
 
 pub(crate) struct Row<'t> {
     pats: Vec<Pat>,
@@ -97,7 +101,7 @@ pub(crate) fn compile(lw: &mut Lowerer, cx: &mut Cx, cols: Vec<(VarId, Ty)>, row
             }
             Expr::Case { scrut: Box::new(Expr::Var(v)), data, alts, default: None }
         }
-        PatKind::Num(_) | PatKind::Suc(_) if ty == Ty::Nat => {
+        PatKind::Num(_) | PatKind::Suc(_) if ty == Ty::Nat && peelable(&rows, i) => {
             let zero_rows: Vec<Row> = rows
                 .iter()
                 .filter_map(|r| match &r.pats[i].kind {
@@ -130,41 +134,7 @@ pub(crate) fn compile(lw: &mut Lowerer, cx: &mut Cx, cols: Vec<(VarId, Ty)>, row
             let succ = compile(lw, cx, succ_cols, succ_rows);
             Expr::NatCase { scrut: Box::new(Expr::Var(v)), zero: Box::new(zero), pred, succ: Box::new(succ) }
         }
-        PatKind::Num(_) | PatKind::Suc(_) => {
-            // Integer literals: a chain of equality tests, in order of first appearance.
-            let mut lits: Vec<BigInt> = Vec::new();
-            for r in &rows {
-                if let PatKind::Num(n) = &r.pats[i].kind {
-                    if !lits.contains(n) {
-                        lits.push(n.clone());
-                    }
-                }
-            }
-            let mut rest_cols = cols.clone();
-            rest_cols.remove(i);
-            let default_rows: Vec<Row> =
-                rows.iter().filter(|r| !refutable(&r.pats[i])).map(|r| specialize_irrefutable(r, i, v, 0)).collect();
-            let mut out = compile(lw, cx, rest_cols.clone(), default_rows);
-            for n in lits.iter().rev() {
-                let these: Vec<Row> = rows
-                    .iter()
-                    .filter_map(|r| match &r.pats[i].kind {
-                        PatKind::Num(m) if m == n => Some(with_column(r, i, vec![])),
-                        PatKind::Num(_) | PatKind::Suc(_) => None,
-                        _ => Some(specialize_irrefutable(r, i, v, 0)),
-                    })
-                    .collect();
-                let then = compile(lw, cx, rest_cols.clone(), these);
-                let lit = if ty == Ty::Int || n.is_negative() {
-                    Lit::Int(n.clone())
-                } else {
-                    Lit::Nat(n.magnitude().clone())
-                };
-                let test = Expr::Prim(Prim::Eq(ty.clone()), vec![Expr::Var(v), Expr::Lit(lit)]);
-                out = Expr::If(Box::new(test), Box::new(then), Box::new(out));
-            }
-            out
-        }
+        PatKind::Num(_) | PatKind::Suc(_) => numeric(lw, cx, cols, rows, i),
         PatKind::Bool(_) => {
             let mut rest_cols = cols.clone();
             rest_cols.remove(i);
@@ -184,5 +154,290 @@ pub(crate) fn compile(lw: &mut Lowerer, cx: &mut Cx, cols: Vec<(VarId, Ty)>, row
             Expr::If(Box::new(Expr::Var(v)), Box::new(t), Box::new(f))
         }
         PatKind::Var(_) | PatKind::Wild => unreachable!("column {i} was chosen as refutable"),
+    }
+}
+
+/// Numerals up to this value in a `nat` column are matched by peeling one `Suc` at a time
+/// (`NatCase`), as `0`, `Suc n` and `Suc (Suc n)` are in most definitions: a few one-level
+/// tests, each a demand point. A column with a larger numeral is decided by comparisons
+/// instead (`numeric`): peeling `1000000` would nest a million tests, and the cost of a
+/// pattern must not depend on its value.
+const PEEL_LIMIT: u32 = 8;
+
+/// Whether column `i` (of type `nat`) is matched by peeling `Suc`s: every numeral in it,
+/// and every `Suc` chain, is at most `PEEL_LIMIT`. Peeling only lowers the numbers, so a
+/// column that is peeled stays peelable.
+fn peelable(rows: &[Row], i: usize) -> bool {
+    rows.iter().all(|r| match num_pat(&r.pats[i]) {
+        NumPat::Exact(n) => n <= BigInt::from(PEEL_LIMIT),
+        NumPat::AtLeast(k, _) => k <= PEEL_LIMIT as usize,
+        NumPat::Any | NumPat::Never => true,
+    })
+}
+
+/// A pattern of a `nat` or `int` column as the set of numbers it matches.
+enum NumPat {
+    /// Exactly this number: `5`, `Suc 4`, `-3`.
+    Exact(BigInt),
+    /// `Suc (… (Suc p))` with `k ≥ 1` `Suc`s around a variable or wildcard `p`: the numbers
+    /// `≥ k`, binding `p`'s variable (if any) to `x - k`.
+    AtLeast(usize, Option<LocalId>),
+    /// A variable or wildcard (bound by `specialize_irrefutable`).
+    Any,
+    /// Nothing a numeric column can hold (a constructor or `True`: not well-typed).
+    Never,
+}
+
+fn num_pat(p: &Pat) -> NumPat {
+    let (mut k, mut p) = (0usize, p);
+    while let PatKind::Suc(sub) = &p.kind {
+        k += 1;
+        p = sub;
+    }
+    match &p.kind {
+        PatKind::Num(n) => NumPat::Exact(n + BigInt::from(k)),
+        PatKind::Var(l) if k > 0 => NumPat::AtLeast(k, Some(*l)),
+        PatKind::Wild if k > 0 => NumPat::AtLeast(k, None),
+        PatKind::Var(_) | PatKind::Wild => NumPat::Any,
+        PatKind::Ctor(..) | PatKind::Bool(_) | PatKind::Suc(_) => NumPat::Never,
+    }
+}
+
+/// Column `i` of numerals (`nat` or `int`) decided by comparisons: a chain of equality
+/// tests, one per distinct numeral in order of first appearance, each branch taking the
+/// rows that match that number; then, for the numbers that are none of them, a chain of
+/// `k ≤ x` tests on the `Suc` chains' depths (deepest first), where a row `Suc^k n` binds
+/// `n` to `x - k`. The IR has one test per distinct numeral or depth, whatever their values,
+/// so its size is linear in the patterns' size, not in the numbers they denote. Rows are
+/// grouped once (literal → rows naming it), so lowering does not compare every row with
+/// every literal either.
+fn numeric(lw: &mut Lowerer, cx: &mut Cx, cols: Vec<(VarId, Ty)>, rows: Vec<Row>, i: usize) -> Expr {
+    let (v, ty) = cols[i].clone();
+    let pats: Vec<NumPat> = rows.iter().map(|r| num_pat(&r.pats[i])).collect();
+    let mut rest_cols = cols.clone();
+    rest_cols.remove(i);
+    let mut lits: Vec<&BigInt> = Vec::new();
+    let mut naming: HashMap<&BigInt, Vec<usize>> = HashMap::new();
+    let mut general: Vec<usize> = Vec::new();
+    for (r, p) in pats.iter().enumerate() {
+        match p {
+            NumPat::Exact(n) => {
+                let these = naming.entry(n).or_default();
+                if these.is_empty() {
+                    lits.push(n);
+                }
+                these.push(r);
+            }
+            NumPat::AtLeast(..) | NumPat::Any => general.push(r),
+            NumPat::Never => {}
+        }
+    }
+    // A row of `general` in a branch where `x` is known to be `at` (a literal) or is only
+    // known to be at least its depth (`None`).
+    let take = |cx: &mut Cx, r: usize, at: Option<&BigInt>, lets: &mut Vec<(VarId, Expr)>| -> Row {
+        match &pats[r] {
+            NumPat::AtLeast(k, l) => {
+                let mut row = with_column(&rows[r], i, vec![]);
+                if let Some(l) = l {
+                    let p = cx.fresh();
+                    let rhs = match at {
+                        Some(n) => Expr::Lit(Lit::Nat((n - BigInt::from(*k)).magnitude().clone())),
+                        None => Expr::Prim(Prim::Sub(NumTy::Nat), vec![Expr::Var(v), nat_lit(*k)]),
+                    };
+                    lets.push((p, rhs));
+                    row.binds.push((*l, p));
+                }
+                row
+            }
+            _ => specialize_irrefutable(&rows[r], i, v, 0),
+        }
+    };
+    // The numbers that are none of the literals: by depth of `Suc` chain, deepest first.
+    let mut depths: Vec<usize> =
+        general.iter().filter_map(|&r| if let NumPat::AtLeast(k, _) = pats[r] { Some(k) } else { None }).collect();
+    depths.sort_unstable();
+    depths.dedup();
+    let mut out = None;
+    for bound in std::iter::once(0).chain(depths.iter().copied()) {
+        let mut lets = Vec::new();
+        let these: Vec<Row> = general
+            .iter()
+            .filter(|&&r| match pats[r] {
+                NumPat::AtLeast(k, _) => k <= bound,
+                _ => true,
+            })
+            .map(|&r| take(cx, r, None, &mut lets))
+            .collect();
+        let body = with_lets(compile(lw, cx, rest_cols.clone(), these), lets);
+        out = Some(match out {
+            None => body,
+            Some(below) => {
+                let test = Expr::Prim(Prim::Le(Ty::Nat), vec![nat_lit(bound), Expr::Var(v)]);
+                Expr::If(Box::new(test), Box::new(body), Box::new(below))
+            }
+        });
+    }
+    let mut out = out.expect("the chain starts at depth 0");
+    for n in lits.iter().rev() {
+        let mut lets = Vec::new();
+        let mut order: Vec<usize> = naming[n].clone();
+        order.extend(general.iter().copied().filter(|&r| match pats[r] {
+            NumPat::AtLeast(k, _) => BigInt::from(k) <= **n,
+            _ => true,
+        }));
+        order.sort_unstable();
+        let these: Vec<Row> = order
+            .into_iter()
+            .map(|r| match pats[r] {
+                NumPat::Exact(_) => with_column(&rows[r], i, vec![]),
+                _ => take(cx, r, Some(n), &mut lets),
+            })
+            .collect();
+        let then = with_lets(compile(lw, cx, rest_cols.clone(), these), lets);
+        let lit =
+            if ty == Ty::Int || n.is_negative() { Lit::Int((*n).clone()) } else { Lit::Nat(n.magnitude().clone()) };
+        let test = Expr::Prim(Prim::Eq(ty.clone()), vec![Expr::Var(v), Expr::Lit(lit)]);
+        out = Expr::If(Box::new(test), Box::new(then), Box::new(out));
+    }
+    out
+}
+
+fn nat_lit(k: usize) -> Expr {
+    Expr::Lit(Lit::Nat(BigUint::from(k)))
+}
+
+/// `let p = rhs in body` for each binding `body` uses (rows after the one that matched
+/// never bind theirs), innermost last.
+fn with_lets(body: Expr, lets: Vec<(VarId, Expr)>) -> Expr {
+    if lets.is_empty() {
+        return body;
+    }
+    let mut used = HashSet::new();
+    vars_used(&body, &mut used);
+    lets.into_iter().rev().fold(body, |body, (p, rhs)| {
+        if used.contains(&p) {
+            Expr::Let(p, Ty::Nat, Box::new(rhs), Box::new(body))
+        } else {
+            body
+        }
+    })
+}
+
+fn vars_used(e: &Expr, used: &mut HashSet<VarId>) {
+    if let Expr::Var(x) = e {
+        used.insert(*x);
+    }
+    e.for_each_child(&mut |c, _| vars_used(c, used));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::interp::Limits;
+    use crate::ValueOutcome;
+
+    /// The `value`s of `defs` (theory text) with their printed results, by the interpreter.
+    fn values(defs: &str, terms: &[&str]) -> Vec<String> {
+        let values: String = terms.iter().map(|t| format!("value \"{t}\"\n")).collect();
+        let mut th = crate::check_theory(&format!("theory T imports Main begin\n{defs}\n{values}end"));
+        assert!(th.diagnostics.is_empty(), "{:?}", th.diagnostics);
+        th.value_indices()
+            .into_iter()
+            .map(|i| match th.eval_value(i, &Limits::default()) {
+                ValueOutcome::Value { printed, .. } => printed,
+                ValueOutcome::Failed(e) => format!("error: {e}"),
+            })
+            .collect()
+    }
+
+    /// The body of the function named `name` after lowering `defs` with `value "use"`.
+    fn body(defs: &str, name: &str, use_: &str) -> Expr {
+        let mut th = crate::check_theory(&format!("theory T imports Main begin\n{defs}\nvalue \"{use_}\"\nend"));
+        assert!(th.diagnostics.is_empty(), "{:?}", th.diagnostics);
+        let (p, _) = th.lower_values();
+        p.funs.iter().find(|f| f.name.starts_with(name)).expect("the function").body.clone()
+    }
+
+    fn nodes(e: &Expr) -> usize {
+        e.count(&|_| true)
+    }
+
+    fn nat_cases(e: &Expr) -> usize {
+        e.count(&|e| matches!(e, Expr::NatCase { .. }))
+    }
+
+    #[test]
+    fn a_large_numeral_pattern_is_one_comparison() {
+        let def = |n: u64| format!("fun g :: \"nat ⇒ nat\" where \"g {n} = 1\" | \"g _ = 0\"");
+        let big = body(&def(1_000_000), "g", "g 3");
+        // `if x = 1000000 then 1 else 0`: no `Suc` peeled.
+        assert_eq!(nat_cases(&big), 0, "{big:?}");
+        let eq = |e: &Expr| {
+            matches!(e, Expr::Prim(Prim::Eq(Ty::Nat), args)
+                if matches!(&args[1], Expr::Lit(Lit::Nat(n)) if *n == BigUint::from(1_000_000u32)))
+        };
+        assert_eq!(big.count(&eq), 1, "{big:?}");
+        // The IR's size does not depend on the numeral's value.
+        for n in [9, 1000, 1u64 << 40] {
+            assert_eq!(nodes(&body(&def(n), "g", "g 3")), nodes(&big), "g {n}");
+        }
+        assert_eq!(values(&def(1_000_000), &["g 1000000", "g 999999", "g 0"]), ["1", "0", "0"]);
+    }
+
+    #[test]
+    fn a_large_numeral_in_a_case_expression_is_compared() {
+        let vs = values(
+            "",
+            &[
+                "case (5::nat) of 1000000 ⇒ True | _ ⇒ False",
+                "case (1000000::nat) of 1000000 ⇒ True | _ ⇒ False",
+                "case (18446744073709551616::nat) of 18446744073709551616 ⇒ 1 | n ⇒ n + (1::nat)",
+                "case (7::nat) of 18446744073709551616 ⇒ 1 | n ⇒ n + (1::nat)",
+            ],
+        );
+        assert_eq!(vs, ["False", "True", "1", "8"]);
+    }
+
+    #[test]
+    fn suc_patterns_over_large_numerals_compare_and_subtract() {
+        let def = "fun h :: \"nat ⇒ nat\" where
+              \"h 0 = 100\" | \"h (Suc 999999) = 7\" | \"h (Suc (Suc n)) = n\" | \"h _ = 42\"";
+        let b = body(def, "h", "h 3");
+        assert_eq!(nat_cases(&b), 0, "{b:?}");
+        // `h 1000000` is the second equation, `Suc (Suc n)` binds `n = x - 2` elsewhere.
+        let vs = values(def, &["h 0", "h 1", "h 2", "h 5", "h 1000000", "h 1000001", "h 999999"]);
+        assert_eq!(vs, ["100", "42", "0", "3", "7", "999999", "999997"]);
+        // A deeper `Suc` chain first, a shallower one after: each binds its own difference.
+        let def = "fun k :: \"nat ⇒ nat ⇒ nat\" where
+              \"k 1000 _ = 1\" | \"k (Suc (Suc (Suc n))) 0 = n\" | \"k (Suc m) _ = m + 10\" | \"k 0 y = y\"";
+        let vs = values(def, &["k 1000 0", "k 5 0", "k 5 1", "k 2 0", "k 1 9", "k 0 9", "k 3 0"]);
+        assert_eq!(vs, ["1", "2", "14", "11", "10", "9", "0"]);
+    }
+
+    #[test]
+    fn small_numerals_still_peel() {
+        let def = "fun fib :: \"nat ⇒ nat\" where
+              \"fib 0 = 0\" | \"fib (Suc 0) = 1\" | \"fib (Suc (Suc n)) = fib n + fib (Suc n)\"";
+        let b = body(def, "fib", "fib 3");
+        assert!(nat_cases(&b) >= 2, "{b:?}");
+        assert_eq!(values(def, &["fib 10"]), ["55"]);
+    }
+
+    #[test]
+    fn many_numeral_equations_grow_linearly() {
+        let def = |n: usize| {
+            let eqs: Vec<String> = (0..n).map(|i| format!("\"f {i} = {}\"", i * 3)).collect();
+            format!("fun f :: \"nat ⇒ nat\" where {} | \"f _ = 1\"", eqs.join(" | "))
+        };
+        let (a, b) = (nodes(&body(&def(100), "f", "f 3")), nodes(&body(&def(200), "f", "f 3")));
+        assert!(b <= 2 * a + 2, "100 equations: {a} nodes, 200: {b}");
+        assert_eq!(values(&def(200), &["f 0", "f 199", "f 200", "f 57"]), ["0", "597", "1", "171"]);
+    }
+
+    #[test]
+    fn int_numeral_patterns_compare_negative_literals() {
+        let def = "fun s :: \"int ⇒ int\" where \"s (-1000000) = 1\" | \"s 3 = 2\" | \"s (-3) = 4\" | \"s x = x * 10\"";
+        let vs = values(def, &["s (-1000000)", "s 3", "s (-3)", "s 7", "s (-999999)"]);
+        assert_eq!(vs, ["1", "2", "4", "70", "-9999990"]);
     }
 }
