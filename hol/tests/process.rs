@@ -4,10 +4,14 @@
 //! line for every reader, a summary record last), and how it ends on SIGINT and SIGTERM
 //! (the summary of what was finished, exit status 130 or 143, no record cut in two).
 
+#[path = "../../tests/support/process.rs"]
+mod process;
+
+use process::{run_program, Run};
 use serde_json::Value;
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Child, ExitStatus};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -25,26 +29,7 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 fn spawn(dir: &Path, args: &[&str]) -> Child {
-    Command::new(HOL)
-        .args(args)
-        .current_dir(dir)
-        .env_clear()
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("hol starts")
-}
-
-/// Reads a pipe to its end on a thread of its own.
-fn collect(pipe: impl Read + Send + 'static) -> std::thread::JoinHandle<String> {
-    std::thread::spawn(move || {
-        let mut bytes = Vec::new();
-        let mut pipe = pipe;
-        let _ = pipe.read_to_end(&mut bytes);
-        String::from_utf8(bytes).expect("hol writes UTF-8")
-    })
+    process::command(HOL, dir, args).spawn().expect("hol starts")
 }
 
 /// Waits for `child` at most `limit`, killing it after.
@@ -63,18 +48,10 @@ fn wait(child: &mut Child, limit: Duration) -> ExitStatus {
     }
 }
 
-struct Run {
-    status: ExitStatus,
-    stdout: String,
-    stderr: String,
-}
-
 fn run(dir: &Path, args: &[&str]) -> Run {
-    let mut child = spawn(dir, args);
-    let stdout = collect(child.stdout.take().unwrap());
-    let stderr = collect(child.stderr.take().unwrap());
-    let status = wait(&mut child, LIMIT);
-    Run { status, stdout: stdout.join().unwrap(), stderr: stderr.join().unwrap() }
+    let r = run_program(HOL, dir, args, LIMIT).expect("hol runs");
+    assert!(r.code().is_some(), "hol did not exit by itself: {}", r.output());
+    r
 }
 
 /// Every line of `stdout` as a JSON record, the last one the summary.
@@ -95,7 +72,7 @@ fn records(stdout: &str) -> Vec<Value> {
 fn a_device_is_not_read() {
     let dir = scratch("device");
     let r = run(&dir, &["check", "--format", "json", "/dev/zero"]);
-    assert_eq!(r.status.code(), Some(2), "{}{}", r.stdout, r.stderr);
+    assert_eq!(r.code(), Some(2), "{}{}", r.stdout, r.stderr);
     let records = records(&r.stdout);
     assert_eq!(records[0]["kind"], "error");
     assert_eq!(records[0]["message"], "cannot read `/dev/zero`: not a regular file (a character device)");
@@ -115,13 +92,13 @@ fn a_fifo_is_refused_without_waiting_for_a_writer() {
     let dir = scratch("fifo");
     mkfifo(&dir.join("Pipe.thy"));
     let r = run(&dir, &["check", "Pipe.thy"]);
-    assert_eq!(r.status.code(), Some(2), "{}{}", r.stdout, r.stderr);
+    assert_eq!(r.code(), Some(2), "{}{}", r.stdout, r.stderr);
     assert!(r.stdout.contains("error: cannot read `Pipe.thy`: not a regular file (a named pipe)"), "{}", r.stdout);
     // The same for a sibling theory read through an import.
     std::fs::write(dir.join("Main_User.thy"), "theory Main_User imports Main Pipe begin\nvalue \"1::nat\"\nend\n")
         .unwrap();
     let r = run(&dir, &["check", "Main_User.thy"]);
-    assert_eq!(r.status.code(), Some(2), "{}{}", r.stdout, r.stderr);
+    assert_eq!(r.code(), Some(2), "{}{}", r.stdout, r.stderr);
     assert!(
         r.stdout.contains("cannot load theory `Pipe`: cannot read `Pipe.thy`: not a regular file (a named pipe)"),
         "{}",
@@ -134,7 +111,7 @@ fn a_file_that_is_not_utf8_is_located_at_its_first_bad_byte() {
     let dir = scratch("utf8");
     std::fs::write(dir.join("Bad.thy"), b"theory Bad imports Main begin\nvalue \"\xe2\x9f\xb9 \xff\"\nend\n").unwrap();
     let r = run(&dir, &["check", "--format", "json", "Bad.thy"]);
-    assert_eq!(r.status.code(), Some(2), "{}{}", r.stdout, r.stderr);
+    assert_eq!(r.code(), Some(2), "{}{}", r.stdout, r.stderr);
     let records = records(&r.stdout);
     let e = &records[0];
     assert_eq!(e["kind"], "error");
@@ -173,7 +150,7 @@ fn json_ends_with_a_summary_record() {
     let dir = scratch("summary");
     std::fs::write(dir.join("Sum.thy"), "theory Sum imports Main begin\nvalue \"(1::nat) + 1\"\nend\n").unwrap();
     let r = run(&dir, &["check", "--format", "json", "Sum.thy"]);
-    assert_eq!(r.status.code(), Some(0), "{}{}", r.stdout, r.stderr);
+    assert_eq!(r.code(), Some(0), "{}{}", r.stdout, r.stderr);
     let records = records(&r.stdout);
     let summary = records.last().unwrap();
     assert_eq!((summary["values"].as_u64(), summary["errors"].as_u64()), (Some(1), Some(0)));
@@ -202,7 +179,7 @@ fn interrupted(name: &str, format: &str, signal: i32) -> (ExitStatus, String, Du
     let dir = scratch(name);
     std::fs::write(dir.join("Long.thy"), LONG).unwrap();
     let mut child = spawn(&dir, &["check", "--format", format, "--seed", "1", "Long.thy"]);
-    let stderr = collect(child.stderr.take().unwrap());
+    let stderr = process::read_all(child.stderr.take());
     let (lines, seen) = mpsc::channel();
     let stdout = BufReader::new(child.stdout.take().unwrap());
     let reader = std::thread::spawn(move || {

@@ -57,6 +57,14 @@ impl Run {
     }
 
     /// stdout and stderr, for failure messages.
+    /// The exit status, `None` when the run was killed or timed out.
+    pub fn code(&self) -> Option<i32> {
+        match self.end {
+            End::Exited(code) => Some(code),
+            _ => None,
+        }
+    }
+
     pub fn output(&self) -> String {
         format!("{}\n--- stdout\n{}--- stderr\n{}", self.end, self.stdout, self.stderr)
     }
@@ -77,23 +85,27 @@ impl Run {
     }
 }
 
-/// Runs `program ARGS` in `dir` with an empty environment (only `NO_COLOR=1`), in a process
-/// group of its own so that a timeout kills everything it started (a child left behind would
-/// hold the output pipes open), killing it after `limit`.
-pub fn run_program(program: &str, dir: &Path, args: &[&str], limit: Duration) -> Result<Run, String> {
+/// `program ARGS` in `dir` with an empty environment (only `NO_COLOR=1`), no input, its
+/// output piped, in a process group of its own so that a timeout kills everything it
+/// started (a child left behind would hold the output pipes open).
+pub fn command(program: &str, dir: &Path, args: &[&str]) -> Command {
     let mut command = Command::new(program);
     #[cfg(unix)]
     std::os::unix::process::CommandExt::process_group(&mut command, 0);
-    let mut child = command
+    command
         .args(args)
         .current_dir(dir)
         .env_clear()
         .env("NO_COLOR", "1")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot start {program}: {e}"))?;
+        .stderr(Stdio::piped());
+    command
+}
+
+/// Runs [`command`], killing it after `limit`.
+pub fn run_program(program: &str, dir: &Path, args: &[&str], limit: Duration) -> Result<Run, String> {
+    let mut child = command(program, dir, args).spawn().map_err(|e| format!("cannot start {program}: {e}"))?;
     let (stdout, stderr) = read_output(&mut child);
     let started = Instant::now();
     let end = loop {
@@ -117,17 +129,19 @@ pub fn run_program(program: &str, dir: &Path, args: &[&str], limit: Duration) ->
 }
 
 /// Threads reading the child's stdout and stderr to the end, so neither pipe fills up.
-fn read_output(child: &mut std::process::Child) -> (JoinHandle<String>, JoinHandle<String>) {
-    fn read_all(pipe: Option<impl Read + Send + 'static>) -> JoinHandle<String> {
-        std::thread::spawn(move || {
-            let mut bytes = Vec::new();
-            if let Some(mut pipe) = pipe {
-                let _ = pipe.read_to_end(&mut bytes);
-            }
-            String::from_utf8_lossy(&bytes).into_owned()
-        })
-    }
+pub fn read_output(child: &mut std::process::Child) -> (JoinHandle<String>, JoinHandle<String>) {
     (read_all(child.stdout.take()), read_all(child.stderr.take()))
+}
+
+/// A thread reading `pipe` to its end (nothing when there is no pipe).
+pub fn read_all(pipe: Option<impl Read + Send + 'static>) -> JoinHandle<String> {
+    std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        if let Some(mut pipe) = pipe {
+            let _ = pipe.read_to_end(&mut bytes);
+        }
+        String::from_utf8_lossy(&bytes).into_owned()
+    })
 }
 
 /// Kills what is left of the child's process group.
@@ -169,8 +183,7 @@ pub struct Measured {
 #[cfg(unix)]
 pub fn run_measured(program: &str, dir: &Path, args: &[&str], kill_after: Duration) -> Result<Measured, String> {
     use std::os::unix::process::CommandExt;
-    let mut command = Command::new(program);
-    command.process_group(0);
+    let mut command = command(program, dir, args);
     // SAFETY: the closure runs in the forked child before exec and calls only setrlimit(2),
     // which is async-signal-safe; it touches no memory of the parent.
     unsafe {
@@ -182,16 +195,7 @@ pub fn run_measured(program: &str, dir: &Path, args: &[&str], kill_after: Durati
             Ok(())
         });
     }
-    let mut child = command
-        .args(args)
-        .current_dir(dir)
-        .env_clear()
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot start {program}: {e}"))?;
+    let mut child = command.spawn().map_err(|e| format!("cannot start {program}: {e}"))?;
     let (stdout, stderr) = read_output(&mut child);
     let pid = libc::pid_t::try_from(child.id()).map_err(|_| "pid out of range".to_owned())?;
     let started = Instant::now();

@@ -274,7 +274,7 @@ impl Expr {
     /// on top of this one's scope (a λ's parameters for its body, a `Let`'s variable for its
     /// body, a case alternative's binders, ...). Back ends build their scoped analyses
     /// (free variables for closure conversion) on this one traversal.
-    pub fn for_each_child(&self, f: &mut dyn FnMut(&Expr, &[VarId])) {
+    pub fn for_each_child<'a>(&'a self, f: &mut dyn FnMut(&'a Expr, &[VarId])) {
         match self {
             Expr::Var(_) | Expr::Lit(_) | Expr::FunRef(_) | Expr::Undefined(_) => {}
             Expr::Ctor(_, args) | Expr::Call(_, args) | Expr::Prim(_, args) | Expr::Pred(_, args) => {
@@ -334,45 +334,7 @@ impl Expr {
         while let Some((e, d)) = work.pop() {
             nodes += 1;
             depth = depth.max(d);
-            let mut push = |c: &'a Expr| work.push((c, d + 1));
-            match e {
-                Expr::Var(_) | Expr::Lit(_) | Expr::FunRef(_) | Expr::Undefined(_) => {}
-                Expr::Ctor(_, args) | Expr::Call(_, args) | Expr::Prim(_, args) | Expr::Pred(_, args) => {
-                    args.iter().for_each(push)
-                }
-                Expr::Apply(g, args) => {
-                    push(g);
-                    args.iter().for_each(push);
-                }
-                Expr::Lambda(_, body) => push(body),
-                Expr::Let(_, _, rhs, body) => {
-                    push(rhs);
-                    push(body);
-                }
-                Expr::If(c, t, f) => {
-                    push(c);
-                    push(t);
-                    push(f);
-                }
-                Expr::Case { scrut, alts, default, .. } => {
-                    push(scrut);
-                    alts.iter().for_each(|a| push(&a.body));
-                    if let Some(d) = default {
-                        push(d);
-                    }
-                }
-                Expr::NatCase { scrut, zero, succ, .. } => {
-                    push(scrut);
-                    push(zero);
-                    push(succ);
-                }
-                Expr::Quant { domain, body, .. } | Expr::SetCompr { domain, body, .. } => {
-                    if let Some(d) = domain {
-                        push(d);
-                    }
-                    push(body);
-                }
-            }
+            e.for_each_child(&mut |c, _| work.push((c, d + 1)));
         }
         (nodes, depth)
     }
