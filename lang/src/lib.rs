@@ -19,6 +19,7 @@ pub mod diagnostic;
 pub mod interp;
 pub mod prelude;
 pub mod span;
+mod stack;
 pub mod syntax;
 pub mod theory;
 pub mod types;

@@ -176,7 +176,8 @@ pub fn lower_conjecture(
             TypeChoice::Finite(n) => lw.finite_type(*n),
             TypeChoice::Named(t) => lw.ty(&Type::Con(Rc::from(t.as_str()), Rc::from([])), &HashMap::new()),
         };
-        instance.push((format!("'{}", name.trim_start_matches('\'')), crate::interp::print_type(&lw.program, &ty)));
+        instance
+            .push((format!("'{}", name.trim_start_matches('\'')), super::type_syntax::print_type(&lw.program, &ty)));
         subst.insert(name.clone(), ty);
     }
     let pre = preprocess(lemma);
@@ -212,7 +213,7 @@ pub fn lower_conjecture(
                     not_executable = Some(format!(
                         "the quantifier `{sym}{}` ranges over the infinite type `{}`",
                         lemma.locals[*l as usize].name,
-                        crate::interp::print_type(&lw.program, &ty)
+                        super::type_syntax::print_type(&lw.program, &ty)
                     ));
                 }
             }

@@ -11,6 +11,7 @@
 //! Incomplete patterns end in an explicit `Undefined`.
 
 use num_bigint::{BigInt, BigUint};
+use std::collections::BTreeSet;
 
 /// Index into `Program::datas`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -453,4 +454,28 @@ impl Program {
     pub fn ctor(&self, c: CtorRef) -> &CtorDef {
         &self.data(c.data).ctors[c.tag as usize]
     }
+}
+
+/// Adds to `free` the variables occurring in `e` outside the binders in `bound` and those of
+/// `e` itself (what a closure of `e` captures). Safe on any nesting depth: the analysis
+/// moves to a fresh stack segment when the current one runs low.
+pub fn free_vars(e: &Expr, bound: &mut Vec<u32>, free: &mut BTreeSet<u32>) {
+    if crate::stack::grow(|| free_vars_here(e, bound, free)).is_none() {
+        // Too deep to analyse: nothing is captured, and evaluation of such a term fails with
+        // `TooDeep` anyway.
+    }
+}
+
+fn free_vars_here(e: &Expr, bound: &mut Vec<u32>, free: &mut BTreeSet<u32>) {
+    if let Expr::Var(v) = e {
+        if !bound.contains(&v.0) {
+            free.insert(v.0);
+        }
+    }
+    e.for_each_child(&mut |child, binders| {
+        let n = bound.len();
+        bound.extend(binders.iter().map(|v| v.0));
+        free_vars(child, bound, free);
+        bound.truncate(n);
+    });
 }

@@ -500,7 +500,7 @@ impl Lowerer {
         let var = cx.bind(l);
         let pred = self.expr(cx, body);
         let mut free = std::collections::BTreeSet::new();
-        crate::interp::free_vars(&pred, &mut vec![var.0], &mut free);
+        super::ir::free_vars(&pred, &mut vec![var.0], &mut free);
         let mut captured = Vec::new();
         for v in &free {
             let local = cx.vars.iter().find(|(_, x)| x.0 == *v).map(|(l, _)| *l);

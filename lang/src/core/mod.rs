@@ -15,3 +15,4 @@ pub mod reuse_cells;
 mod rewrite;
 pub mod set_quantifiers;
 pub mod specialize;
+pub mod type_syntax;

@@ -9,11 +9,11 @@
 use super::enumerate::most_frequent;
 use super::eval::{ill, Run, R};
 use super::sets;
-use super::stack;
 use super::types::TyInfo;
 use super::value::{Closure, Value};
 use super::EvalError;
 use crate::core::ir::Ty;
+use crate::stack;
 use std::cmp::Ordering;
 use std::rc::Rc;
 
@@ -46,7 +46,7 @@ impl POrd {
 
 impl Run<'_, '_> {
     fn type_name(&self, ty: &Ty) -> String {
-        super::print::print_type(self.code.prog, ty)
+        crate::core::type_syntax::print_type(self.code.prog, ty)
     }
 
     /// Equality at type `ty`.

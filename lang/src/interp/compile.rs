@@ -7,10 +7,10 @@
 //! with `NotExecutable` if it is ever reached, never a panic.
 
 use super::arith::Int;
-use super::stack;
 use super::types::{TyInfo, Types};
 use super::value::Value;
-use crate::core::ir::{Expr, FunId, InductiveDef, Lit, NumTy, PredId, Prim, Program, Quant, Ty, Undef};
+use crate::core::ir::{free_vars, Expr, FunId, InductiveDef, Lit, NumTy, PredId, Prim, Program, Quant, Ty, Undef};
+use crate::stack;
 use std::cell::OnceCell;
 use std::collections::BTreeSet;
 use std::rc::Rc;
@@ -538,28 +538,4 @@ impl Compiler<'_, '_> {
         let vars = free.into_iter().filter(|v| (*v as usize) < self.num_vars).collect();
         Goal { node: self.expr(e), vars, bind }
     }
-}
-
-/// Adds to `free` the variables occurring in `e` outside the binders in `bound` and those of
-/// `e` itself (what a closure of `e` captures). Safe on any nesting depth: the analysis
-/// moves to a fresh stack segment when the current one runs low. Back ends use this one.
-pub fn free_vars(e: &Expr, bound: &mut Vec<u32>, free: &mut BTreeSet<u32>) {
-    if stack::grow(|| free_vars_here(e, bound, free)).is_none() {
-        // Too deep to analyse: nothing is captured, and evaluation of such a term fails with
-        // `TooDeep` anyway.
-    }
-}
-
-fn free_vars_here(e: &Expr, bound: &mut Vec<u32>, free: &mut BTreeSet<u32>) {
-    if let Expr::Var(v) = e {
-        if !bound.contains(&v.0) {
-            free.insert(v.0);
-        }
-    }
-    e.for_each_child(&mut |child, binders| {
-        let n = bound.len();
-        bound.extend(binders.iter().map(|v| v.0));
-        free_vars(child, bound, free);
-        bound.truncate(n);
-    });
 }

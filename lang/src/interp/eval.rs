@@ -11,11 +11,11 @@
 use super::arith::Int;
 use super::compile::{Code, FunCode, LambdaCode, Node, Op};
 use super::sets;
-use super::stack;
 use super::types::TyInfo;
 use super::value::{Closure, Fields, SetValue, Value};
 use super::{EvalError, Limits};
 use crate::core::ir::{FunId, Quant};
+use crate::stack;
 use std::rc::Rc;
 use std::time::Instant;
 
@@ -410,7 +410,7 @@ impl<'c, 'p> Run<'c, 'p> {
             Some(d) => match self.eval(d)? {
                 Value::Set(s) if !s.compl => Ok(Items::Set(s)),
                 Value::Set(_) => {
-                    let name = super::print::print_type(p, &ty.ty);
+                    let name = crate::core::type_syntax::print_type(p, &ty.ty);
                     Err(EvalError::NotExecutable(format!("{what} the complement of a finite set of {name}")))
                 }
                 _ => Err(ill("the domain of a quantifier is not a set")),

@@ -15,7 +15,6 @@
 //! - `enumerate(&Program, &Ty) -> Option<Vec<Value>>`: every value of a finite type.
 //! - `Interp`: the same operations on one program, sharing compiled code between calls
 //!   (use it when evaluating many times), plus `apply` and `equal`.
-//! - `print_type(&Program, &Ty)`: a type in theory syntax (`nat list`, `nat ⇒ bool`).
 //!
 //! Values passed in must be well-typed and canonical: sets sorted (use `SetValue::finite`)
 //! and, over finite element types, not complements; functions as `Value::fun_map`.
@@ -41,16 +40,13 @@ mod eval;
 mod pred;
 mod print;
 mod sets;
-mod stack;
 mod types;
 mod value;
 
 pub use crate::core::cardinality::cardinality;
 pub use arith::Int;
-pub use compile::free_vars;
 pub use compile::LambdaCode;
 pub use enumerate::ENUM_CAP;
-pub use print::print_type;
 pub use value::{Closure, Fields, SetValue, Value};
 
 use crate::core::ir::{Expr, FunId, Program, Ty, Undef};
@@ -123,7 +119,7 @@ impl<'p> Interp<'p> {
     fn run<T>(&mut self, limits: &Limits, f: impl FnOnce(&mut Run<'_, 'p>) -> T) -> T {
         let code = &self.code;
         let stack = std::mem::take(&mut self.stack);
-        let (r, mut stack) = stack::guarded(|| {
+        let (r, mut stack) = crate::stack::guarded(|| {
             let mut run = Run::new(code, limits, stack);
             let r = f(&mut run);
             (r, std::mem::take(&mut run.stack))

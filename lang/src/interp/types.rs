@@ -29,7 +29,7 @@ impl TyInfo {
     /// Why the type cannot be enumerated, for `NotExecutable` messages: `what` is the
     /// construct ("quantifier over").
     pub fn not_enumerable(&self, p: &Program, what: &str) -> String {
-        let name = super::print::print_type(p, &self.ty);
+        let name = crate::core::type_syntax::print_type(p, &self.ty);
         match cardinality(p, &self.ty) {
             None => format!("{what} the infinite type {name}"),
             Some(n) => format!("{what} {name}: {n} values, more than the limit of {ENUM_CAP}"),

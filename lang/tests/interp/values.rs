@@ -3,7 +3,8 @@
 
 use lang::core::ir::{FunId, Program, Ty};
 use lang::core::parse::{parse_expr, parse_program, parse_ty};
-use lang::interp::{call, cardinality, enumerate, print_type, print_value, EvalError, Interp, Limits, SetValue, Value};
+use lang::core::type_syntax::print_type;
+use lang::interp::{call, cardinality, enumerate, print_value, EvalError, Interp, Limits, SetValue, Value};
 use std::time::{Duration, Instant};
 
 const PROGRAM: &str = r#"

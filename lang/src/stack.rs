@@ -1,5 +1,6 @@
-//! Machine-stack growth for the recursive parts of the interpreter: evaluation recurses on
-//! the nesting of calls and expressions, and that must never overflow whatever the program.
+//! Machine-stack growth for recursion over deep IR: the interpreter's evaluation recurses on
+//! the nesting of calls and expressions, analyses such as `core::ir::free_vars` on the
+//! nesting of terms, and neither may overflow whatever the program.
 //!
 //! `guarded` runs the interpreter with a stack budget on the calling thread; `grow` is called
 //! at every recursive step and, when the budget of the current segment is spent, continues
