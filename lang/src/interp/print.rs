@@ -14,9 +14,11 @@ use std::fmt::Write;
 enum Task<'t> {
     Str(&'static str),
     Text(String),
-    /// A value, and whether it stands as an argument of an application (then anything that
-    /// is not atomic needs parentheses).
-    Val(Value, &'t Ty, bool),
+    /// A value, whether it stands as an argument of an application (then anything that is
+    /// not atomic needs parentheses), and whether it is part of a tabulated function, so
+    /// canonical already: a function of functions is tabulated once, at its top, not again
+    /// at every level (which cost the cube of its depth).
+    Val(Value, &'t Ty, bool, bool),
 }
 
 fn is_list(d: &DataDef) -> bool {
@@ -36,35 +38,42 @@ impl<'p> Run<'_, 'p> {
     /// `v` of type `ty` in theory syntax.
     pub fn print(&mut self, v: &Value, ty: &Ty) -> String {
         let mut out = String::new();
-        let mut tasks = vec![Task::Val(v.clone(), ty, false)];
+        let mut tasks = vec![Task::Val(v.clone(), ty, false, false)];
         while let Some(t) = tasks.pop() {
             match t {
                 Task::Str(s) => out.push_str(s),
                 Task::Text(s) => out.push_str(&s),
-                Task::Val(v, ty, arg) => self.print_one(v, ty, arg, &mut tasks, &mut out),
+                Task::Val(v, ty, arg, canonical) => self.print_one(v, ty, arg, canonical, &mut tasks, &mut out),
             }
         }
         out
     }
 
     /// Prints what is atomic about `v` to `out` and pushes the rest as tasks (in reverse).
-    fn print_one<'t>(&mut self, v: Value, ty: &'t Ty, arg: bool, tasks: &mut Vec<Task<'t>>, out: &mut String)
-    where
+    fn print_one<'t>(
+        &mut self,
+        v: Value,
+        ty: &'t Ty,
+        arg: bool,
+        canonical: bool,
+        tasks: &mut Vec<Task<'t>>,
+        out: &mut String,
+    ) where
         'p: 't,
     {
         let p = self.code.prog;
         // Pushes `items` as `open item, item, ... close`.
-        fn seq<'t>(tasks: &mut Vec<Task<'t>>, open: &'static str, close: &'static str, items: Vec<(Value, &'t Ty)>) {
+        let seq = |tasks: &mut Vec<Task<'t>>, open: &'static str, close: &'static str, items: Vec<(Value, &'t Ty)>| {
             tasks.push(Task::Str(close));
             let n = items.len();
             for (i, (v, t)) in items.into_iter().rev().enumerate() {
-                tasks.push(Task::Val(v, t, false));
+                tasks.push(Task::Val(v, t, false, canonical));
                 if i + 1 < n {
                     tasks.push(Task::Str(", "));
                 }
             }
             tasks.push(Task::Str(open));
-        }
+        };
         match (&v, ty) {
             (Value::Bool(b), _) => out.push_str(if *b { "True" } else { "False" }),
             (Value::Int(i), _) => {
@@ -136,14 +145,16 @@ impl<'p> Run<'_, 'p> {
                     }
                     out.push_str(&ctor.name);
                     for (x, t) in fields.iter().zip(&ctor.fields).rev() {
-                        tasks.push(Task::Val(x.clone(), t, true));
+                        tasks.push(Task::Val(x.clone(), t, true, canonical));
                         tasks.push(Task::Str(" "));
                     }
                 }
             }
             (Value::Fun(_), Ty::Fun(dom, cod)) => {
-                let finite = self.code.ty(dom).univ(p).is_some();
+                let finite = !canonical && self.code.ty(dom).univ(p).is_some();
                 let map = if finite { self.tabulate(&v, dom, cod).ok() } else { Some(v.clone()) };
+                // What a tabulation returns is canonical to the bottom.
+                let canonical = canonical || finite;
                 let Some(Value::Fun(c)) = map else {
                     out.push_str("<function>");
                     return;
@@ -161,9 +172,9 @@ impl<'p> Run<'_, 'p> {
                 if !entries.is_empty() {
                     tasks.push(Task::Str(")"));
                     for (i, (k, x)) in entries.iter().enumerate().rev() {
-                        tasks.push(Task::Val(x.clone(), cod, false));
+                        tasks.push(Task::Val(x.clone(), cod, false, canonical));
                         tasks.push(Task::Str(" := "));
-                        tasks.push(Task::Val(k.clone(), dom, false));
+                        tasks.push(Task::Val(k.clone(), dom, false, canonical));
                         if i > 0 {
                             tasks.push(Task::Str(", "));
                         }
@@ -171,7 +182,7 @@ impl<'p> Run<'_, 'p> {
                     tasks.push(Task::Str("("));
                 }
                 tasks.push(Task::Str(")"));
-                tasks.push(Task::Val(default.clone(), cod, false));
+                tasks.push(Task::Val(default.clone(), cod, false, canonical));
             }
             _ => tasks.push(Task::Text(format!("{v:?}"))),
         }
