@@ -257,8 +257,8 @@ fn numeric(lw: &mut Lowerer, cx: &mut Cx, cols: Vec<(VarId, Ty)>, rows: Vec<Row>
         general.iter().filter_map(|&r| if let NumPat::AtLeast(k, _) = pats[r] { Some(k) } else { None }).collect();
     depths.sort_unstable();
     depths.dedup();
-    let mut out = None;
-    for bound in std::iter::once(0).chain(depths.iter().copied()) {
+    // The rows that match a number of at least `bound`, compiled on the remaining columns.
+    let mut at_least = |bound: usize| {
         let mut lets = Vec::new();
         let these: Vec<Row> = general
             .iter()
@@ -268,16 +268,14 @@ fn numeric(lw: &mut Lowerer, cx: &mut Cx, cols: Vec<(VarId, Ty)>, rows: Vec<Row>
             })
             .map(|&r| take(cx, r, None, &mut lets))
             .collect();
-        let body = with_lets(compile(lw, cx, rest_cols.clone(), these), lets);
-        out = Some(match out {
-            None => body,
-            Some(below) => {
-                let test = Expr::Prim(Prim::Le(Ty::Nat), vec![nat_lit(bound), Expr::Var(v)]);
-                Expr::If(Box::new(test), Box::new(body), Box::new(below))
-            }
-        });
+        with_lets(compile(lw, cx, rest_cols.clone(), these), lets)
+    };
+    let mut out = at_least(0);
+    for bound in depths.iter().copied() {
+        let body = at_least(bound);
+        let test = Expr::Prim(Prim::Le(Ty::Nat), vec![nat_lit(bound), Expr::Var(v)]);
+        out = Expr::If(Box::new(test), Box::new(body), Box::new(out));
     }
-    let mut out = out.expect("the chain starts at depth 0");
     for n in lits.iter().rev() {
         let mut lets = Vec::new();
         let mut order: Vec<usize> = naming[n].clone();
