@@ -168,15 +168,21 @@ pub(crate) fn word_of(
 
 enum Out<'a> {
     Visit(Word, &'a Ty),
-    Build(u32, usize),
-    BuildSet(bool, usize),
+    /// Build the cell at this address from the last `n` values.
+    Build(u32, usize, Word),
+    BuildSet(bool, usize, Word),
 }
 
+/// The value of word `w` of type `ty`. A cell reached twice is decoded once and its value
+/// shared, as in the arena: a tree whose subtrees are shared (`let x = t in N x x`) is
+/// exponentially larger unshared.
 pub(crate) fn value_of(prog: &Program, w: Word, ty: &Ty) -> Result<Value, JitOutcome> {
     let mut out: Vec<Value> = Vec::new();
+    let mut decoded: HashMap<Word, Value> = HashMap::new();
     let mut work = vec![Out::Visit(w, ty)];
     while let Some(t) = work.pop() {
         match t {
+            Out::Visit(w, Ty::Data(_) | Ty::Set(_)) if decoded.contains_key(&w) => out.push(decoded[&w].clone()),
             Out::Visit(w, ty) => match ty {
                 Ty::Bool => out.push(Value::Bool(w != 0)),
                 Ty::Nat | Ty::Int => out.push(Value::int(w as i64)),
@@ -186,7 +192,7 @@ pub(crate) fn value_of(prog: &Program, w: Word, ty: &Ty) -> Result<Value, JitOut
                     } else {
                         let tag = unsafe { *(w as *const u32) };
                         let ftys = &prog.data(*d).ctors[tag as usize].fields;
-                        work.push(Out::Build(tag, ftys.len()));
+                        work.push(Out::Build(tag, ftys.len(), w));
                         for (i, t) in ftys.iter().enumerate().rev() {
                             let f = unsafe { *(w as *const u64).add(1 + i) };
                             work.push(Out::Visit(f, t));
@@ -196,20 +202,24 @@ pub(crate) fn value_of(prog: &Program, w: Word, ty: &Ty) -> Result<Value, JitOut
                 Ty::Set(e) => {
                     let p = w as *const u64;
                     let (compl, n) = unsafe { (*p == 1, *p.add(1) as usize) };
-                    work.push(Out::BuildSet(compl, n));
+                    work.push(Out::BuildSet(compl, n, w));
                     for i in (0..n).rev() {
                         work.push(Out::Visit(unsafe { *p.add(2 + i) }, e));
                     }
                 }
                 Ty::Fun(..) => return Err(JitOutcome::NotSupported),
             },
-            Out::BuildSet(compl, n) => {
+            Out::BuildSet(compl, n, at) => {
                 let elems = out.split_off(out.len() - n);
-                out.push(Value::set(if compl { SetValue::cofinite(elems) } else { SetValue::finite(elems) }));
+                let v = Value::set(if compl { SetValue::cofinite(elems) } else { SetValue::finite(elems) });
+                decoded.insert(at, v.clone());
+                out.push(v);
             }
-            Out::Build(tag, n) => {
+            Out::Build(tag, n, at) => {
                 let fields = out.split_off(out.len() - n);
-                out.push(Value::ctor(tag, fields));
+                let v = Value::ctor(tag, fields);
+                decoded.insert(at, v.clone());
+                out.push(v);
             }
         }
     }

@@ -11,6 +11,11 @@ use super::value::{Closure, Value};
 use crate::core::ir::{DataDef, Ty};
 use std::fmt::Write;
 
+/// The most of a value `print` writes. Values share their parts, so one that is cheap to
+/// build (`let x = t in N x x`, 40 times) can be exponentially long as text; past this it
+/// is cut, so printing costs bounded time and memory.
+pub const MAX_PRINTED: usize = 1_000_000;
+
 enum Task<'t> {
     Str(&'static str),
     Text(String),
@@ -35,11 +40,20 @@ fn is_pair(d: &DataDef) -> bool {
 }
 
 impl<'p> Run<'_, 'p> {
-    /// `v` of type `ty` in theory syntax.
+    /// `v` of type `ty` in theory syntax, cut after `MAX_PRINTED` bytes.
     pub fn print(&mut self, v: &Value, ty: &Ty) -> String {
         let mut out = String::new();
         let mut tasks = vec![Task::Val(v.clone(), ty, false, false)];
         while let Some(t) = tasks.pop() {
+            if out.len() > MAX_PRINTED {
+                let mut cut = MAX_PRINTED;
+                while !out.is_char_boundary(cut) {
+                    cut -= 1;
+                }
+                out.truncate(cut);
+                let _ = write!(out, " … (cut: longer than {MAX_PRINTED} bytes)");
+                break;
+            }
             match t {
                 Task::Str(s) => out.push_str(s),
                 Task::Text(s) => out.push_str(&s),
