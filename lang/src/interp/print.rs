@@ -13,8 +13,9 @@ use std::fmt::Write;
 
 /// The most of a value `print` writes. Values share their parts, so one that is cheap to
 /// build (`let x = t in N x x`, 40 times) can be exponentially long as text; past this it
-/// is cut, so printing costs bounded time and memory.
-pub const MAX_PRINTED: usize = 1_000_000;
+/// is cut (32 MiB: a list of a million numbers prints whole), so printing costs bounded
+/// time and memory.
+pub const MAX_PRINTED: usize = 32 << 20;
 
 enum Task<'t> {
     Str(&'static str),
