@@ -16,7 +16,7 @@ use crate::span::Span;
 use crate::syntax::ast;
 use crate::syntax::edit_distance;
 use num_bigint::BigInt;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 pub type R<T> = Result<T, Diagnostic>;
@@ -1197,15 +1197,27 @@ impl<'e> Elab<'e> {
 
     /// Collects the unresolved inference variables of `t`, in order.
     pub fn free_vars(&self, t: &Type, out: &mut Vec<u32>) {
-        match self.inf.shallow(t) {
-            Type::Var(v) => {
-                if !out.contains(v) {
-                    out.push(*v)
+        // Each bound variable is looked through once: types shared through variables can be
+        // exponentially larger as trees (`id id … id`).
+        fn go(e: &Elab, t: &Type, out: &mut Vec<u32>, seen: &mut HashSet<u32>) {
+            let mut t = t;
+            while let Type::Var(v) = t {
+                match e.inf.binding(*v) {
+                    Some(u) if seen.insert(*v) => t = u,
+                    Some(_) => return,
+                    None => {
+                        if !out.contains(v) {
+                            out.push(*v)
+                        }
+                        return;
+                    }
                 }
             }
-            Type::Param(_) => {}
-            Type::Con(_, args) => args.iter().for_each(|a| self.free_vars(a, out)),
+            if let Type::Con(_, args) = t {
+                args.iter().for_each(|a| go(e, a, out, seen));
+            }
         }
+        go(self, t, out, &mut HashSet::new())
     }
 
     /// Finalizes every type in `t`. An error when one of them is too large to work with:

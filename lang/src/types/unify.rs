@@ -57,6 +57,11 @@ impl Infer {
         t
     }
 
+    /// What inference variable `v` is bound to, if anything.
+    pub fn binding(&self, v: u32) -> Option<&Type> {
+        self.subst.get(v as usize).and_then(Option::as_ref)
+    }
+
     /// Applies the substitution everywhere. The result for each variable is computed once
     /// and shared, so a type built by doubling stays as small as the variables that built it.
     pub fn resolve(&self, t: &Type) -> Type {
