@@ -45,7 +45,8 @@ pub fn event_text(file: &SourceFile, event: &Event, color: bool) -> String {
         }
         Event::Value { line, term, result, ty } => {
             let ty = if ty.is_empty() { String::new() } else { format!(" :: {ty}") };
-            format!("{path}:{line}: value \"{}\" = {result}{ty}\n", crate::check::collapse(term))
+            let line = format!("{path}:{line}: value \"{}\" = {result}{ty}", crate::check::collapse(term));
+            format!("{}\n", printable(&line))
         }
         Event::Lemma { line, name, statement, quickchecks } => {
             let shown = match name {
@@ -56,7 +57,7 @@ pub fn event_text(file: &SourceFile, event: &Event, color: bool) -> String {
                 0 => "default quickcheck".to_owned(),
                 n => count(n, "quickcheck command"),
             };
-            format!("{path}:{line}: lemma {shown} ({commands})\n")
+            format!("{}\n", printable(&format!("{path}:{line}: lemma {shown} ({commands})")))
         }
         Event::Quickcheck(run) => quickcheck_text(file, run, color),
         Event::Ir { text } => {
@@ -64,6 +65,22 @@ pub fn event_text(file: &SourceFile, event: &Event, color: bool) -> String {
             format!("{path}: core IR\n{body}")
         }
     }
+}
+
+/// `text` with control characters other than newlines and tabs shown as their Unicode
+/// control pictures (`␛` for ESC) or `�`: a term's text can hold any character (inside a
+/// comment, say), and one line of output must not clear the user's terminal or set its
+/// title. Diagnostics' snippets are made printable by the renderer.
+fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '\n' | '\t' => c,
+            '\u{0}'..='\u{1f}' => char::from_u32(0x2400 + c as u32).unwrap_or('�'),
+            '\u{7f}' => '\u{2421}',
+            c if c.is_control() => '�',
+            c => c,
+        })
+        .collect()
 }
 
 /// What a quickcheck run found: a diagnostic at the lemma for a counterexample or an unmet
@@ -88,7 +105,7 @@ fn quickcheck_text(file: &SourceFile, run: &QuickcheckRun, color: bool) -> Strin
         for line in &r.log {
             text.push_str(&format!("  {line}\n"));
         }
-        return text;
+        return printable(&text);
     }
     let message = match (unmet, r.outcome) {
         _ if internal => format!("{} failed with an internal error", r.tester.name()),
