@@ -1625,6 +1625,9 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
         };
         self.b.ins().brif(done, exit, &[at_end.into()], step, &[]);
         self.b.switch_to_block(step);
+        // Each step spends fuel, as the interpreter's enumeration does: nested quantifiers
+        // over small types multiply, and only fuel brings the deadline into a loop.
+        self.spend_fuel();
         self.src_elem(&src, i, var);
         let bv = self.expr(body);
         let next = self.b.ins().iadd_imm_s(i, 1);
@@ -1659,6 +1662,7 @@ impl<'g, 'p, 'b> Tr<'g, 'p, 'b> {
         let CountedLoop { head, step, exit, i, acc: k, done } = self.counted_loop(src.len);
         self.b.ins().brif(done, exit, &[k.into()], step, &[]);
         self.b.switch_to_block(step);
+        self.spend_fuel();
         self.src_elem(&src, i, var);
         let x = self.use_var(var);
         let bv = self.expr(body);
