@@ -28,6 +28,21 @@ pub type Bindings = Vec<(Rc<str>, LocalId)>;
 /// and above this base until they get their real ids (`Elab::fix_group_refs`).
 pub const GROUP_BASE: u32 = 1 << 30;
 
+/// The most digits a numeral may have: reading one costs the square of its length.
+pub const MAX_NUMERAL_DIGITS: usize = 100_000;
+
+/// The value of a numeral written with `digits`.
+fn numeral(digits: &str, span: Span) -> R<BigInt> {
+    if digits.len() > MAX_NUMERAL_DIGITS {
+        return Err(Diagnostic::error(
+            span,
+            format!("numeral too long: {} digits, more than the {MAX_NUMERAL_DIGITS} hol reads", digits.len()),
+        )
+        .with_label("this numeral"));
+    }
+    digits.parse().map_err(|_| Diagnostic::error(span, "malformed numeral"))
+}
+
 /// The most nodes a type may have once its synonyms are expanded (the largest types of real
 /// theories have a few dozen).
 pub const MAX_TYPE_SIZE: usize = 10_000;
@@ -467,7 +482,7 @@ impl<'e> Elab<'e> {
         match &t.kind {
             K::Name(id) => self.name(id, span),
             K::Num(digits) => {
-                let n: BigInt = digits.parse().map_err(|_| Diagnostic::error(span, "malformed numeral"))?;
+                let n = numeral(digits, span)?;
                 let ty = self.inf.fresh(vec![Rc::from(num_class(&n))]);
                 Ok(self.mk(TermKind::Num(n), ty, span))
             }
@@ -1006,7 +1021,7 @@ impl<'e> Elab<'e> {
                 self.pat(x, expected, bound)
             }
             K::Num(digits) => {
-                let n: BigInt = digits.parse().map_err(|_| Diagnostic::error(span, "malformed numeral"))?;
+                let n = numeral(digits, span)?;
                 self.inf
                     .require(expected, &Rc::from(num_class(&n)))
                     .map_err(|e| self.sort_error(e, span, "a numeral"))?;
@@ -1014,7 +1029,7 @@ impl<'e> Elab<'e> {
             }
             K::UnOp(ast::UnOp::Neg, _, x) if matches!(x.kind, K::Num(_)) => {
                 let K::Num(digits) = &x.kind else { unreachable!() };
-                let n: BigInt = digits.parse().map_err(|_| Diagnostic::error(span, "malformed numeral"))?;
+                let n = numeral(digits, span)?;
                 self.expect(&Type::int(), expected, span, "")?;
                 Ok(mk(PatKind::Num(-n), expected.clone()))
             }
