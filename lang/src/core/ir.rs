@@ -340,6 +340,20 @@ impl Expr {
         (nodes, depth)
     }
 
+    /// How deeply quantifiers and comprehensions, the loops of compiled code, nest in
+    /// `self`, computed with a work list: register allocation over deeply nested loops
+    /// costs far more than their size says.
+    pub fn loop_nesting(&self) -> usize {
+        let mut work: Vec<(&Expr, usize)> = vec![(self, 0)];
+        let mut deepest = 0;
+        while let Some((e, d)) = work.pop() {
+            let d = d + usize::from(matches!(e, Expr::Quant { .. } | Expr::SetCompr { .. }));
+            deepest = deepest.max(d);
+            e.for_each_child(&mut |c, _| work.push((c, d)));
+        }
+        deepest
+    }
+
     /// `for_each_child`, mutably and without the binders.
     pub fn for_each_child_mut(&mut self, f: &mut dyn FnMut(&mut Expr)) {
         match self {
