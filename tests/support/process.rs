@@ -173,8 +173,29 @@ fn exit_end(status: std::process::ExitStatus) -> End {
 pub struct Measured {
     pub run: Run,
     pub elapsed: Duration,
+    /// Processor time (user and system) of the run, all its threads together.
+    pub cpu: Duration,
     /// Peak resident set size in bytes.
     pub peak_memory: u64,
+}
+
+impl Measured {
+    /// The time the run took by its own work: the wall-clock time, or its processor time
+    /// when that is less (a busy machine, as when the whole suite runs on two cores,
+    /// stretches the wall clock of a run that was itself quick).
+    pub fn took(&self) -> Duration {
+        self.elapsed.min(self.cpu)
+    }
+}
+
+/// User plus system time of a `rusage`.
+#[cfg(unix)]
+fn cpu_time(usage: &libc::rusage) -> Duration {
+    let tv = |t: libc::timeval| {
+        Duration::from_secs(u64::try_from(t.tv_sec).unwrap_or(0))
+            + Duration::from_micros(u64::try_from(t.tv_usec).unwrap_or(0))
+    };
+    tv(usage.ru_utime) + tv(usage.ru_stime)
 }
 
 /// Runs `program ARGS` in `dir` as [`run_program`] does, under `RLIMIT_DATA` of
@@ -199,7 +220,7 @@ pub fn run_measured(program: &str, dir: &Path, args: &[&str], kill_after: Durati
     let (stdout, stderr) = read_output(&mut child);
     let pid = libc::pid_t::try_from(child.id()).map_err(|_| "pid out of range".to_owned())?;
     let started = Instant::now();
-    let (end, peak_memory) = loop {
+    let (end, peak_memory, cpu) = loop {
         let mut status = 0;
         // SAFETY: `rusage` is plain data that wait4 fills in; all-zero is a valid value.
         let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
@@ -213,7 +234,7 @@ pub fn run_measured(program: &str, dir: &Path, args: &[&str], kill_after: Durati
                 End::Exited(libc::WEXITSTATUS(status))
             };
             // `ru_maxrss` is in KiB on Linux.
-            break (end, u64::try_from(usage.ru_maxrss).unwrap_or(0) * 1024);
+            break (end, u64::try_from(usage.ru_maxrss).unwrap_or(0) * 1024, cpu_time(&usage));
         }
         if reaped < 0 {
             return Err(format!("wait4: {}", std::io::Error::last_os_error()));
@@ -222,19 +243,20 @@ pub fn run_measured(program: &str, dir: &Path, args: &[&str], kill_after: Durati
             kill_group(&child);
             // SAFETY: as above; reaps the killed child.
             unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-            break (End::TimedOut(kill_after), u64::try_from(usage.ru_maxrss).unwrap_or(0) * 1024);
+            break (End::TimedOut(kill_after), u64::try_from(usage.ru_maxrss).unwrap_or(0) * 1024, cpu_time(&usage));
         }
         std::thread::sleep(Duration::from_millis(5));
     };
     let elapsed = started.elapsed();
     let stdout = stdout.join().map_err(|_| "reading stdout failed".to_owned())?;
     let stderr = stderr.join().map_err(|_| "reading stderr failed".to_owned())?;
-    Ok(Measured { run: Run { end, stdout, stderr }, elapsed, peak_memory })
+    Ok(Measured { run: Run { end, stdout, stderr }, elapsed, cpu, peak_memory })
 }
 
 #[cfg(not(unix))]
 pub fn run_measured(program: &str, dir: &Path, args: &[&str], kill_after: Duration) -> Result<Measured, String> {
     let started = Instant::now();
     let run = run_program(program, dir, args, kill_after)?;
-    Ok(Measured { run, elapsed: started.elapsed(), peak_memory: 0 })
+    let elapsed = started.elapsed();
+    Ok(Measured { run, elapsed, cpu: elapsed, peak_memory: 0 })
 }
