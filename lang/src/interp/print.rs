@@ -47,11 +47,7 @@ impl<'p> Run<'_, 'p> {
         let mut tasks = vec![Task::Val(v.clone(), ty, false, false)];
         while let Some(t) = tasks.pop() {
             if out.len() > MAX_PRINTED {
-                let mut cut = MAX_PRINTED;
-                while !out.is_char_boundary(cut) {
-                    cut -= 1;
-                }
-                out.truncate(cut);
+                out.truncate(out.floor_char_boundary(MAX_PRINTED));
                 let _ = write!(out, " … (cut: longer than {MAX_PRINTED} bytes)");
                 break;
             }

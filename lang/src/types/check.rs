@@ -3,7 +3,7 @@
 //! terms. A command with an error is reported and leaves the environment as it was, so the
 //! rest of the file is checked as if it were absent.
 
-use super::elab::{Elab, Mode, TyVars, GROUP_BASE, MAX_TYPE_SIZE, R};
+use super::elab::{type_too_large, Elab, Mode, TyVars, GROUP_BASE, MAX_TYPE_SIZE, R};
 use super::env::{Env, NameRef, TypeRef};
 use super::hir::*;
 use super::scope::Scope;
@@ -144,15 +144,7 @@ impl<'s> Checker<'s> {
         }
         let ty = e.convert_type(rhs, TyVars::Flexible)?;
         if ty.larger_than(MAX_TYPE_SIZE) {
-            return Err(Diagnostic::error(
-                rhs.span,
-                format!(
-                    "type synonym `{}` is too large: its type has more than {} parts once synonyms are expanded",
-                    name.name, MAX_TYPE_SIZE
-                ),
-            )
-            .with_label("this type")
-            .with_help("hol expands type synonyms; use a datatype to name a large type"));
+            return Err(type_too_large(rhs.span, format!("type synonym `{}`", name.name)));
         }
         let names: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
         check_type_params(&e, &ty, &names, rhs.span, &name.name)?;

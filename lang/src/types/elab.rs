@@ -28,6 +28,16 @@ pub type Bindings = Vec<(Rc<str>, LocalId)>;
 /// and above this base until they get their real ids (`Elab::fix_group_refs`).
 pub const GROUP_BASE: u32 = 1 << 30;
 
+/// The error for `what` (`type \`t\``, `type synonym \`t\``) past `MAX_TYPE_SIZE` nodes.
+pub fn type_too_large(span: Span, what: String) -> Diagnostic {
+    Diagnostic::error(
+        span,
+        format!("{what} is too large: more than {MAX_TYPE_SIZE} parts once its synonyms are expanded"),
+    )
+    .with_label("this type")
+    .with_help("hol expands type synonyms; use a datatype to name a large type")
+}
+
 /// The most digits a numeral may have: reading one costs the square of its length.
 pub const MAX_NUMERAL_DIGITS: usize = 100_000;
 
@@ -381,15 +391,7 @@ impl<'e> Elab<'e> {
                         // later stage walks types as trees, so an exponential one would
                         // stall the checker for minutes before any limit applies.
                         if expanded.larger_than(MAX_TYPE_SIZE) {
-                            return Err(Diagnostic::error(
-                                t.span,
-                                format!(
-                                    "type `{}` is too large: more than {MAX_TYPE_SIZE} parts once its synonyms are expanded",
-                                    name.name
-                                ),
-                            )
-                            .with_label("this type")
-                            .with_help("hol expands type synonyms; use a datatype to name a large type"));
+                            return Err(type_too_large(t.span, format!("type `{}`", name.name)));
                         }
                         Ok(expanded)
                     }

@@ -134,11 +134,7 @@ impl TypePrinter {
         let mut s = String::new();
         self.go(t, 0, &mut s);
         if s.len() > MAX_PRINTED_TYPE {
-            let mut cut = MAX_PRINTED_TYPE;
-            while !s.is_char_boundary(cut) {
-                cut -= 1;
-            }
-            s.truncate(cut);
+            s.truncate(s.floor_char_boundary(MAX_PRINTED_TYPE));
             s.push_str(" …");
         }
         s
