@@ -21,7 +21,7 @@ use crate::types::builtins::Builtin;
 use crate::types::hir::{Lemma, LocalId, Term, TermKind};
 use crate::types::ty::Type;
 use std::collections::HashMap;
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// What a type variable of the lemma is instantiated with.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -163,18 +163,18 @@ pub fn needs_numeric(lemma: &Lemma, param: usize) -> bool {
 /// Lowers `lemma` at the type instance `choices` (one per `lemma.params`).
 pub fn lower_conjecture(
     lemma: &Lemma,
-    env: Rc<crate::types::env::Env>,
-    prelude: Rc<HashMap<Rc<str>, crate::types::env::NameRef>>,
+    env: Arc<crate::types::env::Env>,
+    prelude: Arc<HashMap<Arc<str>, crate::types::env::NameRef>>,
     choices: &[TypeChoice],
 ) -> Conjecture {
     let mut lw = Lowerer::new(env, prelude);
     lw.use_code_equations = !lemma.code;
-    let mut subst: HashMap<Rc<str>, Ty> = HashMap::new();
+    let mut subst: HashMap<Arc<str>, Ty> = HashMap::new();
     let mut instance = Vec::new();
     for ((name, _), choice) in lemma.params.iter().zip(choices) {
         let ty = match choice {
             TypeChoice::Finite(n) => lw.finite_type(*n),
-            TypeChoice::Named(t) => lw.ty(&Type::Con(Rc::from(t.as_str()), Rc::from([])), &HashMap::new()),
+            TypeChoice::Named(t) => lw.ty(&Type::Con(Arc::from(t.as_str()), Arc::from([])), &HashMap::new()),
         };
         instance
             .push((format!("'{}", name.trim_start_matches('\'')), super::type_syntax::print_type(&lw.program, &ty)));

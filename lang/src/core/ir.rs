@@ -134,13 +134,8 @@ pub enum NumTy {
     Int,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Quant {
-    All,
-    Ex,
-    /// `∃!`
-    Ex1,
-}
+/// The quantifiers, as the typed terms have them.
+pub use crate::types::hir::Quant;
 
 /// Why a value is undefined. Reaching one makes a result "potentially spurious", not an error.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -13,16 +13,16 @@ use crate::types::hir::{self, Bound, ConstId, ConstKind, DataIdx, LocalId, Term,
 use crate::types::ty::{self, Type};
 use num_bigint::{BigInt, BigUint};
 use std::collections::HashMap;
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// Per-body lowering state: the instance's type substitution and where each local lives.
 pub(crate) struct Cx<'a> {
-    pub subst: HashMap<Rc<str>, Ty>,
+    pub subst: HashMap<Arc<str>, Ty>,
     pub locals: &'a [hir::Local],
     pub vars: HashMap<LocalId, VarId>,
     pub next: u32,
     /// Name of the function being lowered, for `Undef::Match`.
-    pub fname: Rc<str>,
+    pub fname: Arc<str>,
     /// Set while compiling the arms of a `case` expression (not a function's equations).
     pub in_case: bool,
 }
@@ -52,8 +52,8 @@ impl Cx<'_> {
 }
 
 pub struct Lowerer {
-    env: Rc<Env>,
-    prelude: Rc<HashMap<Rc<str>, NameRef>>,
+    env: Arc<Env>,
+    prelude: Arc<HashMap<Arc<str>, NameRef>>,
     pub program: Program,
     funs: HashMap<(ConstId, Vec<Ty>), FunId>,
     preds: HashMap<(ConstId, Vec<Ty>), PredId>,
@@ -111,7 +111,7 @@ impl Lowerer {
         fid
     }
 
-    pub fn new(env: Rc<Env>, prelude: Rc<HashMap<Rc<str>, NameRef>>) -> Lowerer {
+    pub fn new(env: Arc<Env>, prelude: Arc<HashMap<Arc<str>, NameRef>>) -> Lowerer {
         Lowerer {
             env,
             prelude,
@@ -134,7 +134,7 @@ impl Lowerer {
 
     // ---- types ---------------------------------------------------------------------------
 
-    pub fn ty(&mut self, t: &Type, subst: &HashMap<Rc<str>, Ty>) -> Ty {
+    pub fn ty(&mut self, t: &Type, subst: &HashMap<Arc<str>, Ty>) -> Ty {
         match t {
             Type::Param(p) => match subst.get(p) {
                 Some(t) => t.clone(),
@@ -175,7 +175,7 @@ impl Lowerer {
         let id = DataId(self.program.datas.len() as u32);
         self.program.datas.push(DataDef { name: decl.name.to_string(), args: args.clone(), ctors: vec![] });
         self.datas.insert((d, args.clone()), id);
-        let subst: HashMap<Rc<str>, Ty> = decl.params.iter().cloned().zip(args).collect();
+        let subst: HashMap<Arc<str>, Ty> = decl.params.iter().cloned().zip(args).collect();
         let ctors = decl
             .ctors
             .iter()
@@ -249,7 +249,7 @@ impl Lowerer {
         pid
     }
 
-    fn scheme_subst(&self, scheme: &hir::Scheme, tys: &[Ty]) -> HashMap<Rc<str>, Ty> {
+    fn scheme_subst(&self, scheme: &hir::Scheme, tys: &[Ty]) -> HashMap<Arc<str>, Ty> {
         scheme.params.iter().map(|(p, _)| p.clone()).zip(tys.iter().cloned()).collect()
     }
 
@@ -291,8 +291,8 @@ impl Lowerer {
     /// and its number of variables.
     fn equations(
         &mut self,
-        name: &Rc<str>,
-        subst: &HashMap<Rc<str>, Ty>,
+        name: &Arc<str>,
+        subst: &HashMap<Arc<str>, Ty>,
         locals: &[hir::Local],
         equations: &[(Vec<hir::Pat>, Term)],
         params: &[(VarId, Ty)],
@@ -344,10 +344,10 @@ impl Lowerer {
         name: &str,
         locals: &[hir::Local],
         params: &[LocalId],
-        subst: HashMap<Rc<str>, Ty>,
+        subst: HashMap<Arc<str>, Ty>,
         term: &Term,
     ) -> FunId {
-        let mut cx = Cx { subst, locals, vars: HashMap::new(), next: 0, fname: Rc::from(name), in_case: false };
+        let mut cx = Cx { subst, locals, vars: HashMap::new(), next: 0, fname: Arc::from(name), in_case: false };
         let mut ps = Vec::new();
         for l in params {
             let v = cx.bind(*l);
@@ -811,7 +811,7 @@ impl Lowerer {
     }
 
     /// The declaration (index and instance substitution) of the datatype instance `d`.
-    fn data_decl_of(&self, d: DataId) -> Option<(DataIdx, HashMap<Rc<str>, Ty>)> {
+    fn data_decl_of(&self, d: DataId) -> Option<(DataIdx, HashMap<Arc<str>, Ty>)> {
         let (idx, args) = self.datas.iter().find(|(_, id)| **id == d).map(|(k, _)| k.clone())?;
         let decl = self.env.data(idx);
         Some((idx, decl.params.iter().cloned().zip(args).collect()))
@@ -883,7 +883,7 @@ impl Lowerer {
         &mut self,
         decl: &hir::DataDecl,
         fs: &[SizeFn],
-        subst: &HashMap<Rc<str>, Ty>,
+        subst: &HashMap<Arc<str>, Ty>,
         field: &Type,
     ) -> Option<SizeFn> {
         match field {
@@ -899,7 +899,7 @@ impl Lowerer {
 
     /// Isabelle's `mk_size_of_typ`: the size function of a type inside a datatype's
     /// declaration.
-    fn size_fn_of(&mut self, decl: &hir::DataDecl, fs: &[SizeFn], subst: &HashMap<Rc<str>, Ty>, t: &Type) -> SizeFn {
+    fn size_fn_of(&mut self, decl: &hir::DataDecl, fs: &[SizeFn], subst: &HashMap<Arc<str>, Ty>, t: &Type) -> SizeFn {
         match t {
             Type::Param(p) => match decl.params.iter().position(|q| q == p) {
                 Some(i) => fs.get(i).cloned().unwrap_or(SizeFn::Zero),

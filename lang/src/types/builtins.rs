@@ -4,7 +4,7 @@
 
 use super::hir::Scheme;
 use super::ty::Type;
-use std::rc::Rc;
+use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Builtin {
@@ -89,8 +89,8 @@ impl Builtin {
     pub fn scheme(self) -> Scheme {
         use Builtin::*;
         let a = || Type::param("'a");
-        let sorted = |class: &str, ty: Type| Scheme { params: vec![(Rc::from("'a"), vec![Rc::from(class)])], ty };
-        let poly = |ty: Type| Scheme { params: vec![(Rc::from("'a"), vec![])], ty };
+        let sorted = |class: &str, ty: Type| Scheme { params: vec![(Arc::from("'a"), vec![Arc::from(class)])], ty };
+        let poly = |ty: Type| Scheme { params: vec![(Arc::from("'a"), vec![])], ty };
         let mono = |ty: Type| Scheme { params: vec![], ty };
         let b = Type::bool;
         let bin = |t: Type| Type::curried(vec![t.clone(), t.clone()], t);

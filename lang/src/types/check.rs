@@ -13,20 +13,20 @@ use crate::diagnostic::Diagnostic;
 use crate::span::Span;
 use crate::syntax::ast;
 use std::collections::{HashMap, HashSet};
-use std::rc::Rc;
+use std::sync::Arc;
 
 pub struct Checker<'s> {
     pub env: Env,
     /// The prelude's names; `None` while checking the prelude itself (then the names defined
     /// so far serve).
-    pub prelude: Option<Rc<HashMap<Rc<str>, NameRef>>>,
+    pub prelude: Option<Arc<HashMap<Arc<str>, NameRef>>>,
     pub src: &'s str,
     pub diagnostics: Vec<Diagnostic>,
     pub lemmas: Vec<Lemma>,
     pub values: Vec<ValueTerm>,
     /// Constants defined by this file so far, with where: a second definition of one is an
     /// error (a definition may shadow the prelude's, as a theory may shadow an import's).
-    pub defined_here: HashMap<Rc<str>, Span>,
+    pub defined_here: HashMap<Arc<str>, Span>,
     /// Warnings found so far (errors travel as `Err`).
     pub warnings: Vec<Diagnostic>,
     /// What names that are not defined mean: imported Isabelle constants, failed definitions.
@@ -34,7 +34,7 @@ pub struct Checker<'s> {
 }
 
 impl<'s> Checker<'s> {
-    pub fn new(env: Env, prelude: Option<Rc<HashMap<Rc<str>, NameRef>>>, src: &'s str) -> Checker<'s> {
+    pub fn new(env: Env, prelude: Option<Arc<HashMap<Arc<str>, NameRef>>>, src: &'s str) -> Checker<'s> {
         Checker {
             env,
             prelude,
@@ -140,7 +140,7 @@ impl<'s> Checker<'s> {
         check_distinct(params.iter())?;
         let mut e = self.elab(Mode::Closed);
         for p in params {
-            e.inf.param_sorts.insert(Rc::from(p.name.as_str()), Sort::new());
+            e.inf.param_sorts.insert(Arc::from(p.name.as_str()), Sort::new());
         }
         let ty = e.convert_type(rhs, TyVars::Flexible)?;
         if ty.larger_than(MAX_TYPE_SIZE) {
@@ -148,8 +148,8 @@ impl<'s> Checker<'s> {
         }
         let names: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
         check_type_params(&e, &ty, &names, rhs.span, &name.name)?;
-        let params = params.iter().map(|p| Rc::from(p.name.as_str())).collect();
-        self.env.types.insert(Rc::from(name.name.as_str()), TypeRef::Synonym(params, ty));
+        let params = params.iter().map(|p| Arc::from(p.name.as_str())).collect();
+        self.env.types.insert(Arc::from(name.name.as_str()), TypeRef::Synonym(params, ty));
         Ok(())
     }
 
@@ -161,15 +161,15 @@ impl<'s> Checker<'s> {
         for d in decls {
             self.check_fresh_type(&d.name)?;
             check_distinct(d.params.iter().map(|p| &p.name))?;
-            let params: Vec<Rc<str>> = d.params.iter().map(|p| Rc::from(p.name.name.as_str())).collect();
-            let name = Rc::from(d.name.name.as_str());
+            let params: Vec<Arc<str>> = d.params.iter().map(|p| Arc::from(p.name.name.as_str())).collect();
+            let name = Arc::from(d.name.name.as_str());
             ids.push(self.env.add_data(DataDecl { name, params, ctors: vec![], group: group.clone() }));
         }
         let mut full = Vec::new();
         for d in decls {
             let mut e = self.elab(Mode::Closed);
             for p in &d.params {
-                e.inf.param_sorts.insert(Rc::from(p.name.name.as_str()), Sort::new());
+                e.inf.param_sorts.insert(Arc::from(p.name.name.as_str()), Sort::new());
             }
             let mut ctors = Vec::new();
             // Names seen so far: a set, so that a datatype with n constructors costs n
@@ -190,7 +190,7 @@ impl<'s> Checker<'s> {
                         format!("constructor `{}` is defined twice", c.name.name),
                     ));
                 }
-                ctors.push(CtorDecl { name: Rc::from(c.name.name.as_str()), fields });
+                ctors.push(CtorDecl { name: Arc::from(c.name.name.as_str()), fields });
             }
             full.push(ctors);
         }
@@ -222,7 +222,7 @@ impl<'s> Checker<'s> {
             .with_label("add a constructor whose arguments do not need this datatype"));
         }
         for (id, ctors) in ids.iter().zip(full) {
-            let decl = Rc::make_mut(&mut self.env.datas[id.0 as usize]);
+            let decl = Arc::make_mut(&mut self.env.datas[id.0 as usize]);
             decl.ctors = ctors;
             for (tag, c) in decl.ctors.iter().enumerate() {
                 self.env.names.insert(c.name.clone(), NameRef::Ctor(*id, tag as u32));
@@ -247,7 +247,7 @@ impl<'s> Checker<'s> {
                     // substituted (depth-bounded: earlier datatypes are inhabited on their own).
                     Some(d) if depth < 8 => {
                         let decl = self.env.data(d);
-                        let map: HashMap<Rc<str>, Type> =
+                        let map: HashMap<Arc<str>, Type> =
                             decl.params.iter().cloned().zip(args.iter().cloned()).collect();
                         decl.ctors.iter().any(|ctor| {
                             ctor.fields.iter().all(|f| self.inhabited(&f.subst_params(&map), group, known, depth + 1))
@@ -298,7 +298,7 @@ impl<'s> Checker<'s> {
                     .iter()
                     .enumerate()
                     .map(|(k, f)| {
-                        locals.push(Local { name: Rc::from(format!("x{k}")), ty: f.clone() });
+                        locals.push(Local { name: Arc::from(format!("x{k}")), ty: f.clone() });
                         Pat { kind: PatKind::Var(base + k as LocalId), ty: f.clone(), span: sel.span }
                     })
                     .collect();
@@ -310,7 +310,7 @@ impl<'s> Checker<'s> {
                 params: decl.params.iter().map(|p| (p.clone(), Sort::new())).collect(),
                 ty: Type::fun(data_ty.clone(), field_ty),
             };
-            let name: Rc<str> = Rc::from(sel.name.as_str());
+            let name: Arc<str> = Arc::from(sel.name.as_str());
             self.defined_here.insert(name.clone(), sel.span);
             self.env.add_const(ConstDef { name, scheme, kind: ConstKind::Equations { locals, equations, arity: 1 } });
         }
@@ -331,7 +331,7 @@ impl<'s> Checker<'s> {
                 None => e.inf.fresh(Sort::new()),
             };
             declared.push(c.ty.is_some());
-            e.group.push((Rc::from(c.name.name.as_str()), ty));
+            e.group.push((Arc::from(c.name.name.as_str()), ty));
         }
         Ok(declared)
     }
@@ -371,7 +371,7 @@ impl<'s> Checker<'s> {
                     // `definition "f x = ..."` without a declaration: the equation names it.
                     self.check_fresh_const(name)?;
                     let ty = e.inf.fresh(Sort::new());
-                    e.group.push((Rc::from(name.name.as_str()), ty));
+                    e.group.push((Arc::from(name.name.as_str()), ty));
                     eqs.push(Vec::new());
                     arities.push(None);
                     declared.push(false);
@@ -458,8 +458,8 @@ impl<'s> Checker<'s> {
         }
         // Generalize: the variables left in each constant's type become its parameters,
         // named after the fixed ones in order.
-        let mut gen: HashMap<u32, Rc<str>> = HashMap::new();
-        let mut used: Vec<Rc<str>> = e.inf.param_sorts.keys().cloned().collect();
+        let mut gen: HashMap<u32, Arc<str>> = HashMap::new();
+        let mut used: Vec<Arc<str>> = e.inf.param_sorts.keys().cloned().collect();
         let mut schemes = Vec::new();
         for (_, ty) in &e.group {
             let mut vars = Vec::new();
@@ -578,7 +578,7 @@ impl<'s> Checker<'s> {
             }
             clauses[idx].push(HornClause { locals, args, premises });
         }
-        let names: Vec<Rc<str>> = e.group.iter().map(|(n, _)| n.clone()).collect();
+        let names: Vec<Arc<str>> = e.group.iter().map(|(n, _)| n.clone()).collect();
         drop(e);
         for (c, name) in consts.iter().zip(&names) {
             self.defined_here.insert(name.clone(), c.name.span);
@@ -600,7 +600,7 @@ impl<'s> Checker<'s> {
                 Some(t) => e.convert_type(t, TyVars::Flexible)?,
                 None => e.inf.fresh(Sort::new()),
             };
-            let name: Rc<str> = Rc::from(f.name.name.as_str());
+            let name: Arc<str> = Arc::from(f.name.name.as_str());
             let id = e.new_local(name.clone(), ty);
             e.frees.push((name, id));
         }
@@ -645,8 +645,8 @@ impl<'s> Checker<'s> {
         for t in premises.iter().chain(props.iter().flat_map(|(own, c)| own.iter().chain(std::iter::once(c)))) {
             t.visit(&mut |s: &Term| e.free_vars(&s.ty, &mut vars));
         }
-        let mut gen: HashMap<u32, Rc<str>> = HashMap::new();
-        let mut used: Vec<Rc<str>> = Vec::new();
+        let mut gen: HashMap<u32, Arc<str>> = HashMap::new();
+        let mut used: Vec<Arc<str>> = Vec::new();
         for (name, t) in &e.tyvars {
             if let Type::Var(v) = *e.inf.shallow(t) {
                 if vars.contains(&v) {
@@ -662,7 +662,7 @@ impl<'s> Checker<'s> {
                 gen.insert(*v, n);
             }
         }
-        let params: Vec<(Rc<str>, Sort)> =
+        let params: Vec<(Arc<str>, Sort)> =
             vars.iter().map(|v| (gen[v].clone(), e.inf.sort_of_var(*v).clone())).collect();
         for p in premises.iter_mut() {
             e.finalize_term(p, &gen)?;
@@ -678,7 +678,7 @@ impl<'s> Checker<'s> {
         let typos = e.typo_warnings();
         self.warnings.extend(typos);
         let several = props.len() > 1;
-        let name = l.name.as_ref().map(|n| Rc::from(n.name.as_str()));
+        let name = l.name.as_ref().map(|n| Arc::from(n.name.as_str()));
         let mut indices = Vec::new();
         for (own, conclusion) in props {
             let all_premises: Vec<Term> = premises.iter().cloned().chain(own).collect();
@@ -686,7 +686,7 @@ impl<'s> Checker<'s> {
             // (or its premises do), not over the others'.
             let (frees, params) = if several {
                 let mut used = HashSet::new();
-                let mut mentioned: Vec<Rc<str>> = Vec::new();
+                let mut mentioned: Vec<Arc<str>> = Vec::new();
                 for t in all_premises.iter().chain(std::iter::once(&conclusion)) {
                     t.visit(&mut |s: &Term| {
                         s.ty.params(&mut mentioned);
@@ -879,12 +879,12 @@ fn infix_constant(op: ast::BinOp) -> Option<&'static str> {
     })
 }
 
-fn fresh_param_name(used: &[Rc<str>]) -> Rc<str> {
+fn fresh_param_name(used: &[Arc<str>]) -> Arc<str> {
     for i in 0.. {
         let letter = (b'a' + (i % 26) as u8) as char;
         let name = if i < 26 { format!("'{letter}") } else { format!("'{letter}{}", i / 26) };
         if !used.iter().any(|u| **u == *name) {
-            return Rc::from(name);
+            return Arc::from(name);
         }
     }
     unreachable!()

@@ -86,7 +86,7 @@ pub fn is_class(name: &str) -> bool {
 
 /// Whether every type of sort `have` belongs to class `need`, in the flattened hierarchy:
 /// the order classes hold of the same types, and a numeric sort admits only `nat` and `int`.
-pub fn sort_implies(have: &[std::rc::Rc<str>], need: &str) -> bool {
+pub fn sort_implies(have: &[std::sync::Arc<str>], need: &str) -> bool {
     let any_of = |set: &[&str]| have.iter().any(|c| set.contains(&&**c));
     UNIVERSAL.contains(&need)
         || have.iter().any(|c| &**c == need)

@@ -18,7 +18,7 @@ use crate::diagnostic::Diagnostic;
 use crate::span::Span;
 use crate::syntax::ast;
 use std::collections::{HashMap, HashSet};
-use std::rc::Rc;
+use std::sync::Arc;
 
 impl Checker<'_> {
     /// Checks a lemma and, when it is declared `[code]`, registers each of its propositions
@@ -80,7 +80,7 @@ impl Checker<'_> {
                 .with_label(format!("`{}` here is less general than its declared type", def.name))
                 .with_note("a code equation must hold at the constant's most general type")
         };
-        let mut rename: HashMap<Rc<str>, Type> = HashMap::new();
+        let mut rename: HashMap<Arc<str>, Type> = HashMap::new();
         for ((p, sort), t) in def.scheme.params.iter().zip(inst) {
             let Type::Param(q) = t else { return Err(too_specific()) };
             let needs = lemma.params.iter().find(|(n, _)| n == q).map(|(_, s)| s.clone()).unwrap_or_default();
@@ -104,7 +104,7 @@ impl Checker<'_> {
         for i in args.len()..*arity {
             let Some((dom, cod)) = rest.as_fun() else { break };
             let l = locals.len() as LocalId;
-            locals.push(Local { name: Rc::from(format!("x{i}")), ty: dom.clone() });
+            locals.push(Local { name: Arc::from(format!("x{i}")), ty: dom.clone() });
             pats.push(Pat { kind: PatKind::Var(l), ty: dom.clone(), span: lhs.span });
             let arg = Term { kind: TermKind::Local(l), ty: dom.clone(), span: lhs.span };
             let span = rhs.span;
@@ -113,7 +113,7 @@ impl Checker<'_> {
         }
         // Over `f`'s parameters, with the locals numbered after the earlier code lemmas'.
         let entry = self.env.code.entry(*id).or_default();
-        let entry = Rc::make_mut(entry);
+        let entry = Arc::make_mut(entry);
         let offset = entry.locals.len() as LocalId;
         let mut ty = |t: &mut Type| *t = t.subst_params(&rename);
         let mut local = |l: &mut LocalId| *l += offset;

@@ -6,23 +6,23 @@
 use super::builtins::Builtin;
 use super::classes;
 use super::env::{Env, NameRef, TypeRef};
+use super::hir::Quant;
 use super::hir::*;
 use super::scope::{Scope, Unknown};
 use super::ty::{Sort, Type, TypePrinter};
 use super::unify::{Infer, UnifyError};
-use crate::core::ir::Quant;
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
 use crate::syntax::ast;
 use crate::syntax::edit_distance;
 use num_bigint::BigInt;
 use std::collections::{HashMap, HashSet};
-use std::rc::Rc;
+use std::sync::Arc;
 
 pub type R<T> = Result<T, Diagnostic>;
 
 /// Names bound by a pattern, not yet in scope.
-pub type Bindings = Vec<(Rc<str>, LocalId)>;
+pub type Bindings = Vec<(Arc<str>, LocalId)>;
 
 /// Constants of the definition group being checked are referred to by placeholder ids at
 /// and above this base until they get their real ids (`Elab::fix_group_refs`).
@@ -78,18 +78,18 @@ pub enum TyVars {
 pub struct Elab<'e> {
     pub env: &'e Env,
     /// The prelude's constants by name, for notations (`@` is always the prelude's `append`).
-    pub prelude: &'e HashMap<Rc<str>, NameRef>,
+    pub prelude: &'e HashMap<Arc<str>, NameRef>,
     pub src: &'e str,
     pub inf: Infer,
     pub locals: Vec<Local>,
-    pub scopes: Vec<(Rc<str>, LocalId)>,
+    pub scopes: Vec<(Arc<str>, LocalId)>,
     pub mode: Mode,
-    pub tyvars: HashMap<Rc<str>, Type>,
-    pub frees: Vec<(Rc<str>, LocalId)>,
+    pub tyvars: HashMap<Arc<str>, Type>,
+    pub frees: Vec<(Arc<str>, LocalId)>,
     /// Where each free variable that was not declared (`fixes`) is first used.
     pub free_uses: Vec<(LocalId, Span)>,
     /// The constants being defined, with their (monomorphic while checking) types.
-    pub group: Vec<(Rc<str>, Type)>,
+    pub group: Vec<(Arc<str>, Type)>,
     /// Checking a `value` term (for the message about free variables).
     pub closed_term: bool,
     /// What names that are not defined mean (`scope`).
@@ -109,7 +109,7 @@ fn num_class(n: &BigInt) -> &'static str {
 impl<'e> Elab<'e> {
     pub fn new(
         env: &'e Env,
-        prelude: &'e HashMap<Rc<str>, NameRef>,
+        prelude: &'e HashMap<Arc<str>, NameRef>,
         scope: &'e Scope,
         src: &'e str,
         mode: Mode,
@@ -191,7 +191,7 @@ impl<'e> Elab<'e> {
         }
     }
 
-    pub fn new_local(&mut self, name: Rc<str>, ty: Type) -> LocalId {
+    pub fn new_local(&mut self, name: Arc<str>, ty: Type) -> LocalId {
         self.locals.push(Local { name, ty });
         self.locals.len() as LocalId - 1
     }
@@ -314,14 +314,14 @@ impl<'e> Elab<'e> {
     pub fn convert_type(&mut self, t: &ast::Type, vars: TyVars) -> R<Type> {
         match &t.kind {
             ast::TypeKind::Var(tv) => {
-                let name: Rc<str> = Rc::from(tv.name.name.as_str());
+                let name: Arc<str> = Arc::from(tv.name.name.as_str());
                 let mut sort = Sort::new();
                 for c in &tv.sort {
                     if !classes::is_class(&c.name) {
                         return Err(Diagnostic::error(c.span, format!("unknown class `{}`", c.name))
                             .with_label("not a class hol knows"));
                     }
-                    sort.push(Rc::from(c.name.as_str()));
+                    sort.push(Arc::from(c.name.as_str()));
                 }
                 if vars == TyVars::Fixed || self.inf.param_sorts.contains_key(&name) {
                     let entry = self.inf.param_sorts.entry(name.clone()).or_default();
@@ -454,8 +454,8 @@ impl<'e> Elab<'e> {
                 Some((_, l)) => *l,
                 None => {
                     let ty = self.inf.fresh(Sort::new());
-                    let l = self.new_local(Rc::from(name), ty);
-                    self.frees.push((Rc::from(name), l));
+                    let l = self.new_local(Arc::from(name), ty);
+                    self.frees.push((Arc::from(name), l));
                     self.free_uses.push((l, span));
                     l
                 }
@@ -485,7 +485,7 @@ impl<'e> Elab<'e> {
             K::Name(id) => self.name(id, span),
             K::Num(digits) => {
                 let n = numeral(digits, span)?;
-                let ty = self.inf.fresh(vec![Rc::from(num_class(&n))]);
+                let ty = self.inf.fresh(vec![Arc::from(num_class(&n))]);
                 Ok(self.mk(TermKind::Num(n), ty, span))
             }
             K::Wildcard => {
@@ -623,19 +623,19 @@ impl<'e> Elab<'e> {
         match &p.kind {
             ast::TermKind::Name(id) if !self.is_pattern_constant(&id.name) => {
                 let ty = self.inf.fresh(Sort::new());
-                let l = self.new_local(Rc::from(id.name.as_str()), ty);
-                Ok((l, None, vec![(Rc::from(id.name.as_str()), l)]))
+                let l = self.new_local(Arc::from(id.name.as_str()), ty);
+                Ok((l, None, vec![(Arc::from(id.name.as_str()), l)]))
             }
             ast::TermKind::Typed(inner, ty) if matches!(&inner.kind, ast::TermKind::Name(id) if !self.is_pattern_constant(&id.name)) =>
             {
                 let ast::TermKind::Name(id) = &inner.kind else { unreachable!() };
                 let ty = self.convert_type(ty, TyVars::Flexible)?;
-                let l = self.new_local(Rc::from(id.name.as_str()), ty);
-                Ok((l, None, vec![(Rc::from(id.name.as_str()), l)]))
+                let l = self.new_local(Arc::from(id.name.as_str()), ty);
+                Ok((l, None, vec![(Arc::from(id.name.as_str()), l)]))
             }
             _ => {
                 let ty = self.inf.fresh(Sort::new());
-                let l = self.new_local(Rc::from("_p"), ty.clone());
+                let l = self.new_local(Arc::from("_p"), ty.clone());
                 let mut bound = Vec::new();
                 let pat = self.pat(p, &ty, &mut bound)?;
                 Ok((l, Some(pat), bound))
@@ -712,7 +712,7 @@ impl<'e> Elab<'e> {
                 Some(ast::QuantBound::Less(n)) | Some(ast::QuantBound::LessEq(n)) => {
                     let n_t = self.term(n)?;
                     self.expect(&n_t.ty, &ty, n_t.span, ", but it bounds the quantified variable")?;
-                    self.inf.require(&ty, &Rc::from("ord")).map_err(|e| self.sort_error(e, n_t.span, "a bound"))?;
+                    self.inf.require(&ty, &Arc::from("ord")).map_err(|e| self.sort_error(e, n_t.span, "a bound"))?;
                     Some(if matches!(bound, Some(ast::QuantBound::Less(_))) {
                         Bound::Less(Box::new(n_t))
                     } else {
@@ -720,7 +720,7 @@ impl<'e> Elab<'e> {
                     })
                 }
             };
-            let name: Rc<str> = Rc::from(b.name.name.as_str());
+            let name: Arc<str> = Arc::from(b.name.name.as_str());
             let l = self.new_local(name.clone(), ty);
             self.scopes.push((name, l));
             vars.push((l, bnd));
@@ -1011,7 +1011,7 @@ impl<'e> Elab<'e> {
 
     /// Elaborates a pattern of type `expected`; the variables it binds are pushed to `bound`
     /// (not yet in scope).
-    pub fn pat(&mut self, p: &ast::Term, expected: &Type, bound: &mut Vec<(Rc<str>, LocalId)>) -> R<Pat> {
+    pub fn pat(&mut self, p: &ast::Term, expected: &Type, bound: &mut Vec<(Arc<str>, LocalId)>) -> R<Pat> {
         use ast::TermKind as K;
         let span = p.span;
         let mk = |kind, ty| Pat { kind, ty, span };
@@ -1025,7 +1025,7 @@ impl<'e> Elab<'e> {
             K::Num(digits) => {
                 let n = numeral(digits, span)?;
                 self.inf
-                    .require(expected, &Rc::from(num_class(&n)))
+                    .require(expected, &Arc::from(num_class(&n)))
                     .map_err(|e| self.sort_error(e, span, "a numeral"))?;
                 Ok(mk(PatKind::Num(n), expected.clone()))
             }
@@ -1081,7 +1081,7 @@ impl<'e> Elab<'e> {
                         Ok(mk(PatKind::Suc(Box::new(inner)), Type::nat()))
                     }
                     _ if args.is_empty() => {
-                        let name: Rc<str> = Rc::from(id.name.as_str());
+                        let name: Arc<str> = Arc::from(id.name.as_str());
                         if bound.iter().any(|(n, _)| *n == name) {
                             return Err(Diagnostic::error(
                                 span,
@@ -1110,7 +1110,7 @@ impl<'e> Elab<'e> {
         args: &[&ast::Term],
         expected: &Type,
         span: Span,
-        bound: &mut Vec<(Rc<str>, LocalId)>,
+        bound: &mut Vec<(Arc<str>, LocalId)>,
     ) -> R<Pat> {
         match self.prelude.get(ctor) {
             Some(NameRef::Ctor(d, tag)) => self.ctor_pat_ref(*d, *tag, ctor, args, expected, span, bound),
@@ -1130,7 +1130,7 @@ impl<'e> Elab<'e> {
         args: &[&ast::Term],
         expected: &Type,
         span: Span,
-        bound: &mut Vec<(Rc<str>, LocalId)>,
+        bound: &mut Vec<(Arc<str>, LocalId)>,
     ) -> R<Pat> {
         let scheme = self.env.ctor_scheme(d, tag);
         let (ty, _) = self.instantiate(&scheme);
@@ -1169,14 +1169,14 @@ impl<'e> Elab<'e> {
     /// Replaces inference variables: those in `gen` by the named parameter, the others by a
     /// default type that meets their sort (`nat` for numeric sorts, `int` where negation is
     /// needed, `unit` otherwise).
-    pub fn finalize_type(&self, t: &Type, gen: &HashMap<u32, Rc<str>>) -> Type {
+    pub fn finalize_type(&self, t: &Type, gen: &HashMap<u32, Arc<str>>) -> Type {
         self.finalize_memo(t, gen, &mut HashMap::new())
     }
 
     /// `finalize_type` with the result for each inference variable computed once and shared
     /// (`memo`): the types of a term's subterms are mostly variables bound to one another,
     /// and expanding each afresh costs the square of the term's depth.
-    fn finalize_memo(&self, t: &Type, gen: &HashMap<u32, Rc<str>>, memo: &mut HashMap<u32, Type>) -> Type {
+    fn finalize_memo(&self, t: &Type, gen: &HashMap<u32, Arc<str>>, memo: &mut HashMap<u32, Type>) -> Type {
         match t {
             Type::Var(v) => {
                 if let Some(done) = memo.get(v) {
@@ -1240,7 +1240,7 @@ impl<'e> Elab<'e> {
     /// Finalizes every type in `t`. An error when one of them is too large to work with:
     /// a function that pairs its argument with itself doubles the type at each application
     /// (`dup (dup … x)`), and every later stage walks types as trees.
-    pub fn finalize_term(&self, t: &mut Term, gen: &HashMap<u32, Rc<str>>) -> R<()> {
+    pub fn finalize_term(&self, t: &mut Term, gen: &HashMap<u32, Arc<str>>) -> R<()> {
         let mut memo = HashMap::new();
         let mut too_large = false;
         t.rewrite(
@@ -1261,12 +1261,12 @@ impl<'e> Elab<'e> {
         Ok(())
     }
 
-    pub fn finalize_pat(&self, p: &mut Pat, gen: &HashMap<u32, Rc<str>>) {
+    pub fn finalize_pat(&self, p: &mut Pat, gen: &HashMap<u32, Arc<str>>) {
         let mut memo = HashMap::new();
         p.rewrite(&mut |ty| *ty = self.finalize_memo(ty, gen, &mut memo), &mut |_| {});
     }
 
-    pub fn finalize_locals(&self, gen: &HashMap<u32, Rc<str>>) -> Vec<Local> {
+    pub fn finalize_locals(&self, gen: &HashMap<u32, Arc<str>>) -> Vec<Local> {
         self.locals.iter().map(|l| Local { name: l.name.clone(), ty: self.finalize_type(&l.ty, gen) }).collect()
     }
 }
@@ -1285,7 +1285,7 @@ impl Elab<'_> {
         for (l, span) in self.free_uses.clone() {
             let name = self.locals[l as usize].name.clone();
             let ty = self.locals[l as usize].ty.clone();
-            let mut close: Vec<(usize, Rc<str>, NameRef)> = self
+            let mut close: Vec<(usize, Arc<str>, NameRef)> = self
                 .env
                 .names
                 .iter()

@@ -7,7 +7,7 @@ use super::builtins::{self, Builtin};
 use super::hir::{CodeEquations, ConstDef, ConstId, DataDecl, DataIdx, Scheme};
 use super::ty::{Sort, Type};
 use std::collections::{HashMap, HashSet};
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// What a term-level name refers to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,18 +24,18 @@ pub enum TypeRef {
     Base(usize),
     Data(DataIdx),
     /// Parameters and right-hand side (over `Type::Param`).
-    Synonym(Vec<Rc<str>>, Type),
+    Synonym(Vec<Arc<str>>, Type),
 }
 
 #[derive(Clone, Debug)]
 pub struct Env {
-    pub consts: Vec<Rc<ConstDef>>,
-    pub datas: Vec<Rc<DataDecl>>,
-    pub names: HashMap<Rc<str>, NameRef>,
-    pub types: HashMap<Rc<str>, TypeRef>,
-    pub datatype_names: Rc<HashSet<Rc<str>>>,
+    pub consts: Vec<Arc<ConstDef>>,
+    pub datas: Vec<Arc<DataDecl>>,
+    pub names: HashMap<Arc<str>, NameRef>,
+    pub types: HashMap<Arc<str>, TypeRef>,
+    pub datatype_names: Arc<HashSet<Arc<str>>>,
     /// Code equations (`[code]` lemmas) of constants that have some.
-    pub code: HashMap<ConstId, Rc<CodeEquations>>,
+    pub code: HashMap<ConstId, Arc<CodeEquations>>,
 }
 
 impl Default for Env {
@@ -45,14 +45,14 @@ impl Default for Env {
             datas: Vec::new(),
             names: HashMap::new(),
             types: HashMap::new(),
-            datatype_names: Rc::new(HashSet::new()),
+            datatype_names: Arc::new(HashSet::new()),
             code: HashMap::new(),
         };
         for (name, b) in builtins::NAMED {
-            env.names.insert(Rc::from(*name), NameRef::Builtin(*b));
+            env.names.insert(Arc::from(*name), NameRef::Builtin(*b));
         }
         for (name, arity) in [("bool", 0), ("nat", 0), ("int", 0), ("set", 1)] {
-            env.types.insert(Rc::from(name), TypeRef::Base(arity));
+            env.types.insert(Arc::from(name), TypeRef::Base(arity));
         }
         env
     }
@@ -84,7 +84,7 @@ impl Env {
     pub fn add_const(&mut self, def: ConstDef) -> ConstId {
         let id = ConstId(self.consts.len() as u32);
         self.names.insert(def.name.clone(), NameRef::Const(id));
-        self.consts.push(Rc::new(def));
+        self.consts.push(Arc::new(def));
         id
     }
 
@@ -94,8 +94,8 @@ impl Env {
             self.names.insert(c.name.clone(), NameRef::Ctor(id, tag as u32));
         }
         self.types.insert(decl.name.clone(), TypeRef::Data(id));
-        Rc::make_mut(&mut self.datatype_names).insert(decl.name.clone());
-        self.datas.push(Rc::new(decl));
+        Arc::make_mut(&mut self.datatype_names).insert(decl.name.clone());
+        self.datas.push(Arc::new(decl));
         id
     }
 

@@ -5,10 +5,18 @@
 
 use super::builtins::Builtin;
 use super::ty::{Sort, Type};
-use crate::core::ir::Quant;
 use crate::span::Span;
 use num_bigint::BigInt;
-use std::rc::Rc;
+use std::sync::Arc;
+
+/// A quantifier: `∀`, `∃`, `∃!`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Quant {
+    All,
+    Ex,
+    /// `∃!`
+    Ex1,
+}
 
 /// Index into `Env::consts`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -23,14 +31,14 @@ pub type LocalId = u32;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Local {
-    pub name: Rc<str>,
+    pub name: Arc<str>,
     pub ty: Type,
 }
 
 /// A polymorphic type: `params` are the `Type::Param` names of `ty`, with their sorts.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scheme {
-    pub params: Vec<(Rc<str>, Sort)>,
+    pub params: Vec<(Arc<str>, Sort)>,
     pub ty: Type,
 }
 
@@ -92,8 +100,8 @@ pub enum PatKind {
 /// A `datatype` with its parameters and constructors (field types over `Type::Param`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct DataDecl {
-    pub name: Rc<str>,
-    pub params: Vec<Rc<str>>,
+    pub name: Arc<str>,
+    pub params: Vec<Arc<str>>,
     pub ctors: Vec<CtorDecl>,
     /// The datatypes of the `datatype ... and ...` command that defined this one (itself
     /// included): Isabelle's `size` counts their occurrences as recursive ones.
@@ -102,14 +110,14 @@ pub struct DataDecl {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct CtorDecl {
-    pub name: Rc<str>,
+    pub name: Arc<str>,
     pub fields: Vec<Type>,
 }
 
 /// A defined constant.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ConstDef {
-    pub name: Rc<str>,
+    pub name: Arc<str>,
     pub scheme: Scheme,
     pub kind: ConstKind,
 }
@@ -147,8 +155,8 @@ pub struct CodeEquations {
 /// lemma), with type parameters `params` to be instantiated by the tester.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Lemma {
-    pub name: Option<Rc<str>>,
-    pub params: Vec<(Rc<str>, Sort)>,
+    pub name: Option<Arc<str>>,
+    pub params: Vec<(Arc<str>, Sort)>,
     pub locals: Vec<Local>,
     pub frees: Vec<LocalId>,
     pub premises: Vec<Term>,

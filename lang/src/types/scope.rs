@@ -20,7 +20,7 @@ use crate::span::Span;
 use crate::syntax::ast;
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// Why something is missing: shown to the user as is.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -46,14 +46,14 @@ pub struct Scope {
     /// The Isabelle theories whose constants are in scope.
     pub isabelle: Vec<&'static IsabelleTheory>,
     /// Constants whose definition failed.
-    pub failed: HashMap<Rc<str>, Failure>,
+    pub failed: HashMap<Arc<str>, Failure>,
     /// Types (datatypes, synonyms) whose definition failed.
-    pub failed_types: HashMap<Rc<str>, Failure>,
+    pub failed_types: HashMap<Arc<str>, Failure>,
     /// The first failure after which hol cannot know which names exist.
     pub opaque: Option<Failure>,
     /// Constants Isabelle's packages generate for a theory's own commands (`map_bt`,
     /// `case_bt`, `f_dom`) that hol does not define, with what generates them.
-    pub generated: HashMap<Rc<str>, String>,
+    pub generated: HashMap<Arc<str>, String>,
     /// Set when elaborating a lemma ran into a failure (read with `take_skip`).
     skip: RefCell<Option<Skip>>,
 }
@@ -74,12 +74,12 @@ impl Scope {
 
     /// Records that `name`'s definition failed.
     pub fn fail(&mut self, name: &str, failure: Failure) {
-        self.failed.entry(Rc::from(name)).or_insert(failure);
+        self.failed.entry(Arc::from(name)).or_insert(failure);
     }
 
     /// Records that the definition of type `name` failed.
     pub fn fail_type(&mut self, name: &str, failure: Failure) {
-        self.failed_types.entry(Rc::from(name)).or_insert(failure);
+        self.failed_types.entry(Arc::from(name)).or_insert(failure);
     }
 
     /// The error for a use of type `name` when its definition failed.
@@ -95,7 +95,7 @@ impl Scope {
     pub fn generate(&mut self, cmd: &ast::CommandKind) {
         use ast::CommandKind as K;
         let mut add = |name: String, origin: String| {
-            self.generated.entry(Rc::from(name.as_str())).or_insert(origin);
+            self.generated.entry(Arc::from(name.as_str())).or_insert(origin);
         };
         match cmd {
             K::Datatype(decls) => {

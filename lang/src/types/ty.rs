@@ -3,10 +3,10 @@
 
 use std::collections::HashMap;
 use std::fmt::Write;
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// A set of class names, e.g. `{linorder}`; empty means any type.
-pub type Sort = Vec<Rc<str>>;
+pub type Sort = Vec<Arc<str>>;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Type {
@@ -14,12 +14,12 @@ pub enum Type {
     Var(u32),
     /// A type variable named in a signature (`'a`), fixed while checking that definition and
     /// instantiated with fresh variables at every use of the constant.
-    Param(Rc<str>),
+    Param(Arc<str>),
     /// `bool`, `nat`, `int`, `fun` (2 args), `set` (1 arg), or a datatype name. The
     /// arguments are shared: every subterm carries its type, and a copy per subterm made
     /// the types of a term nested n deep cost n² (a list literal nested 999 deep took 3 s
     /// and 436 MB); shared, a clone costs one count.
-    Con(Rc<str>, Rc<[Type]>),
+    Con(Arc<str>, Arc<[Type]>),
 }
 
 pub const BOOL: &str = "bool";
@@ -35,7 +35,7 @@ pub const UNIT: &str = "unit";
 
 impl Type {
     pub fn con(name: &str, args: Vec<Type>) -> Type {
-        Type::Con(Rc::from(name), args.into())
+        Type::Con(Arc::from(name), args.into())
     }
     pub fn bool() -> Type {
         Type::con(BOOL, vec![])
@@ -59,7 +59,7 @@ impl Type {
         Type::con(PROD, vec![a, b])
     }
     pub fn param(name: &str) -> Type {
-        Type::Param(Rc::from(name))
+        Type::Param(Arc::from(name))
     }
 
     /// `a ⇒ b ⇒ c` from `[a, b]` and `c`.
@@ -98,7 +98,7 @@ impl Type {
     }
 
     /// Replaces `Param`s by the given types.
-    pub fn subst_params(&self, map: &HashMap<Rc<str>, Type>) -> Type {
+    pub fn subst_params(&self, map: &HashMap<Arc<str>, Type>) -> Type {
         match self {
             Type::Param(p) => map.get(p).cloned().unwrap_or_else(|| self.clone()),
             Type::Var(_) => self.clone(),
@@ -106,7 +106,7 @@ impl Type {
         }
     }
 
-    pub fn params(&self, out: &mut Vec<Rc<str>>) {
+    pub fn params(&self, out: &mut Vec<Arc<str>>) {
         match self {
             Type::Param(p) => {
                 if !out.contains(p) {

@@ -5,14 +5,14 @@
 use super::classes;
 use super::ty::{Sort, Type};
 use std::collections::{HashMap, HashSet};
-use std::rc::Rc;
+use std::sync::Arc;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum UnifyError {
     /// The two (resolved) types cannot be made equal.
     Mismatch,
     /// The type is not of the class.
-    NoInstance(Type, Rc<str>),
+    NoInstance(Type, Arc<str>),
     /// A variable would have to contain itself.
     Occurs,
 }
@@ -22,13 +22,13 @@ pub struct Infer {
     subst: Vec<Option<Type>>,
     sorts: Vec<Sort>,
     /// Sorts of the fixed type variables (`Type::Param`) in scope.
-    pub param_sorts: HashMap<Rc<str>, Sort>,
+    pub param_sorts: HashMap<Arc<str>, Sort>,
     /// Names of the datatypes in scope (instances of the order classes).
-    pub datatypes: Rc<HashSet<Rc<str>>>,
+    pub datatypes: Arc<HashSet<Arc<str>>>,
 }
 
 impl Infer {
-    pub fn new(datatypes: Rc<HashSet<Rc<str>>>) -> Infer {
+    pub fn new(datatypes: Arc<HashSet<Arc<str>>>) -> Infer {
         Infer { subst: Vec::new(), sorts: Vec::new(), param_sorts: HashMap::new(), datatypes }
     }
 
@@ -142,7 +142,7 @@ impl Infer {
     }
 
     /// Makes `t` a member of `class`, or says why it cannot be.
-    pub fn require(&mut self, t: &Type, class: &Rc<str>) -> Result<(), UnifyError> {
+    pub fn require(&mut self, t: &Type, class: &Arc<str>) -> Result<(), UnifyError> {
         match self.shallow(t).clone() {
             Type::Var(v) => {
                 let sort = &mut self.sorts[v as usize];
@@ -165,7 +165,7 @@ impl Infer {
                     Some(reqs) => {
                         for (arg, req) in args.iter().zip(reqs) {
                             for cl in req {
-                                self.require(arg, &Rc::from(cl))?;
+                                self.require(arg, &Arc::from(cl))?;
                             }
                         }
                         Ok(())

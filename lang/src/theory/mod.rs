@@ -1,13 +1,23 @@
-//! The per-file driver: parses a theory, checks it command by command against the prelude,
-//! and keeps what later stages need (`value` terms to evaluate, lemmas with their quickcheck
-//! commands, option defaults) as `Item`s in file order. An error in one command is reported
-//! and the next command is checked as if the bad one were absent.
+//! A checked theory file, the top of the front end: what later stages need of it (`value`
+//! terms to evaluate, lemmas with their quickcheck commands, option defaults) as `Item`s in
+//! file order, and the lowering of each into the core IR on demand. The driver that checks
+//! a file is `check`; `support` says which of Isabelle's theories hol has.
 
-use crate::core::ir::{Program, Ty};
-use crate::diagnostic::Diagnostic;
-use crate::interp::{EvalError, Limits};
-use crate::span::Span;
+mod check;
+mod support;
+
 pub use crate::types::imports::TheoryLoader;
+pub use support::{isabelle_support, Availability, TheorySupport};
+
+use crate::core::ir::{FunId, Program, Ty};
+use crate::core::lower::Lowerer;
+use crate::diagnostic::Diagnostic;
+use crate::interp::{self, EvalError, Limits};
+use crate::span::Span;
+use crate::types::env::{Env, NameRef};
+use crate::types::hir;
+use std::collections::HashMap;
+use std::sync::Arc;
 
 /// One theory file after checking.
 pub struct CheckedTheory {
@@ -19,7 +29,15 @@ pub struct CheckedTheory {
     pub diagnostics: Vec<Diagnostic>,
     /// The file's `value`s, lemmas and option defaults, in file order.
     pub items: Vec<Item>,
-    pub(crate) state: crate::types::TheoryState,
+    env: Arc<Env>,
+    /// The prelude's names (a lemma's lowering resolves builtins' definitions through it).
+    prelude: Arc<HashMap<Arc<str>, NameRef>>,
+    lemmas: Vec<hir::Lemma>,
+    values: Vec<hir::ValueTerm>,
+    /// Made at the first lowering: a file that is only checked never lowers.
+    lowerer: Option<Lowerer>,
+    /// The function each lowered `value` became.
+    value_funs: HashMap<usize, FunId>,
 }
 
 /// Something in the file that a later stage acts on.
@@ -73,30 +91,50 @@ pub enum ValueOutcome {
 
 /// Checks a theory that imports no sibling theories (a sibling import is an error).
 pub fn check_theory(text: &str) -> CheckedTheory {
-    crate::types::check_theory(text, &crate::types::imports::NoSiblings)
+    check::check_theory(text, &crate::types::imports::NoSiblings)
 }
 
 /// Checks a theory whose sibling imports `loader` reads.
 pub fn check_theory_with(text: &str, loader: &dyn TheoryLoader) -> CheckedTheory {
-    crate::types::check_theory(text, loader)
+    check::check_theory(text, loader)
 }
 
 impl CheckedTheory {
     /// Evaluates the `value` item number `index` (from `ItemKind::Value`) with the reference
     /// interpreter.
     pub fn eval_value(&mut self, index: usize, limits: &Limits) -> ValueOutcome {
-        self.state.eval_value(index, limits)
+        let (program, fid, _) = self.lower_value(index);
+        match interp::call(program, fid, vec![], limits) {
+            Ok(v) => self.value_outcome(index, &v),
+            Err(e) => ValueOutcome::Failed(e),
+        }
     }
 
     /// Lowers the `value` item number `index` into the core IR: the program and the id of
     /// the nullary function whose body is the term. Back ends (the JIT) evaluate from this.
-    pub fn lower_value(&mut self, index: usize) -> (&Program, crate::core::ir::FunId, Ty) {
-        self.state.lower_value(index)
+    pub fn lower_value(&mut self, index: usize) -> (&Program, FunId, Ty) {
+        let fid = match self.value_funs.get(&index) {
+            Some(f) => *f,
+            None => {
+                let v = self.values[index].clone();
+                let f = self.lowerer().lower_body(&format!("value{index}"), &v.locals, &[], HashMap::new(), &v.term);
+                self.value_funs.insert(index, f);
+                f
+            }
+        };
+        let lw = self.lowerer();
+        let ret = lw.program.fun(fid).ret.clone();
+        (&lw.program, fid, ret)
+    }
+
+    fn lowerer(&mut self) -> &mut Lowerer {
+        let (env, prelude) = (self.env.clone(), self.prelude.clone());
+        self.lowerer.get_or_insert_with(|| Lowerer::new(env, prelude))
     }
 
     /// The typed form of the lemma item number `index` (from `ItemKind::Lemma`).
     pub fn lemma(&self, index: usize) -> &crate::types::hir::Lemma {
-        &self.state.lemmas[index]
+        &self.lemmas[index]
     }
 
     /// Lowers lemma item `index` for testing, its type variables instantiated by `choices`
@@ -106,12 +144,7 @@ impl CheckedTheory {
         index: usize,
         choices: &[crate::core::conjecture::TypeChoice],
     ) -> crate::core::conjecture::Conjecture {
-        crate::core::conjecture::lower_conjecture(
-            &self.state.lemmas[index],
-            self.state.env.clone(),
-            self.state.prelude.clone(),
-            choices,
-        )
+        crate::core::conjecture::lower_conjecture(&self.lemmas[index], self.env.clone(), self.prelude.clone(), choices)
     }
 
     /// The indices of the file's `value` items, in file order (for `eval_value` and friends).
@@ -127,19 +160,32 @@ impl CheckedTheory {
 
     /// Lowers every `value` item, so one program holds them all (a back end compiles it once),
     /// and returns it with the function of each value, by value index.
-    pub fn lower_values(&mut self) -> (&Program, Vec<crate::core::ir::FunId>) {
-        self.state.lower_values()
+    pub fn lower_values(&mut self) -> (&Program, Vec<FunId>) {
+        let funs = (0..self.values.len()).map(|i| self.lower_value(i).1).collect();
+        (&self.lowerer().program, funs)
     }
 
     /// The outcome of `value` item `index` from a value computed by another evaluator (the
     /// JIT) over the program of `lower_values`.
-    pub fn value_outcome(&mut self, index: usize, value: &crate::interp::Value) -> ValueOutcome {
-        self.state.value_outcome(index, value)
+    pub fn value_outcome(&mut self, index: usize, value: &interp::Value) -> ValueOutcome {
+        let (program, _, ty) = self.lower_value(index);
+        let printed = interp::print_value(program, value, &ty);
+        ValueOutcome::Value { printed, ty: self.values[index].shown_type.clone() }
     }
 
     /// The core IR of everything the file's `value` commands and monomorphic lemmas use, in
     /// its text form.
     pub fn dump_ir(&mut self) -> String {
-        self.state.dump_ir()
+        for i in 0..self.values.len() {
+            self.lower_value(i);
+        }
+        crate::core::print::print_program(&self.lowerer().program)
     }
 }
+
+/// A checked theory may move to another thread (an editor checks on a worker and keeps the
+/// result), and be shared by several (the portfolio's testers read it at once).
+const _: () = {
+    const fn send_and_sync<T: Send + Sync>() {}
+    send_and_sync::<CheckedTheory>();
+};
