@@ -1,60 +1,25 @@
-//! Keeping the process alive and informative when the library fails: a panic while checking
-//! one file is caught and turned into a message (with its location) instead of a silent
-//! abort, and the work runs on a thread with a large stack so that deeply nested input
-//! cannot overflow the stack of the main thread (a stack overflow is a signal, not a panic,
-//! and cannot be caught). Catching relies on `panic = "unwind"`, the default: do not set
-//! `panic = "abort"` in a profile that builds `hol`.
+//! Keeping the process alive and informative when the library fails: the panic hook lets
+//! the library's panic barrier (`analysis::barrier`) record a caught panic with its
+//! location instead of printing it, and the work runs on a thread with a large stack so
+//! that deeply nested input cannot overflow the stack of the main thread (a stack overflow
+//! is a signal, not a panic, and cannot be caught). Catching relies on `panic = "unwind"`,
+//! the default: do not set `panic = "abort"` in a profile that builds `hol`.
 
-use std::cell::{Cell, RefCell};
-use std::panic::{self, AssertUnwindSafe};
+use std::panic;
 use std::sync::Mutex;
 
 /// Stack of the worker thread. Only reserved address space until touched.
 const WORKER_STACK: usize = 512 << 20;
 
-thread_local! {
-    /// True while `catch` runs: the hook then records the panic instead of printing it.
-    static CATCHING: Cell<bool> = const { Cell::new(false) };
-    static LAST_PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
-}
-
-/// Installs a panic hook that stays quiet inside `catch` (the caller reports the panic) and
-/// behaves as the default hook everywhere else.
+/// Installs a panic hook that stays quiet inside the library's barrier (which reports the
+/// panic, with the location recorded here) and behaves as the default hook everywhere else.
 pub fn install_panic_hook() {
     let default = panic::take_hook();
     panic::set_hook(Box::new(move |info| {
-        if CATCHING.with(Cell::get) {
-            let payload = info.payload();
-            let message = payload
-                .downcast_ref::<&str>()
-                .map(|s| (*s).to_owned())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "(no message)".to_owned());
-            let text = match info.location() {
-                Some(at) => format!("{message} (at {}:{}:{})", at.file(), at.line(), at.column()),
-                None => message,
-            };
-            LAST_PANIC.with(|last| *last.borrow_mut() = Some(text));
-        } else {
+        if !analysis::barrier::note_panic(info) {
             default(info);
         }
     }));
-}
-
-/// Runs `f`; a panic inside it becomes `Err(message with location)`.
-pub fn catch<R>(f: impl FnOnce() -> R) -> Result<R, String> {
-    let was = CATCHING.with(|c| c.replace(true));
-    let result = panic::catch_unwind(AssertUnwindSafe(f));
-    CATCHING.with(|c| c.set(was));
-    result.map_err(|payload| {
-        LAST_PANIC.with(|last| last.borrow_mut().take()).unwrap_or_else(|| {
-            payload
-                .downcast_ref::<&str>()
-                .map(|s| (*s).to_owned())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "(no message)".to_owned())
-        })
-    })
 }
 
 /// Runs `f` on a thread with a large stack and returns its result; runs it on the current
@@ -108,12 +73,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_panic_becomes_a_message_with_its_location() {
+    fn a_caught_panic_is_recorded_with_its_location() {
         install_panic_hook();
-        let err = catch(|| -> u32 { panic!("boom {}", 42) }).unwrap_err();
+        let err = analysis::barrier::catch(|| -> u32 { panic!("boom {}", 42) }).unwrap_err();
         assert!(err.starts_with("boom 42 (at "), "{err}");
         assert!(err.contains("guard.rs"), "{err}");
-        assert_eq!(catch(|| 7), Ok(7));
     }
 
     #[test]

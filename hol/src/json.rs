@@ -30,8 +30,8 @@
 //! (`\u2028`, `\u2029`) besides what JSON requires, so no record spans two lines for any
 //! reader.
 
-use crate::check::{Event, Output, SourceFile, Tally};
-use crate::testing::QuickcheckRun;
+use crate::check::{Output, SourceFile, Tally};
+use analysis::{Event, QuickcheckRun};
 use lang::Severity;
 use serde::Serialize;
 use std::io::{self, Write};
@@ -189,10 +189,10 @@ pub struct IrRecord<'a> {
     pub ir: &'a str,
 }
 
-/// The record for one event.
-pub fn record<'a>(file: &'a SourceFile, event: &'a Event) -> Record<'a> {
+/// The record for one event (none for a run starting).
+pub fn record<'a>(file: &'a SourceFile, event: &'a Event) -> Option<Record<'a>> {
     let path = file.path.as_str();
-    match event {
+    Some(match event {
         Event::Diagnostic { diagnostic: d, .. } => {
             let start = file.lines.position(d.primary.span.start);
             let end = file.lines.position(d.primary.span.end.max(d.primary.span.start));
@@ -224,18 +224,18 @@ pub fn record<'a>(file: &'a SourceFile, event: &'a Event) -> Record<'a> {
             notes,
             help,
         }),
-        Event::Value { line, term, result, ty } => {
-            Record::Value(ValueRecord { file: path, line: *line, term, result, ty })
+        Event::Value { span, term, result, ty, .. } => {
+            Record::Value(ValueRecord { file: path, line: file.line(span.start), term, result, ty })
         }
-        Event::Lemma { line, name, statement, quickchecks } => Record::Lemma(LemmaRecord {
+        Event::Lemma { span, name, statement, quickchecks, .. } => Record::Lemma(LemmaRecord {
             file: path,
-            line: *line,
+            line: file.line(span.start),
             name: name.as_deref(),
             statement,
             quickchecks: quickchecks
                 .iter()
                 .map(|q| QuickcheckRecord {
-                    line: q.line,
+                    line: file.line(q.span.start),
                     text: &q.text,
                     options: q
                         .options
@@ -245,17 +245,18 @@ pub fn record<'a>(file: &'a SourceFile, event: &'a Event) -> Record<'a> {
                 })
                 .collect(),
         }),
-        Event::Quickcheck(run) => Record::Quickcheck(run_record(path, run)),
+        Event::QuickcheckStarted { .. } => return None,
+        Event::Quickcheck(run) => Record::Quickcheck(run_record(file, run)),
         Event::Ir { text } => Record::Ir(IrRecord { file: path, ir: text }),
-    }
+    })
 }
 
-fn run_record<'a>(file: &'a str, run: &'a QuickcheckRun) -> RunRecord<'a> {
+fn run_record<'a>(file: &'a SourceFile, run: &'a QuickcheckRun) -> RunRecord<'a> {
     let r = &run.report;
     let cx = r.counterexample.as_ref();
     RunRecord {
-        file,
-        line: run.line,
+        file: &file.path,
+        line: file.line(run.span.start),
         lemma: run.lemma_name.as_deref().unwrap_or(&run.statement),
         statement: &run.statement,
         command: run.command.as_deref(),
@@ -324,7 +325,8 @@ pub fn json_line<T: Serialize>(record: &T) -> io::Result<Vec<u8>> {
 impl<W: Write> Output for Json<W> {
     fn event(&mut self, file: &SourceFile, event: &Event) -> io::Result<()> {
         // Built whole, then written at once.
-        self.out.write_all(&json_line(&record(file, event))?)?;
+        let Some(record) = record(file, event) else { return Ok(()) };
+        self.out.write_all(&json_line(&record)?)?;
         self.out.flush()
     }
 
@@ -337,13 +339,25 @@ impl<W: Write> Output for Json<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::{Origin, Quickcheck};
-    use crate::position::LineMap;
+    use analysis::{Origin, QuickcheckCommand};
     use lang::{Diagnostic, Span};
     use serde_json::{json, Value};
 
     fn file(text: &str) -> SourceFile {
-        SourceFile { path: "Lists.thy".into(), text: text.into(), lines: LineMap::new(text) }
+        SourceFile::new("Lists.thy".into(), text.into())
+    }
+
+    /// A text of `n` lines, and the span of the first character of line `line`.
+    fn text_of(n: usize) -> String {
+        "x\n".repeat(n)
+    }
+
+    fn at_line(line: usize) -> Span {
+        Span::new(2 * (line - 1), 2 * (line - 1) + 1)
+    }
+
+    fn value(span: Span, term: &str, result: &str, ty: &str) -> Event {
+        Event::Value { span, term_span: span, term: term.into(), result: result.into(), ty: ty.into() }
     }
 
     fn line(file: &SourceFile, event: &Event) -> String {
@@ -360,20 +374,15 @@ mod tests {
 
     #[test]
     fn kind_comes_first() {
-        let ev = Event::Value { line: 1, term: "1".into(), result: "1".into(), ty: "nat".into() };
+        let ev = value(at_line(1), "1", "1", "nat");
         assert!(line(&file(""), &ev).starts_with("{\"kind\":\"value\","));
     }
 
     #[test]
     fn value_record() {
-        let ev = Event::Value {
-            line: 165,
-            term: "rev [1, 2, 3 :: nat]".into(),
-            result: "[3, 2, 1]".into(),
-            ty: "nat list".into(),
-        };
+        let ev = value(at_line(165), "rev [1, 2, 3 :: nat]", "[3, 2, 1]", "nat list");
         assert_eq!(
-            parsed(&file(""), &ev),
+            parsed(&file(&text_of(200)), &ev),
             json!({"kind": "value", "file": "Lists.thy", "line": 165, "term": "rev [1, 2, 3 :: nat]", "result": "[3, 2, 1]", "type": "nat list"})
         );
     }
@@ -419,24 +428,31 @@ mod tests {
     #[test]
     fn lemma_record() {
         let ev = Event::Lemma {
-            line: 8,
+            span: at_line(8),
             name: Some("rev_append".into()),
             statement: "rev (xs @ ys) = rev ys @ rev xs".into(),
-            quickchecks: vec![Quickcheck {
-                line: 9,
+            statement_span: at_line(8),
+            quickchecks: vec![QuickcheckCommand {
+                span: at_line(9),
                 text: "quickcheck[random, expect = no_counterexample]".into(),
                 options: vec![("random".into(), None), ("expect".into(), Some("no_counterexample".into()))],
             }],
         };
         assert_eq!(
-            parsed(&file(""), &ev),
+            parsed(&file(&text_of(9)), &ev),
             json!({"kind": "lemma", "file": "Lists.thy", "line": 8, "name": "rev_append",
                    "statement": "rev (xs @ ys) = rev ys @ rev xs",
                    "quickchecks": [{"line": 9, "text": "quickcheck[random, expect = no_counterexample]",
                                     "options": [{"name": "random", "value": null}, {"name": "expect", "value": "no_counterexample"}]}]})
         );
-        let unnamed = Event::Lemma { line: 3, name: None, statement: "x".into(), quickchecks: vec![] };
-        assert_eq!(parsed(&file(""), &unnamed)["name"], Value::Null);
+        let unnamed = Event::Lemma {
+            span: at_line(3),
+            name: None,
+            statement: "x".into(),
+            statement_span: at_line(3),
+            quickchecks: vec![],
+        };
+        assert_eq!(parsed(&file(&text_of(9)), &unnamed)["name"], Value::Null);
     }
 
     #[test]
@@ -453,7 +469,7 @@ mod tests {
         report.size = 3;
         report.seed = Some(7);
         let run = QuickcheckRun {
-            line: 9,
+            span: at_line(9),
             lemma_name: None,
             statement: "rev xs = xs".into(),
             statement_span: Span::new(0, 1),
@@ -466,11 +482,12 @@ mod tests {
             verbose: false,
             show_report: false,
         };
-        let text = line(&file(""), &Event::Quickcheck(Box::new(run)));
+        let text = line(&file(&text_of(9)), &Event::Quickcheck(Box::new(run)));
         // The assignment keeps the lemma's order, not the keys' order.
         assert!(text.contains(r#""counterexample":{"xs":"[a1, a2]","n":"0"}"#), "{text}");
         let v: Value = serde_json::from_str(&text).unwrap();
         assert_eq!(v["kind"], "quickcheck");
+        assert_eq!(v["line"], 9);
         assert_eq!(v["lemma"], "rev xs = xs");
         assert_eq!((v["tester"].as_str(), v["outcome"].as_str()), (Some("random"), Some("counterexample")));
         assert_eq!((v["expect"].as_str(), v["expect_met"].as_bool()), (Some("counterexample"), Some(true)));
@@ -482,12 +499,7 @@ mod tests {
 
     #[test]
     fn line_and_paragraph_separators_are_escaped() {
-        let ev = Event::Value {
-            line: 1,
-            term: "a\u{2028}b\u{2029}\u{2028}".into(),
-            result: "\u{2029}x\"\n⟹".into(),
-            ty: "nat".into(),
-        };
+        let ev = value(at_line(1), "a\u{2028}b\u{2029}\u{2028}", "\u{2029}x\"\n⟹", "nat");
         let text = line(&file(""), &ev);
         assert!(!text.contains(['\u{2028}', '\u{2029}']), "{text}");
         assert!(text.contains(r#""term":"a\u2028b\u2029\u2028""#), "{text}");
@@ -511,6 +523,11 @@ mod tests {
                    "counterexamples": 0, "not_tested": 0, "unmet": 0, "denied": 0, "interrupted": "SIGINT",
                    "exit_status": 130})
         );
+    }
+
+    #[test]
+    fn a_run_starting_has_no_record() {
+        assert_eq!(line(&file("x"), &Event::QuickcheckStarted { span: Span::new(0, 1) }), "");
     }
 
     #[test]

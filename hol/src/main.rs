@@ -1,19 +1,17 @@
 //! `hol`: the command-line front end. Glue only: parse the flags (`cli`), choose the output
-//! (`report` for people, `json` for tools), run the checks (`check`) on a thread with a
-//! large stack (`guard`), and turn the result into an exit status. This binary is the only
+//! (`report` for people, `json` for tools), run the checks (`check`, over the `analysis`
+//! library) on a thread with a large stack (`guard`), and turn the result into an exit
+//! status. This binary is the only
 //! part of the workspace that prints, reads the environment, or chooses exit codes.
 
 mod check;
 mod cli;
-mod evaluate;
 mod guard;
 mod interrupt;
 mod json;
-mod position;
 mod progress;
 mod render;
 mod report;
-mod testing;
 
 use check::{Options, Output, Session, Status, Tally};
 use clap::Parser;

@@ -3,9 +3,10 @@
 //! rustc-style diagnostics (via `render`) each followed by a blank line, and a summary line
 //! at the end. Colors only when the caller says so.
 
-use crate::check::{Event, Output, SourceFile, Tally};
+use crate::check::{Output, SourceFile, Tally};
 use crate::render;
-use crate::testing::QuickcheckRun;
+use analysis::source::collapse;
+use analysis::{Event, QuickcheckRun};
 use lang::{Diagnostic, Severity};
 use quickcheck::OutcomeKind;
 use std::io::{self, Write};
@@ -43,12 +44,14 @@ pub fn event_text(file: &SourceFile, event: &Event, color: bool) -> String {
         Event::FileError { message, notes, help } => {
             format!("{}\n\n", render::message(Severity::Error, message, notes, help, color))
         }
-        Event::Value { line, term, result, ty } => {
+        Event::Value { span, term, result, ty, .. } => {
             let ty = if ty.is_empty() { String::new() } else { format!(" :: {ty}") };
-            let line = format!("{path}:{line}: value \"{}\" = {result}{ty}", crate::check::collapse(term));
+            let line = file.line(span.start);
+            let line = format!("{path}:{line}: value \"{}\" = {result}{ty}", collapse(term));
             format!("{}\n", printable(&line))
         }
-        Event::Lemma { line, name, statement, quickchecks } => {
+        Event::Lemma { span, name, statement, quickchecks, .. } => {
+            let line = file.line(span.start);
             let shown = match name {
                 Some(name) => name.clone(),
                 None => format!("\"{statement}\""),
@@ -59,6 +62,7 @@ pub fn event_text(file: &SourceFile, event: &Event, color: bool) -> String {
             };
             format!("{}\n", printable(&format!("{path}:{line}: lemma {shown} ({commands})")))
         }
+        Event::QuickcheckStarted { .. } => String::new(),
         Event::Quickcheck(run) => quickcheck_text(file, run, color),
         Event::Ir { text } => {
             let body = if text.is_empty() { "(empty)\n".to_owned() } else { format!("{}\n", text.trim_end()) };
@@ -94,14 +98,14 @@ fn quickcheck_text(file: &SourceFile, run: &QuickcheckRun, color: bool) -> Strin
     let figures = figures(run);
     let unmet = run.expect_met == Some(false);
     let found = matches!(r.outcome, OutcomeKind::Counterexample | OutcomeKind::PotentiallySpurious);
-    let internal = crate::testing::is_internal_error(r);
+    let internal = run.is_internal_error();
     if !found && !unmet && !internal {
         if run.quiet {
             return String::new();
         }
         let detail = r.message.as_deref().map(|m| format!("{m}; ")).unwrap_or_default();
-        let mut text =
-            format!("{}:{}: {what}: {} ({detail}{figures})\n", file.path, run.line, outcome_words(r.outcome));
+        let line = file.line(run.span.start);
+        let mut text = format!("{}:{line}: {what}: {} ({detail}{figures})\n", file.path, outcome_words(r.outcome));
         for line in &r.log {
             text.push_str(&format!("  {line}\n"));
         }
@@ -216,7 +220,12 @@ pub fn summary_text(t: &Tally) -> String {
 
 impl<W: Write> Output for Human<W> {
     fn event(&mut self, file: &SourceFile, event: &Event) -> io::Result<()> {
-        if matches!(event, Event::Lemma { .. }) && !self.list_lemmas {
+        let shown = match event {
+            Event::Lemma { .. } => self.list_lemmas,
+            Event::QuickcheckStarted { .. } => false,
+            _ => true,
+        };
+        if !shown {
             return Ok(());
         }
         self.out.write_all(event_text(file, event, self.color).as_bytes())?;
@@ -232,43 +241,73 @@ impl<W: Write> Output for Human<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::{Origin, Quickcheck, Status};
-    use crate::position::LineMap;
+    use crate::check::Status;
+    use analysis::{Origin, QuickcheckCommand};
     use lang::{Diagnostic, Span};
 
     fn file(text: &str) -> SourceFile {
-        SourceFile { path: "Arith.thy".into(), text: text.into(), lines: LineMap::new(text) }
+        SourceFile::new("Arith.thy".into(), text.into())
+    }
+
+    /// A text whose line `line` starts at the returned offset.
+    fn lines(line: usize) -> (String, Span) {
+        let text = "\n".repeat(line - 1) + "x";
+        (text, Span::new(line - 1, line))
     }
 
     #[test]
     fn a_value_is_one_line() {
+        let (text, span) = lines(68);
         let ev = Event::Value {
-            line: 68,
+            span,
+            term_span: span,
             term: "(2 :: nat) ^ 100".into(),
             result: "1267650600228229401496703205376".into(),
             ty: "nat".into(),
         };
         assert_eq!(
-            event_text(&file(""), &ev, false),
+            event_text(&file(&text), &ev, false),
             "Arith.thy:68: value \"(2 :: nat) ^ 100\" = 1267650600228229401496703205376 :: nat\n"
         );
     }
 
     #[test]
     fn lemmas_show_name_or_statement() {
-        let qc = Quickcheck { line: 9, text: "quickcheck[random]".into(), options: vec![("random".into(), None)] };
+        let (text, span) = lines(8);
+        let qc = QuickcheckCommand {
+            span: Span::new(8, 9),
+            text: "quickcheck[random]".into(),
+            options: vec![("random".into(), None)],
+        };
         let named = Event::Lemma {
-            line: 8,
+            span,
             name: Some("rev_append".into()),
             statement: "s".into(),
+            statement_span: span,
             quickchecks: vec![qc.clone(), qc],
         };
-        assert_eq!(event_text(&file(""), &named, false), "Arith.thy:8: lemma rev_append (2 quickcheck commands)\n");
-        let unnamed = Event::Lemma { line: 3, name: None, statement: "a - b + b = a".into(), quickchecks: vec![] };
+        assert_eq!(event_text(&file(&text), &named, false), "Arith.thy:8: lemma rev_append (2 quickcheck commands)\n");
+        let (text, span) = lines(3);
+        let unnamed = Event::Lemma {
+            span,
+            name: None,
+            statement: "a - b + b = a".into(),
+            statement_span: span,
+            quickchecks: vec![],
+        };
         assert_eq!(
-            event_text(&file(""), &unnamed, false),
+            event_text(&file(&text), &unnamed, false),
             "Arith.thy:3: lemma \"a - b + b = a\" (default quickcheck)\n"
         );
+    }
+
+    #[test]
+    fn a_run_starting_prints_nothing() {
+        let ev = Event::QuickcheckStarted { span: Span::new(0, 1) };
+        assert_eq!(event_text(&file("x"), &ev, false), "");
+        let mut out = Vec::new();
+        Human::new(&mut out, false, true).event(&file("x"), &ev).unwrap();
+        assert!(out.is_empty());
     }
 
     #[test]

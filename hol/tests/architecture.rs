@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-const CRATES: [&str; 5] = ["lang", "codegen", "quickcheck", "narrowing", "hol"];
+const CRATES: [&str; 6] = ["lang", "codegen", "quickcheck", "narrowing", "analysis", "hol"];
 
 /// File kinds whose bare names (`outer.lalrpop`) are looked for anywhere in a crate's sources.
 const EXTENSIONS: [&str; 7] = [".rs", ".lalrpop", ".thy", ".toml", ".txt", ".py", ".md"];

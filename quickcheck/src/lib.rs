@@ -68,15 +68,22 @@ pub fn fresh_seed() -> u64 {
 }
 
 /// Tests lemma item `index` of `theory` with `opts`, running cases on `engine`
-/// (`Engine::Tiered` for the front ends; a `bool` says compiled or interpreted).
-pub fn check_lemma(theory: &CheckedTheory, index: usize, opts: &Options, engine: impl Into<Engine>) -> Report {
+/// (`Engine::Tiered` for the front ends; a `bool` says compiled or interpreted). Setting
+/// `cancel` stops every tester of the run between batches of cases.
+pub fn check_lemma(
+    theory: &CheckedTheory,
+    index: usize,
+    opts: &Options,
+    engine: impl Into<Engine>,
+    cancel: &AtomicBool,
+) -> Report {
     let engine = engine.into();
     let conjectures: Vec<Conjecture> =
         instances(theory, index, opts).iter().map(|inst| theory.lower_conjecture(index, inst)).collect();
     let seed = opts.seed.unwrap_or_else(fresh_seed);
     match opts.tester {
-        Some(t) => run_tester(t, &conjectures, opts, seed, &AtomicBool::new(false), engine),
-        None => portfolio::run(&conjectures, opts, seed, engine),
+        Some(t) => run_tester(t, &conjectures, opts, seed, cancel, engine),
+        None => portfolio::run(&conjectures, opts, seed, engine, cancel),
     }
 }
 

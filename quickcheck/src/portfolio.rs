@@ -14,7 +14,10 @@ use std::sync::mpsc;
 
 const TESTERS: [Tester; 2] = [Tester::Exhaustive, Tester::Random];
 
-pub fn run(conjectures: &[Conjecture], opts: &Options, seed: u64, engine: Engine) -> Report {
+/// How often the portfolio passes a cancel from outside on to its testers.
+const WATCH_CANCEL: std::time::Duration = std::time::Duration::from_millis(5);
+
+pub fn run(conjectures: &[Conjecture], opts: &Options, seed: u64, engine: Engine, external: &AtomicBool) -> Report {
     let cancel = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel();
     let mut reports: Vec<Report> = Vec::new();
@@ -33,16 +36,26 @@ pub fn run(conjectures: &[Conjecture], opts: &Options, seed: u64, engine: Engine
                 let _ = tx.send(r);
             });
             if spawned.is_err() {
-                // No thread: run it here instead.
-                reports.push(run_tester(t, conjectures, opts, seed, cancel, engine));
+                // No thread: run it here instead (only a cancel from outside can stop it).
+                reports.push(run_tester(t, conjectures, opts, seed, external, engine));
             }
         }
         drop(tx);
-        for r in rx.iter() {
-            if r.outcome == OutcomeKind::Counterexample {
-                cancel.store(true, Ordering::Relaxed);
+        loop {
+            match rx.recv_timeout(WATCH_CANCEL) {
+                Ok(r) => {
+                    if r.outcome == OutcomeKind::Counterexample {
+                        cancel.store(true, Ordering::Relaxed);
+                    }
+                    reports.push(r);
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    if external.load(Ordering::Relaxed) {
+                        cancel.store(true, Ordering::Relaxed);
+                    }
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
             }
-            reports.push(r);
         }
     });
     pick(reports)

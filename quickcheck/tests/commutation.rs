@@ -6,6 +6,7 @@
 //! has proved for every value.
 
 use quickcheck::{check_lemma, Engine, Options, OutcomeKind, Tester};
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 const FUNCTIONS: [&str; 10] = [
@@ -53,7 +54,7 @@ fn list_functions_commute_or_not() {
                 seed: Some(1),
                 ..Options::default()
             };
-            check_lemma(&th, *index, &opts, Engine::Tiered)
+            check_lemma(&th, *index, &opts, Engine::Tiered, &AtomicBool::new(false))
         };
         let (ex, rnd) = (run(Tester::Exhaustive), run(Tester::Random));
         for r in [&ex, &rnd] {

@@ -8,6 +8,7 @@
 
 use quickcheck::{check_lemma, Options, OutcomeKind, Report, Tester};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 fn theories() -> Vec<PathBuf> {
@@ -53,8 +54,8 @@ fn jit_and_interpreter_agree_on_every_lemma() {
         let mut false_code_lemma = false;
         for item in &th.items {
             let lang::ItemKind::Lemma { index, .. } = item.kind else { continue };
-            let jit = check_lemma(&th, index, &opts, true);
-            let interp = check_lemma(&th, index, &opts, false);
+            let jit = check_lemma(&th, index, &opts, true, &AtomicBool::new(false));
+            let interp = check_lemma(&th, index, &opts, false, &AtomicBool::new(false));
             false_code_lemma |= th.lemma(index).code && interp.outcome == OutcomeKind::Counterexample;
             if jit.outcome == OutcomeKind::Error {
                 let blames_code = jit.message.as_ref().is_some_and(|m| m.contains("`[code]` equation"));

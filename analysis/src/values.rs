@@ -1,14 +1,36 @@
 //! Evaluating `value` items: with the Cranelift JIT by default (the file's values are
 //! compiled together, once), handing a value over to the reference interpreter when the JIT
 //! cannot decide it (a number past 64 bits, a construct it does not compile); with
-//! `--interpreter`, by the interpreter alone.
+//! `Options::interpreter`, by the interpreter alone. Owns the evaluation limits and the
+//! diagnostic a failed `value` becomes.
 
 use codegen::{Jit, JitOutcome};
 use lang::core::ir::FunId;
 use lang::interp::{EvalError, Limits};
-use lang::{CheckedTheory, ValueOutcome};
-use std::time::Instant;
+use lang::{CheckedTheory, Diagnostic, Span, ValueOutcome};
+use std::time::{Duration, Instant};
 
+/// Wall-clock time each `value` may evaluate for.
+pub const VALUE_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The limits of one `value`, starting now.
+pub fn value_limits() -> Limits {
+    Limits { deadline: Some(Instant::now() + VALUE_TIMEOUT), ..Limits::default() }
+}
+
+/// The error a `value` whose evaluation failed with `error` under `limits` is reported as,
+/// at its term.
+pub fn evaluation_failed(term: Span, error: &EvalError, limits: &Limits) -> Diagnostic {
+    let d = Diagnostic::error(term, error.to_string()).with_label("while evaluating this `value`");
+    match error {
+        EvalError::Timeout => d.with_note(format!("each `value` may evaluate for {} s", VALUE_TIMEOUT.as_secs())),
+        EvalError::OutOfFuel => d.with_note(format!("each `value` may take {} evaluation steps", limits.fuel)),
+        EvalError::TooDeep => d.with_note(format!("calls may nest {} deep", limits.max_depth)),
+        EvalError::Undefined(_) | EvalError::NotExecutable(_) | EvalError::OutOfMemory => d,
+    }
+}
+
+/// The `value`s of one file, evaluated one at a time in file order.
 pub struct ValueEvaluator {
     jit: Compiled,
 }
@@ -26,11 +48,13 @@ enum Compiled {
 }
 
 impl ValueEvaluator {
+    /// An evaluator for `theory`'s values, compiling them (at the first one) when `use_jit`.
     pub fn new(theory: &mut CheckedTheory, use_jit: bool) -> ValueEvaluator {
         let jit = if use_jit && !theory.value_indices().is_empty() { Compiled::Pending } else { Compiled::Off };
         ValueEvaluator { jit }
     }
 
+    /// Evaluates value item `index` within `limits`.
     pub fn eval(&mut self, theory: &mut CheckedTheory, index: usize, limits: &Limits) -> ValueOutcome {
         if matches!(self.jit, Compiled::Pending) {
             // The file's values are compiled together, once, within half of this value's
@@ -71,7 +95,6 @@ fn eval_error(outcome: JitOutcome) -> EvalError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::Duration;
 
     /// Compiling happens within the first value's time: with that time already spent it is
     /// abandoned and the interpreter evaluates the value (which ends as a timeout unless it

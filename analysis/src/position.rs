@@ -1,5 +1,6 @@
-//! Byte offsets → line/column: the one place in `hol` that converts `lang`'s byte spans
-//! into positions people and tools read. Lines are 1-based; columns are 1-based and
+//! Byte offsets → line/column: the one place that converts `lang`'s byte spans into
+//! positions people and tools read (the binary's renderers, an editor). Events carry spans;
+//! positions are computed only at the edges. Lines are 1-based; columns are 1-based and
 //! counted in characters (Unicode scalar values), as the JSON records promise. A `\r`
 //! before a `\n` is part of the line it ends, so CRLF files get the same line numbers as
 //! LF files. Offsets past the end or inside a multi-byte character are clamped, never a

@@ -1,0 +1,40 @@
+//! `analysis`: what `hol check` does between reading files and rendering, as a library for
+//! every front end (the `hol` binary, an editor server, a mutation runner). Given a file's
+//! name and text, it checks the theory (`lang`), evaluates its `value`s (`codegen`, falling
+//! back to the interpreter), and tests each lemma with its quickcheck commands' options
+//! layered over the file's defaults and the front end's overrides (`quickcheck`), reporting
+//! each result as an `Event` the moment it is known.
+//!
+//! Module map:
+//! - `driver`: the per-file pipeline (`analyse`), its `Options`, the panic barrier per
+//!   file and the cancellation points.
+//! - `event`: what an analysis reports (`Event`, `QuickcheckRun`), located by byte spans.
+//! - `lemmas`: option layering and quickcheck runs; the only caller of the testers.
+//! - `values`: evaluating `value`s and their limits.
+//! - `loader`: where text comes from (`Loader`, the guarded `FsLoader`, `Overlay` for
+//!   unsaved buffers).
+//! - `position`: byte offsets → line/column (`LineMap`), for renderers and editors.
+//! - `source`: span → text helpers (`slice`, `term_text`, `collapse`, `balanced`).
+//! - `cancel`: the cancellation token (`Cancel`).
+//! - `barrier`: catching panics (`catch`) and the hook side of it (`note_panic`).
+//!
+//! Invariants: nothing here prints, reads the environment, or chooses exit codes (the
+//! front ends do); events carry spans, never lines; a panic in the checker or a tester is
+//! an event, never the end of the stream; events are `Send`.
+
+pub mod barrier;
+pub mod cancel;
+pub mod driver;
+pub mod event;
+pub mod lemmas;
+pub mod loader;
+pub mod position;
+pub mod source;
+pub mod values;
+
+pub use cancel::Cancel;
+pub use driver::{analyse, analyse_all, Analysis, Ended, Options};
+pub use event::{Event, Origin, QuickcheckCommand, QuickcheckRun};
+pub use lemmas::Overrides;
+pub use loader::{FsLoader, LoadError, Loader, Overlay};
+pub use position::{LineMap, Position};
