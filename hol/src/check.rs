@@ -22,6 +22,8 @@ pub struct Options {
     pub skip_tests: bool,
     /// Command-line settings for every quickcheck run (`--tester`, `--size`, ...).
     pub overrides: quickcheck::Overrides,
+    /// The testers: the names theories may use, and what runs them.
+    pub registry: std::sync::Arc<quickcheck::Registry>,
     /// Emit the core IR of each file.
     pub dump_ir: bool,
     /// Evaluate `value`s and lemmas with the reference interpreter instead of the JIT.
@@ -438,7 +440,7 @@ fn io_reason(e: &io::Error) -> String {
 /// before the first item that starts after it.
 fn analyse(file: &SourceFile, options: &Options, emit: &mut dyn FnMut(Event)) {
     let dir = Path::new(&file.path).parent().map(Path::to_path_buf).unwrap_or_default();
-    let mut theory = lang::check_theory_with(&file.text, &SiblingFiles { dir });
+    let mut theory = lang::check_theory_with(&file.text, &SiblingFiles { dir }, &options.registry.names());
     let mut diagnostics = std::mem::take(&mut theory.diagnostics);
     // Isabelle finds a theory by its file name, so the two must agree.
     let stem = Path::new(&file.path).file_stem().and_then(|s| s.to_str()).unwrap_or_default();
@@ -613,7 +615,7 @@ mod tests {
     }
 
     fn run(outcome: quickcheck::OutcomeKind, message: &str, expect: Option<quickcheck::Expect>) -> Event {
-        let report = quickcheck::Report::new(quickcheck::Tester::Exhaustive, outcome).with_message(message.to_owned());
+        let report = quickcheck::Report::new("exhaustive", outcome).with_message(message.to_owned());
         Event::Quickcheck(Box::new(crate::testing::QuickcheckRun {
             line: 1,
             lemma_name: None,

@@ -51,10 +51,13 @@ pub fn test_lemma(
     let engine = if options.interpreter { quickcheck::Engine::Interpreter } else { quickcheck::Engine::Tiered };
     each_run(file, lemma, commands, defaults, options, emit, &mut |opts| {
         // A bug in a tester must not cost the rest of the file: it becomes this run's error.
-        crate::guard::catch(|| quickcheck::check_lemma(theory, lemma.index, opts, engine)).unwrap_or_else(|panic| {
-            Report::new(tester_of(opts), quickcheck::OutcomeKind::Error)
-                .with_message(format!("{INTERNAL_ERROR}hol panicked while testing this lemma: {panic}"))
-        })
+        let cancel = quickcheck::Cancel::new();
+        let registry = &options.registry;
+        crate::guard::catch(|| quickcheck::check_lemma(theory, lemma.index, opts, engine, registry, &cancel))
+            .unwrap_or_else(|panic| {
+                Report::new(tester_of(opts, options), quickcheck::OutcomeKind::Error)
+                    .with_message(format!("{INTERNAL_ERROR}hol panicked while testing this lemma: {panic}"))
+            })
     });
 }
 
@@ -70,7 +73,7 @@ pub fn untested_lemma(
     emit: &mut dyn FnMut(Event),
 ) {
     each_run(file, lemma, commands, defaults, options, emit, &mut |opts| {
-        Report::new(tester_of(opts), quickcheck::OutcomeKind::NotExecutable)
+        Report::new(tester_of(opts, options), quickcheck::OutcomeKind::NotExecutable)
             .with_message(format!("not tested: {reason}"))
     });
 }
@@ -86,8 +89,8 @@ pub fn is_internal_error(report: &Report) -> bool {
 const INTERNAL_ERROR: &str = "internal error: ";
 
 /// The tester a report names when no tester ran to say.
-fn tester_of(opts: &quickcheck::Options) -> quickcheck::Tester {
-    opts.tester.unwrap_or(quickcheck::Tester::Exhaustive)
+fn tester_of(opts: &quickcheck::Options, options: &Options) -> quickcheck::TesterName {
+    opts.tester.clone().unwrap_or_else(|| options.registry.default_name())
 }
 
 /// One run per command (the defaults when there is none), its options layered over the

@@ -215,7 +215,7 @@ fn raw_options(opts: &[ast::QcOption]) -> Vec<RawOption> {
         .collect()
 }
 
-pub(crate) fn check_theory(text: &str, loader: &dyn imports::TheoryLoader) -> CheckedTheory {
+pub(crate) fn check_theory(text: &str, loader: &dyn imports::TheoryLoader, testers: &[&str]) -> CheckedTheory {
     let parsed = crate::syntax::parse_theory(text);
     let mut diagnostics = parsed.diagnostics;
     let imports = imports::resolve(&parsed.theory.name.name, &parsed.theory.imports, loader);
@@ -282,7 +282,7 @@ pub(crate) fn check_theory(text: &str, loader: &dyn imports::TheoryLoader) -> Ch
         if let Some((opts, in_declare)) = options {
             let mut bad = None;
             for o in opts.iter() {
-                match options::check_option(o, in_declare, &c.env) {
+                match options::check_option(o, in_declare, &c.env, testers) {
                     Ok(None) => {}
                     Ok(Some(w)) => c.warnings.push(w),
                     Err(d) => {
@@ -442,7 +442,7 @@ pub enum Availability {
 pub fn isabelle_support() -> Vec<TheorySupport> {
     let names_after = |import: &str| {
         let text = format!("theory Support imports Main \"{import}\" begin end");
-        let theory = check_theory(&text, &imports::NoSiblings);
+        let theory = check_theory(&text, &imports::NoSiblings, options::STANDARD_TESTERS);
         theory.state.env.names.keys().map(|k| k.to_string()).collect::<std::collections::HashSet<String>>()
     };
     let main = names_after("Main");
