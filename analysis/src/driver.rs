@@ -5,13 +5,13 @@
 //! never the stream) and the cancellation points (between items and runs).
 
 use crate::barrier;
-use crate::cancel::Cancel;
 use crate::event::{Event, Origin};
 use crate::lemmas::{self, Defaults, LemmaRef, Overrides, RunSettings, Target};
 use crate::loader::{Loader, Siblings};
 use crate::source::term_text;
 use crate::values::{evaluation_failed, value_limits, ValueEvaluator};
 use lang::{Diagnostic, ItemKind, ValueOutcome};
+use quickcheck::Cancel;
 use std::path::Path;
 
 /// What to do with a file.
@@ -25,6 +25,8 @@ pub struct Options {
     pub dump_ir: bool,
     /// Evaluate `value`s and lemmas with the reference interpreter instead of the JIT.
     pub interpreter: bool,
+    /// The testers: the names a theory's quickcheck options may use, and what runs them.
+    pub registry: std::sync::Arc<quickcheck::Registry>,
 }
 
 /// How an analysis ended.
@@ -90,7 +92,7 @@ fn pipeline(
     emit: &mut dyn FnMut(Event),
 ) -> Ended {
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    let mut theory = lang::check_theory_with(text, &Siblings { dir, loader });
+    let mut theory = lang::check_theory_with(text, &Siblings { dir, loader }, &options.registry.names());
     let mut diagnostics = std::mem::take(&mut theory.diagnostics);
     // Isabelle finds a theory by its file name, so the two must agree.
     let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
@@ -113,6 +115,7 @@ fn pipeline(
         overrides: &options.overrides,
         interpreter: options.interpreter,
         skip_tests: options.skip_tests,
+        registry: &options.registry,
         cancel,
     };
     for item in &items {

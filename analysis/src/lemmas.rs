@@ -6,11 +6,10 @@
 //! crate asks of `quickcheck`'s API beyond its report types is here.
 
 use crate::barrier;
-use crate::cancel::Cancel;
 use crate::event::{Event, QuickcheckCommand, QuickcheckRun};
 use crate::source::{balanced, collapse, slice, term_text};
 use lang::{CheckedTheory, QuickcheckCmd, RawOption, Span};
-use quickcheck::{Engine, Expect, OutcomeKind, Report, Tester};
+use quickcheck::{Cancel, Engine, Expect, OutcomeKind, Registry, Report, TesterName};
 
 /// The command line's settings for every quickcheck run (`--tester`, `--size`, ...).
 pub type Overrides = quickcheck::Overrides;
@@ -61,6 +60,7 @@ pub(crate) struct RunSettings<'a> {
     pub interpreter: bool,
     /// Report lemmas without running them.
     pub skip_tests: bool,
+    pub registry: &'a Registry,
     pub cancel: &'a Cancel,
 }
 
@@ -114,9 +114,8 @@ fn run_lemma(
         emit(Event::QuickcheckStarted { span });
         let report = match target {
             Target::Test { theory, index } => test(theory, *index, &opts, settings),
-            Target::Untested { reason } => {
-                Report::new(tester_of(&opts), OutcomeKind::NotExecutable).with_message(format!("not tested: {reason}"))
-            }
+            Target::Untested { reason } => Report::new(tester_of(&opts, settings.registry), OutcomeKind::NotExecutable)
+                .with_message(format!("not tested: {reason}")),
         };
         if settings.cancel.is_cancelled() {
             return false;
@@ -149,12 +148,11 @@ fn run_lemma(
 /// becomes this run's error.
 fn test(theory: &CheckedTheory, index: usize, opts: &quickcheck::Options, settings: &RunSettings) -> Report {
     let engine = if settings.interpreter { Engine::Interpreter } else { Engine::Tiered };
-    barrier::catch(|| quickcheck::check_lemma(theory, index, opts, engine, settings.cancel.flag())).unwrap_or_else(
-        |panic| {
-            Report::new(tester_of(opts), OutcomeKind::Error)
-                .with_message(format!("{INTERNAL_ERROR}hol panicked while testing this lemma: {panic}"))
-        },
-    )
+    let (registry, cancel) = (settings.registry, settings.cancel);
+    barrier::catch(|| quickcheck::check_lemma(theory, index, opts, engine, registry, cancel)).unwrap_or_else(|panic| {
+        Report::new(tester_of(opts, registry), OutcomeKind::Error)
+            .with_message(format!("{INTERNAL_ERROR}hol panicked while testing this lemma: {panic}"))
+    })
 }
 
 /// Does the report say that hol itself failed (a panic inside a tester, caught)?
@@ -166,8 +164,8 @@ pub(crate) fn is_internal_error(report: &Report) -> bool {
 const INTERNAL_ERROR: &str = "internal error: ";
 
 /// The tester a report names when no tester ran to say.
-fn tester_of(opts: &quickcheck::Options) -> Tester {
-    opts.tester.unwrap_or(Tester::Exhaustive)
+fn tester_of(opts: &quickcheck::Options, registry: &Registry) -> TesterName {
+    opts.tester.clone().unwrap_or_else(|| registry.default_name())
 }
 
 #[cfg(test)]
@@ -193,10 +191,10 @@ mod tests {
 
     #[test]
     fn a_caught_panic_is_an_internal_error() {
-        let panicked = Report::new(Tester::Exhaustive, OutcomeKind::Error)
+        let panicked = Report::new("exhaustive", OutcomeKind::Error)
             .with_message(format!("{INTERNAL_ERROR}hol panicked while testing this lemma: x"));
         assert!(is_internal_error(&panicked));
-        let unavailable = Report::new(Tester::Narrowing, OutcomeKind::Error)
+        let unavailable = Report::new("narrowing", OutcomeKind::Error)
             .with_message("the narrowing tester is not available yet".to_owned());
         assert!(!is_internal_error(&unavailable));
     }

@@ -15,7 +15,8 @@
 //!   unsaved buffers).
 //! - `position`: byte offsets → line/column (`LineMap`), for renderers and editors.
 //! - `source`: span → text helpers (`slice`, `term_text`, `collapse`, `balanced`).
-//! - `cancel`: the cancellation token (`Cancel`).
+//! - cancellation: `quickcheck::Cancel`, re-exported as `Cancel`, checked between items and
+//!   by every tester between batches.
 //! - `barrier`: catching panics (`catch`) and the hook side of it (`note_panic`).
 //!
 //! Invariants: nothing here prints, reads the environment, or chooses exit codes (the
@@ -23,7 +24,6 @@
 //! an event, never the end of the stream; events are `Send`.
 
 pub mod barrier;
-pub mod cancel;
 pub mod driver;
 pub mod event;
 pub mod lemmas;
@@ -32,9 +32,9 @@ pub mod position;
 pub mod source;
 pub mod values;
 
-pub use cancel::Cancel;
 pub use driver::{analyse, analyse_all, Analysis, Ended, Options};
 pub use event::{Event, Origin, QuickcheckCommand, QuickcheckRun};
 pub use lemmas::Overrides;
 pub use loader::{FsLoader, LoadError, Loader, Overlay};
 pub use position::{LineMap, Position};
+pub use quickcheck::Cancel;

@@ -13,14 +13,8 @@ use std::path::Path;
 /// What the flags ask for.
 #[derive(Clone, Debug)]
 pub struct Options {
-    /// Do not test lemmas (list them only).
-    pub skip_tests: bool,
-    /// Command-line settings for every quickcheck run (`--tester`, `--size`, ...).
-    pub overrides: quickcheck::Overrides,
-    /// Emit the core IR of each file.
-    pub dump_ir: bool,
-    /// Evaluate `value`s and lemmas with the reference interpreter instead of the JIT.
-    pub interpreter: bool,
+    /// What to do with each file (`--skip-tests`, `--tester`, `--dump-ir`, ...).
+    pub analysis: analysis::Options,
     /// Show a progress line for long quickcheck runs (human output on a terminal).
     pub progress: bool,
 }
@@ -242,12 +236,6 @@ fn check_file(path: &Path, options: &Options, cancel: &Cancel, session: &std::sy
         }
     };
     let file = SourceFile::new(shown, text);
-    let analysis_options = analysis::Options {
-        skip_tests: options.skip_tests,
-        overrides: options.overrides.clone(),
-        dump_ir: options.dump_ir,
-        interpreter: options.interpreter,
-    };
     let mut written = Ok(());
     let mut progress = None;
     let mut sink = |event: Event| {
@@ -269,7 +257,7 @@ fn check_file(path: &Path, options: &Options, cancel: &Cancel, session: &std::sy
             written = s.out.event(&file, &event);
         }
     };
-    analysis::analyse(path, &file.text, &loader, &analysis_options, cancel, &mut sink);
+    analysis::analyse(path, &file.text, &loader, &options.analysis, cancel, &mut sink);
     if let Some(p) = progress.take() {
         p.finish();
     }
@@ -295,7 +283,7 @@ mod tests {
     }
 
     fn run(outcome: quickcheck::OutcomeKind, message: &str, expect: Option<quickcheck::Expect>) -> Event {
-        let report = quickcheck::Report::new(quickcheck::Tester::Exhaustive, outcome).with_message(message.to_owned());
+        let report = quickcheck::Report::new("exhaustive", outcome).with_message(message.to_owned());
         Event::Quickcheck(Box::new(analysis::QuickcheckRun {
             span: Span::new(0, 1),
             lemma_name: None,

@@ -1,7 +1,11 @@
 //! Command-line arguments (clap derive): every flag is documented here, once. Nothing else
-//! in `hol` knows how arguments are spelled.
+//! in `hol` knows how arguments are spelled. The `--tester` values and their help come from
+//! the tester registry (`command`), so a tester added there is offered here.
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use quickcheck::Registry;
+use std::ffi::OsString;
 use std::path::PathBuf;
 
 const EXIT_STATUS: &str = "\
@@ -51,10 +55,10 @@ pub struct CheckArgs {
     #[arg(long)]
     pub skip_tests: bool,
 
-    /// Test every lemma with this tester, whatever its quickcheck commands say
-    /// (default: each command's own, or the portfolio of random and exhaustive).
-    #[arg(long, value_enum, value_name = "TESTER")]
-    pub tester: Option<TesterArg>,
+    /// Test every lemma with this tester, whatever its quickcheck commands say. (Its values
+    /// and help come from the tester registry: `command`.)
+    #[arg(long, value_name = "TESTER")]
+    pub tester: Option<String>,
 
     /// The size bound of every quickcheck run (overrides `size = n` in the theory).
     #[arg(long, value_name = "N")]
@@ -104,22 +108,57 @@ impl DenyArg {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum TesterArg {
-    Random,
-    Exhaustive,
-    SmartExhaustive,
-    Narrowing,
+/// The command line, with `--tester` taking the names of `registry`'s testers (also
+/// spelled with `-` for `_`, as clap spells values: `smart-exhaustive`), each listed in
+/// `--help` with its description and the options of its own it reads.
+pub fn command(registry: &Registry) -> clap::Command {
+    let values: Vec<PossibleValue> = registry
+        .testers()
+        .map(|t| {
+            let mut help = t.about().to_owned();
+            if !t.reads().is_empty() {
+                let reads: Vec<String> = t.reads().iter().map(|o| format!("`{o}`")).collect();
+                help = format!("{help} (reads {})", reads.join(", "));
+            }
+            let value = PossibleValue::new(t.name()).help(help);
+            let dashed = t.name().replace('_', "-");
+            if dashed == t.name() {
+                value
+            } else {
+                value.alias(dashed)
+            }
+        })
+        .collect();
+    // Whatever spelling was typed, the tester's own name.
+    let names = values.clone();
+    let parser = PossibleValuesParser::new(values).map(move |typed: String| {
+        names.iter().find(|v| v.matches(&typed, false)).map_or(typed, |v| v.get_name().to_owned())
+    });
+    let portfolio: Vec<&str> = registry.testers().filter(|t| t.in_portfolio()).map(|t| t.name()).collect();
+    let help = format!(
+        "Test every lemma with this tester, whatever its quickcheck commands say (default: each command's own, or \
+         the portfolio of {})",
+        and_list(&portfolio)
+    );
+    Cli::command().mut_subcommand("check", |check| check.mut_arg("tester", |arg| arg.value_parser(parser).help(help)))
 }
 
-impl TesterArg {
-    pub fn tester(self) -> quickcheck::Tester {
-        match self {
-            TesterArg::Random => quickcheck::Tester::Random,
-            TesterArg::Exhaustive => quickcheck::Tester::Exhaustive,
-            TesterArg::SmartExhaustive => quickcheck::Tester::SmartExhaustive,
-            TesterArg::Narrowing => quickcheck::Tester::Narrowing,
-        }
+/// Parses `args` (the program's name first) against `command(registry)`.
+pub fn parse_from<I, T>(registry: &Registry, args: I) -> Result<Cli, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let mut matches = command(registry).try_get_matches_from(args)?;
+    Cli::from_arg_matches_mut(&mut matches)
+}
+
+/// `a, b and c`.
+fn and_list(names: &[&str]) -> String {
+    match names {
+        [] => "none".to_owned(),
+        [one] => (*one).to_owned(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
     }
 }
 
@@ -132,17 +171,17 @@ pub enum Format {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::CommandFactory;
 
     #[test]
     fn the_argument_definitions_are_consistent() {
-        Cli::command().debug_assert();
+        command(&Registry::standard()).debug_assert();
     }
 
     #[test]
     fn check_takes_files_and_flags() {
-        let cli = Cli::try_parse_from(["hol", "check", "--format", "json", "--skip-tests", "a.thy", "b.thy"])
-            .expect("valid arguments");
+        let cli =
+            parse_from(&Registry::standard(), ["hol", "check", "--format", "json", "--skip-tests", "a.thy", "b.thy"])
+                .expect("valid arguments");
         let Command::Check(args) = cli.command;
         assert_eq!(args.format, Format::Json);
         assert!(args.skip_tests && !args.dump_ir && !args.interpreter);
@@ -151,36 +190,67 @@ mod tests {
 
     #[test]
     fn quickcheck_flags() {
-        let cli = Cli::try_parse_from([
-            "hol",
-            "check",
-            "--tester",
-            "smart-exhaustive",
-            "--size",
-            "7",
-            "--timeout",
-            "2.5",
-            "--seed",
-            "42",
-            "a.thy",
-        ])
+        let cli = parse_from(
+            &Registry::standard(),
+            [
+                "hol",
+                "check",
+                "--tester",
+                "smart-exhaustive",
+                "--size",
+                "7",
+                "--timeout",
+                "2.5",
+                "--seed",
+                "42",
+                "a.thy",
+            ],
+        )
         .expect("valid arguments");
         let Command::Check(args) = cli.command;
-        assert_eq!(args.tester.map(TesterArg::tester), Some(quickcheck::Tester::SmartExhaustive));
+        assert_eq!(args.tester.as_deref(), Some("smart_exhaustive"));
         assert_eq!((args.size, args.timeout, args.seed), (Some(7), Some(2.5), Some(42)));
+    }
+
+    /// Every tester of the registry is a value of `--tester`, in either spelling, and is
+    /// listed in `--help` with its description; nothing else is a value.
+    #[test]
+    fn tester_values_and_help_come_from_the_registry() {
+        let registry = Registry::standard();
+        let tester = |spelling: &str| {
+            let cli = parse_from(&registry, ["hol", "check", "--tester", spelling, "a.thy"]);
+            cli.map(|cli| {
+                let Command::Check(args) = cli.command;
+                args.tester
+            })
+        };
+        for t in registry.testers() {
+            assert_eq!(tester(t.name()).unwrap().as_deref(), Some(t.name()));
+            assert_eq!(tester(&t.name().replace('_', "-")).unwrap().as_deref(), Some(t.name()));
+        }
+        assert!(tester("smallest").is_err());
+        let mut cmd = command(&registry);
+        let help = cmd.find_subcommand_mut("check").expect("check").render_long_help().to_string();
+        for t in registry.testers() {
+            assert!(help.contains(t.name()) && help.contains(t.about()), "{}: {help}", t.name());
+        }
+        assert!(help.contains("the portfolio of random and exhaustive"), "{help}");
     }
 
     #[test]
     fn deny_is_repeatable() {
-        let cli = Cli::try_parse_from(["hol", "check", "--deny", "counterexample", "--deny", "not-tested", "a.thy"])
-            .expect("valid arguments");
+        let cli = parse_from(
+            &Registry::standard(),
+            ["hol", "check", "--deny", "counterexample", "--deny", "not-tested", "a.thy"],
+        )
+        .expect("valid arguments");
         let Command::Check(args) = cli.command;
         assert_eq!(args.deny, [DenyArg::Counterexample, DenyArg::NotTested]);
-        assert!(Cli::try_parse_from(["hol", "check", "--deny", "warnings", "a.thy"]).is_err());
+        assert!(parse_from(&Registry::standard(), ["hol", "check", "--deny", "warnings", "a.thy"]).is_err());
     }
 
     #[test]
     fn check_needs_a_file() {
-        assert!(Cli::try_parse_from(["hol", "check"]).is_err());
+        assert!(parse_from(&Registry::standard(), ["hol", "check"]).is_err());
     }
 }

@@ -457,7 +457,7 @@ mod tests {
 
     #[test]
     fn quickcheck_record() {
-        let mut report = quickcheck::Report::new(quickcheck::Tester::Random, quickcheck::OutcomeKind::Counterexample);
+        let mut report = quickcheck::Report::new("random", quickcheck::OutcomeKind::Counterexample);
         report.counterexample = Some(quickcheck::Counterexample {
             assignment: vec![("xs".into(), "[a1, a2]".into()), ("n".into(), "0".into())],
             evaluated: vec![],

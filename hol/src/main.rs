@@ -1,8 +1,8 @@
-//! `hol`: the command-line front end. Glue only: parse the flags (`cli`), choose the output
-//! (`report` for people, `json` for tools), run the checks (`check`, over the `analysis`
-//! library) on a thread with a large stack (`guard`), and turn the result into an exit
-//! status. This binary is the only
-//! part of the workspace that prints, reads the environment, or chooses exit codes.
+//! `hol`: the command-line front end. Glue only: take the standard tester registry, parse
+//! the flags against it (`cli`), choose the output (`report` for people, `json` for tools),
+//! run the checks (`check`, over the `analysis` library) on a thread with a large stack (`guard`), and turn the result
+//! into an exit status. This binary is the only part of the workspace that prints, reads
+//! the environment, or chooses exit codes.
 
 mod check;
 mod cli;
@@ -12,15 +12,17 @@ mod json;
 mod progress;
 mod render;
 mod report;
+#[cfg(test)]
+mod toy_tester;
 
 use check::{Options, Output, Session, Status, Tally};
-use clap::Parser;
-use cli::{Cli, Command, Format};
+use cli::{Command, Format};
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let registry = std::sync::Arc::new(quickcheck::Registry::standard());
+    let cli = cli::parse_from(&registry, std::env::args_os()).unwrap_or_else(|e| e.exit());
     guard::install_panic_hook();
     interrupt::install();
     let Command::Check(args) = cli.command;
@@ -37,16 +39,19 @@ fn main() -> ExitCode {
     }
     let timeout = args.timeout.map(std::time::Duration::from_secs_f64);
     let options = Options {
-        skip_tests: args.skip_tests,
-        dump_ir: args.dump_ir,
-        interpreter: args.interpreter,
-        progress: args.format == Format::Human && io::stderr().is_terminal(),
-        overrides: quickcheck::Overrides {
-            tester: args.tester.map(cli::TesterArg::tester),
-            size: args.size,
-            timeout,
-            seed: args.seed,
+        analysis: analysis::Options {
+            skip_tests: args.skip_tests,
+            dump_ir: args.dump_ir,
+            interpreter: args.interpreter,
+            registry,
+            overrides: quickcheck::Overrides {
+                tester: args.tester.map(quickcheck::TesterName::from),
+                size: args.size,
+                timeout,
+                seed: args.seed,
+            },
         },
+        progress: args.format == Format::Human && io::stderr().is_terminal(),
     };
     let format = args.format;
     let skip_tests = args.skip_tests;

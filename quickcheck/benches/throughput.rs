@@ -3,13 +3,13 @@
 //! What it measures (`cargo bench -p quickcheck --bench throughput`):
 //!
 //! - `exhaustive/a_rev_app`, `exhaustive/b_sorted_insort`, `exhaustive/c_bst_ins`: the real
-//!   exhaustive tester (`Exhaustive::run_size` on the lemma lowered by `lower_conjecture` at
-//!   `nat`, JIT on) over one whole generator size, for workloads (a), (b), (c) of
-//!   `/work/shared/peers/README.md`. The throughput is the number of tests the tester itself
-//!   reports for that size (a premise that is false counts as one test and prunes the
-//!   variables generated after it, as the tester does).
-//! - `random/e_rev_app`: the real random tester (`Random::run_size`) doing 10^6 tests of (a),
-//!   sizes cycling 0..=20 with iterations summing to 10^6.
+//!   exhaustive tester (`Search::run_size` of `Exhaustive` on the lemma lowered by
+//!   `lower_conjecture` at `nat`, JIT on) over one whole generator size, for workloads (a),
+//!   (b), (c) of `/work/shared/peers/README.md`. The throughput is the number of tests the
+//!   tester itself reports for that size (a premise that is false counts as one test and
+//!   prunes the variables generated after it, as the tester does).
+//! - `random/e_rev_app`: the real random tester (`Random::run_iterations`) doing 10^6 tests
+//!   of (a), sizes cycling 0..=20 with iterations summing to 10^6.
 //! - `*/native`: the same property computed by hand-written Rust on `Vec`/`Box` data over
 //!   exactly the same cases in the same order (the exhaustive baselines enumerate the spaces
 //!   with Isabelle's size semantics, checked value by value against the tester's `Spaces` at
@@ -29,16 +29,15 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use lang::core::conjecture::{Conjecture, TypeChoice};
 use lang::interp::Value;
-use quickcheck::exhaustive::Exhaustive;
 use quickcheck::program::{PartRef, Schedule, Step};
-use quickcheck::random::Random;
 use quickcheck::runner::Runner;
-use quickcheck::search::{Budget, End};
 use quickcheck::space::Spaces;
+use quickcheck::testers::exhaustive::Exhaustive;
+use quickcheck::testers::random::Random;
+use quickcheck::{Budget, End, Engine, Options, Search, Setup, Turn};
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::hint::black_box;
-use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// Workloads (a) and (b); (c) is the lemma `ins_ordered` of Trees.thy (the copy the JIT's
@@ -89,8 +88,13 @@ fn var(c: &Conjecture, name: &str) -> usize {
     c.vars.iter().position(|v| v.name == name).unwrap_or_else(|| panic!("no variable {name}"))
 }
 
-fn far_budget(cancel: &AtomicBool) -> Budget<'_> {
-    Budget { deadline: Instant::now() + Duration::from_secs(3600), cancel }
+fn far_budget() -> Budget<'static> {
+    Budget::until(Instant::now() + Duration::from_secs(3600))
+}
+
+/// What the testers are made with: the default options, compiled code, `budget`'s deadline.
+fn setup<'a>(options: &'a Options, budget: &Budget) -> Setup<'a> {
+    Setup { options, deadline: budget.deadline, engine: Engine::Compiled }
 }
 
 // ---------------------------------------------------------------- native data and spaces
@@ -323,7 +327,9 @@ fn native_e(rng: &mut Xoshiro256PlusPlus) -> (u64, bool) {
 type Native = fn(u64) -> (u64, bool);
 
 fn run_exhaustive(t: &mut Exhaustive, size: u64, budget: Budget) -> u64 {
-    let r = t.run_size(size, budget);
+    // The exhaustive search draws nothing from the run's random stream.
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(0);
+    let r = t.run_size(&mut Turn::new(size, budget, false, &mut rng));
     assert!(r.end.is_none(), "the tester ended early: {:?}", r.end);
     r.tests
 }
@@ -331,7 +337,7 @@ fn run_exhaustive(t: &mut Exhaustive, size: u64, budget: Budget) -> u64 {
 fn run_random(t: &mut Random, rng: &mut Xoshiro256PlusPlus, budget: Budget) -> u64 {
     let mut tests = 0;
     for size in 0..=RANDOM_MAX_SIZE {
-        let r = t.run_size(size, iterations(size), rng, budget);
+        let r = t.run_iterations(iterations(size), &mut Turn::new(size, budget, false, rng));
         assert!(r.end.is_none(), "the tester ended early: {:?}", r.end);
         tests += r.tests;
     }
@@ -364,7 +370,7 @@ fn timed<T>(f: impl FnOnce() -> T) -> (T, f64) {
 fn bench(c: &mut Criterion) {
     let conjs = conjectures();
     let (ca, cb, cc) = (&conjs[0], &conjs[1], &conjs[2]);
-    let cancel = AtomicBool::new(false);
+    let options = Options::default();
 
     // The schedules and spaces the baselines reproduce.
     let (xs, ys) = (var(ca, "xs"), var(ca, "ys"));
@@ -384,9 +390,10 @@ fn bench(c: &mut Criterion) {
 
     // (c) at size 5: the tester for a fixed time, the baseline over the same prefix.
     {
-        let budget = Budget { deadline: Instant::now() + Duration::from_secs(2), cancel: &cancel };
-        let mut t = Exhaustive::new(cc, false, &budget, true);
-        let (r, secs) = timed(|| t.run_size(SIZE_C_PREFIX, budget));
+        let budget = Budget::until(Instant::now() + Duration::from_secs(2));
+        let mut t = Exhaustive::new(cc, &setup(&options, &budget));
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(0);
+        let (r, secs) = timed(|| t.run_size(&mut Turn::new(SIZE_C_PREFIX, budget, false, &mut rng)));
         assert!(matches!(r.end, None | Some(End::Stopped(_))), "{:?}", r.end);
         let ((cases, ok), native_secs) = timed(|| native_c_prefix(SIZE_C_PREFIX, r.tests));
         // The tester may stop between the `x`s of one tree, the baseline finishes the tree.
@@ -411,8 +418,8 @@ fn bench(c: &mut Criterion) {
         ("c_bst_ins", cc, SIZE_C, native_c),
     ];
     for (name, conj, size, native) in workloads {
-        let budget = far_budget(&cancel);
-        let mut t = Exhaustive::new(conj, false, &budget, true);
+        let budget = far_budget();
+        let mut t = Exhaustive::new(conj, &setup(&options, &budget));
         let (tests, secs) = timed(|| run_exhaustive(&mut t, size, budget));
         let ((cases, ok), native_secs) = timed(|| native(size));
         assert!(ok, "{name}: the native property failed");
@@ -428,8 +435,8 @@ fn bench(c: &mut Criterion) {
 
     let mut g = c.benchmark_group("random");
     g.sample_size(10).warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(15));
-    let budget = far_budget(&cancel);
-    let mut t = Random::new(ca, false, &budget, true);
+    let budget = far_budget();
+    let mut t = Random::new(ca, &setup(&options, &budget));
     // Same seed, same draws: the generators must end in the same state.
     let (mut r1, mut r2) = (Xoshiro256PlusPlus::seed_from_u64(SEED), Xoshiro256PlusPlus::seed_from_u64(SEED));
     let (tests, secs) = timed(|| run_random(&mut t, &mut r1, budget));

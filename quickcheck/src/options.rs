@@ -1,39 +1,12 @@
 //! Test parameters: Isabelle's `quickcheck` options with their defaults, and how options as
 //! written (`quickcheck[random, size = 8]`, `quickcheck_params`, `declare [[...]]`, the
 //! command line) are layered. The names were checked where the theory was checked
-//! (`lang::types::options`); a value that does not parse here keeps the default.
+//! (`lang::types::options`, against the registry's tester names); a value that does not
+//! parse here keeps the default. A tester is kept by name, resolved when a run starts.
 
+use crate::registry::TesterName;
 use lang::RawOption;
 use std::time::Duration;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Tester {
-    Random,
-    Exhaustive,
-    SmartExhaustive,
-    Narrowing,
-}
-
-impl Tester {
-    pub fn name(self) -> &'static str {
-        match self {
-            Tester::Random => "random",
-            Tester::Exhaustive => "exhaustive",
-            Tester::SmartExhaustive => "smart_exhaustive",
-            Tester::Narrowing => "narrowing",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Tester> {
-        Some(match s {
-            "random" => Tester::Random,
-            "exhaustive" => Tester::Exhaustive,
-            "smart_exhaustive" => Tester::SmartExhaustive,
-            "narrowing" => Tester::Narrowing,
-            _ => return None,
-        })
-    }
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Expect {
@@ -55,8 +28,8 @@ impl Expect {
 /// The parameters of one quickcheck run.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Options {
-    /// `None`: the portfolio of every tester that applies.
-    pub tester: Option<Tester>,
+    /// `None`: the registry's portfolio.
+    pub tester: Option<TesterName>,
     pub size: u64,
     pub iterations: u64,
     pub timeout: Duration,
@@ -113,8 +86,7 @@ impl Options {
     pub fn set(&mut self, name: &str, value: Option<&str>) {
         let flag = |v: Option<&str>| v.is_none_or(|v| v == "true");
         match (name, value) {
-            (t, None) if Tester::parse(t).is_some() => self.tester = Tester::parse(t),
-            ("tester", Some(v)) => self.tester = Tester::parse(v).or(self.tester),
+            ("tester", Some(v)) => self.tester = Some(TesterName::from(v.to_owned())),
             ("size", Some(v)) => self.size = v.parse().unwrap_or(self.size),
             ("iterations", Some(v)) => self.iterations = v.parse().unwrap_or(self.iterations),
             ("depth", Some(v)) => self.depth = v.parse().unwrap_or(self.depth),
@@ -140,15 +112,23 @@ impl Options {
             ("verbose", v) => self.verbose = flag(v),
             ("report", v) => self.report = flag(v),
             ("default_type", Some(v)) => self.default_type = v.to_string(),
+            // Any other name without a value is a tester (`quickcheck[random]`): the checker
+            // let only the registry's through.
+            (t, None) if !VALUED.contains(&t) => self.tester = Some(TesterName::from(t.to_owned())),
             _ => {}
         }
     }
 }
 
+/// The options that take a value: written bare, they are not testers (the checker reported
+/// them).
+const VALUED: [&str; 8] =
+    ["tester", "size", "iterations", "depth", "finite_type_size", "timeout", "expect", "default_type"];
+
 /// Command-line settings that override everything written in the theory.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Overrides {
-    pub tester: Option<Tester>,
+    pub tester: Option<TesterName>,
     pub size: Option<u64>,
     pub timeout: Option<Duration>,
     pub seed: Option<u64>,
@@ -156,8 +136,8 @@ pub struct Overrides {
 
 impl Overrides {
     pub fn apply(&self, o: &mut Options) {
-        if let Some(t) = self.tester {
-            o.tester = Some(t);
+        if let Some(t) = &self.tester {
+            o.tester = Some(t.clone());
         }
         if let Some(s) = self.size {
             o.size = s;

@@ -2,7 +2,8 @@
 //! with the terms evaluated under it, and the figures of the search. Front ends render it;
 //! nothing here prints.
 
-use crate::options::{Expect, Tester};
+use crate::options::Expect;
+use crate::registry::TesterName;
 use lang::Span;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,7 +75,8 @@ pub struct ShrinkStats {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Report {
-    pub tester: Tester,
+    /// The tester that ran (for the portfolio, the one whose answer this is).
+    pub tester: TesterName,
     pub outcome: OutcomeKind,
     pub counterexample: Option<Counterexample>,
     /// For no counterexample: the bound searched ("up to size 5"); for not executable, error
@@ -98,12 +100,15 @@ pub struct Report {
     pub shrink: Option<ShrinkStats>,
     /// With `verbose`: one line per instance and size tested, in order.
     pub log: Vec<String>,
+    /// The run was cancelled from outside (`Cancel`) before it answered: the outcome is a
+    /// timeout whose message says so.
+    pub cancelled: bool,
 }
 
 impl Report {
-    pub fn new(tester: Tester, outcome: OutcomeKind) -> Report {
+    pub fn new(tester: impl Into<TesterName>, outcome: OutcomeKind) -> Report {
         Report {
-            tester,
+            tester: tester.into(),
             outcome,
             counterexample: None,
             message: None,
@@ -116,6 +121,7 @@ impl Report {
             exhausted: false,
             shrink: None,
             log: Vec::new(),
+            cancelled: false,
         }
     }
 

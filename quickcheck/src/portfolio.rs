@@ -1,71 +1,70 @@
-//! The default when no tester is named: every tester that applies runs on its own thread
-//! (each compiles its own JIT: compiled code is not shared across threads), and the first
-//! definite answer wins. A genuine counterexample from any tester is definite and cancels
-//! the others; otherwise the exhaustive tester's answer is preferred, since "none up to size
-//! n" says more than "none in n random tests".
+//! The default when no tester is named: the registry's portfolio rows that apply run side
+//! by side, each on its own thread (each compiles its own JIT: compiled code is not shared
+//! across threads), and the first definite answer wins. A genuine counterexample from any
+//! tester is definite and cancels the others; otherwise an answer that covered every case
+//! up to its size (`Coverage::Complete`, the exhaustive tester's) is preferred, since "none
+//! up to size n" says more than "none in n random tests".
 
-use crate::options::{Options, Tester};
+use crate::driver;
+use crate::options::Options;
 use crate::outcome::{OutcomeKind, Report};
-use crate::run_tester;
+use crate::registry::{Registry, TesterName};
 use crate::runner::Engine;
+use crate::testers::{Coverage, Tester};
 use lang::core::conjecture::Conjecture;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 
-const TESTERS: [Tester; 2] = [Tester::Exhaustive, Tester::Random];
-
-/// How often the portfolio passes a cancel from outside on to its testers.
-const WATCH_CANCEL: std::time::Duration = std::time::Duration::from_millis(5);
-
-pub fn run(conjectures: &[Conjecture], opts: &Options, seed: u64, engine: Engine, external: &AtomicBool) -> Report {
-    let cancel = AtomicBool::new(false);
+pub fn run(
+    registry: &Registry,
+    conjectures: &[Conjecture],
+    opts: &Options,
+    seed: u64,
+    engine: Engine,
+    cancel: &AtomicBool,
+) -> Report {
+    let rows = registry.portfolio();
+    let applies = |t: &&dyn Tester| conjectures.iter().all(|c| t.applies(c).is_ok());
+    // When none applies, they all run, so the report says why.
+    let rows: Vec<&dyn Tester> =
+        if rows.iter().any(applies) { rows.into_iter().filter(applies).collect() } else { rows };
+    let answered = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel();
-    let mut reports: Vec<Report> = Vec::new();
+    let mut reports: Vec<(Coverage, Report)> = Vec::new();
     std::thread::scope(|s| {
-        for t in TESTERS {
+        for t in rows {
             let tx = tx.clone();
-            let cancel = &cancel;
+            let answered = &answered;
+            let run = move || driver::run(t, conjectures, opts, seed, engine, cancel, Some(answered));
             let spawned = std::thread::Builder::new().stack_size(64 << 20).spawn_scoped(s, move || {
                 // A panic in one tester is that tester's error, not the portfolio's end.
-                let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    run_tester(t, conjectures, opts, seed, cancel, engine)
-                }))
-                .unwrap_or_else(|_| {
-                    Report::new(t, OutcomeKind::Error).with_message("internal error: the tester panicked")
+                let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)).unwrap_or_else(|_| {
+                    Report::new(TesterName::new(t.name()), OutcomeKind::Error)
+                        .with_message("internal error: the tester panicked")
                 });
-                let _ = tx.send(r);
+                let _ = tx.send((t.coverage(), r));
             });
             if spawned.is_err() {
-                // No thread: run it here instead (only a cancel from outside can stop it).
-                reports.push(run_tester(t, conjectures, opts, seed, external, engine));
+                // No thread: run it here instead.
+                reports.push((t.coverage(), run()));
             }
         }
         drop(tx);
-        loop {
-            match rx.recv_timeout(WATCH_CANCEL) {
-                Ok(r) => {
-                    if r.outcome == OutcomeKind::Counterexample {
-                        cancel.store(true, Ordering::Relaxed);
-                    }
-                    reports.push(r);
-                }
-                Err(mpsc::RecvTimeoutError::Timeout) => {
-                    if external.load(Ordering::Relaxed) {
-                        cancel.store(true, Ordering::Relaxed);
-                    }
-                }
-                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        for (coverage, r) in rx.iter() {
+            if r.outcome == OutcomeKind::Counterexample {
+                answered.store(true, Ordering::Relaxed);
             }
+            reports.push((coverage, r));
         }
     });
-    pick(reports)
+    pick(reports).unwrap_or_else(|| Report::new(registry.default_name(), OutcomeKind::Error))
 }
 
 /// The answer of the portfolio from the testers' reports.
-fn pick(mut reports: Vec<Report>) -> Report {
-    let rank = |r: &Report| match (r.outcome, r.tester) {
+fn pick(mut reports: Vec<(Coverage, Report)>) -> Option<Report> {
+    let rank = |(coverage, r): &(Coverage, Report)| match (r.outcome, coverage) {
         (OutcomeKind::Counterexample, _) => 0,
-        (OutcomeKind::NoCounterexample, Tester::Exhaustive) => 1,
+        (OutcomeKind::NoCounterexample, Coverage::Complete) => 1,
         (OutcomeKind::PotentiallySpurious, _) => 2,
         (OutcomeKind::NoCounterexample, _) => 3,
         (OutcomeKind::NotExecutable, _) => 4,
@@ -74,5 +73,5 @@ fn pick(mut reports: Vec<Report>) -> Report {
     };
     // Among equals, the one that answered first (reports arrive in finishing order).
     reports.sort_by_key(rank);
-    reports.into_iter().next().unwrap_or_else(|| Report::new(Tester::Exhaustive, OutcomeKind::Error))
+    reports.into_iter().next().map(|(_, r)| r)
 }

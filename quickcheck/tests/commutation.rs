@@ -5,8 +5,7 @@
 //! certain: a lemma the random tester refutes genuinely is never one the exhaustive tester
 //! has proved for every value.
 
-use quickcheck::{check_lemma, Engine, Options, OutcomeKind, Tester};
-use std::sync::atomic::AtomicBool;
+use quickcheck::{check_lemma, Cancel, Engine, Options, OutcomeKind, Registry, TesterName};
 use std::time::Duration;
 
 const FUNCTIONS: [&str; 10] = [
@@ -44,19 +43,20 @@ fn list_functions_commute_or_not() {
         })
         .collect();
     assert_eq!(lemmas.len(), pairs.len());
+    let (registry, cancel) = (Registry::standard(), Cancel::new());
     let (mut refuted, mut problems) = (0, Vec::new());
     for (index, pair) in lemmas.iter().zip(&pairs) {
-        let run = |tester| {
+        let run = |tester: &'static str| {
             let opts = Options {
-                tester: Some(tester),
+                tester: Some(TesterName::new(tester)),
                 size: 4,
                 timeout: Duration::from_millis(500),
                 seed: Some(1),
                 ..Options::default()
             };
-            check_lemma(&th, *index, &opts, Engine::Tiered, &AtomicBool::new(false))
+            check_lemma(&th, *index, &opts, Engine::Tiered, &registry, &cancel)
         };
-        let (ex, rnd) = (run(Tester::Exhaustive), run(Tester::Random));
+        let (ex, rnd) = (run("exhaustive"), run("random"));
         for r in [&ex, &rnd] {
             if r.outcome == OutcomeKind::Error {
                 problems.push(format!("{pair}: {:?}", r));

@@ -6,9 +6,8 @@
 //! errs only where a theory's `[code]` lemma is false (compiled code runs code equations,
 //! the interpreter the definitions), which the interpreter must then refute.
 
-use quickcheck::{check_lemma, Options, OutcomeKind, Report, Tester};
+use quickcheck::{check_lemma, Cancel, Options, OutcomeKind, Registry, Report, TesterName};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 fn theories() -> Vec<PathBuf> {
@@ -42,11 +41,12 @@ fn jit_and_interpreter_agree_on_every_lemma() {
     let files = theories();
     assert!(files.len() > 20, "theories found: {files:?}");
     let opts = Options {
-        tester: Some(Tester::Exhaustive),
+        tester: Some(TesterName::new("exhaustive")),
         size: 3,
         timeout: Duration::from_millis(500),
         ..Options::default()
     };
+    let (registry, cancel) = (Registry::standard(), Cancel::new());
     let (mut compared, mut problems) = (0, Vec::new());
     for f in &files {
         let text = std::fs::read_to_string(f).unwrap();
@@ -54,8 +54,8 @@ fn jit_and_interpreter_agree_on_every_lemma() {
         let mut false_code_lemma = false;
         for item in &th.items {
             let lang::ItemKind::Lemma { index, .. } = item.kind else { continue };
-            let jit = check_lemma(&th, index, &opts, true, &AtomicBool::new(false));
-            let interp = check_lemma(&th, index, &opts, false, &AtomicBool::new(false));
+            let jit = check_lemma(&th, index, &opts, true, &registry, &cancel);
+            let interp = check_lemma(&th, index, &opts, false, &registry, &cancel);
             false_code_lemma |= th.lemma(index).code && interp.outcome == OutcomeKind::Counterexample;
             if jit.outcome == OutcomeKind::Error {
                 let blames_code = jit.message.as_ref().is_some_and(|m| m.contains("`[code]` equation"));

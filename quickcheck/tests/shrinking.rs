@@ -6,11 +6,10 @@
 //! quickcheck --test shrinking -- --nocapture`).
 
 use lang::core::conjecture::TypeChoice;
-use quickcheck::random::Random;
-use quickcheck::search::{Budget, End};
+use quickcheck::testers::random::Random;
+use quickcheck::{Budget, End, Engine, Options, Setup, Turn};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 const THEORY: &str = r#"theory S imports Main begin
@@ -29,14 +28,14 @@ fn shrunk_sizes(index: usize, finite_types: bool) -> Vec<u64> {
     assert!(th.diagnostics.is_empty(), "{:?}", th.diagnostics);
     let choice = if finite_types { TypeChoice::Finite(3) } else { TypeChoice::Named("nat".into()) };
     let conj = th.lower_conjecture(index, &[choice]);
-    let cancel = AtomicBool::new(false);
-    let budget = Budget { deadline: Instant::now() + Duration::from_secs(60), cancel: &cancel };
-    let mut tester = Random::new(&conj, false, &budget, true);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let budget = Budget::until(deadline);
+    let mut tester = Random::new(&conj, &Setup { options: &Options::default(), deadline, engine: Engine::Compiled });
     let (mut before, mut after, mut seconds) = (0u64, 0u64, 0f64);
     let mut sizes = Vec::new();
     for seed in 0..SEEDS {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-        let r = tester.run_size(20, 1000, &mut rng, budget);
+        let r = tester.run_iterations(1000, &mut Turn::new(20, budget, false, &mut rng));
         assert!(matches!(r.end, Some(End::Genuine(_))), "seed {seed}: {r:?}");
         let s = r.shrink.clone().unwrap_or_else(|| panic!("seed {seed}: no shrink statistics: {r:?}"));
         before += s.size_before;

@@ -135,7 +135,7 @@ fn raw_options(opts: &[ast::QcOption]) -> Vec<RawOption> {
         .collect()
 }
 
-pub(super) fn check_theory(text: &str, loader: &dyn imports::TheoryLoader) -> CheckedTheory {
+pub(super) fn check_theory(text: &str, loader: &dyn imports::TheoryLoader, testers: &[&str]) -> CheckedTheory {
     let parsed = crate::syntax::parse_theory(text);
     let mut diagnostics = parsed.diagnostics;
     let imports = imports::resolve(&parsed.theory.name.name, &parsed.theory.imports, loader);
@@ -202,7 +202,7 @@ pub(super) fn check_theory(text: &str, loader: &dyn imports::TheoryLoader) -> Ch
         if let Some((opts, in_declare)) = options {
             let mut bad = None;
             for o in opts.iter() {
-                match options::check_option(o, in_declare, &c.env) {
+                match options::check_option(o, in_declare, &c.env, testers) {
                     Ok(None) => {}
                     Ok(Some(w)) => c.warnings.push(w),
                     Err(d) => {

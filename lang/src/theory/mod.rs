@@ -89,14 +89,17 @@ pub enum ValueOutcome {
     Failed(EvalError),
 }
 
-/// Checks a theory that imports no sibling theories (a sibling import is an error).
+/// Checks a theory that imports no sibling theories (a sibling import is an error), its
+/// quickcheck options naming Isabelle's testers (`types::options::STANDARD_TESTERS`).
 pub fn check_theory(text: &str) -> CheckedTheory {
-    check::check_theory(text, &crate::types::imports::NoSiblings)
+    let testers = crate::types::options::STANDARD_TESTERS;
+    check::check_theory(text, &crate::types::imports::NoSiblings, testers)
 }
 
-/// Checks a theory whose sibling imports `loader` reads.
-pub fn check_theory_with(text: &str, loader: &dyn TheoryLoader) -> CheckedTheory {
-    check::check_theory(text, loader)
+/// Checks a theory whose sibling imports `loader` reads, its quickcheck options naming the
+/// testers `testers` (a front end's registry: `tester = t` and a bare `t` must be one).
+pub fn check_theory_with(text: &str, loader: &dyn TheoryLoader, testers: &[&str]) -> CheckedTheory {
+    check::check_theory(text, loader, testers)
 }
 
 impl CheckedTheory {

@@ -1,15 +1,20 @@
 //! Checking `quickcheck[...]`, `quickcheck_params[...]` and `declare [[quickcheck_...]]`
 //! options as written: known names, values of the right kind, `default_type` a known type.
 //! What the options mean is the testers' business; a misspelt option is caught here, where
-//! the theory is checked, so it is reported with its span like any other error.
+//! the theory is checked, so it is reported with its span like any other error. Which
+//! testers exist is the caller's table (`quickcheck::Registry`), whose names are passed in
+//! (`check_theory_with`); `STANDARD_TESTERS` is only the default of `check_theory`.
 
 use super::elab::suggest;
 use super::env::Env;
 use crate::diagnostic::Diagnostic;
 use crate::syntax::ast::QcOption;
 
-/// The testers, also usable as bare options (`quickcheck[random]`).
-pub const TESTERS: &[&str] = &["random", "exhaustive", "smart_exhaustive", "narrowing"];
+/// The tester names `check_theory` accepts: Isabelle's, as `quickcheck`'s standard registry
+/// lists them (a test there keeps the two alike). A front end passes its registry's names
+/// to `check_theory_with` instead. Testers are also usable as bare options
+/// (`quickcheck[random]`).
+pub const STANDARD_TESTERS: &[&str] = &["random", "exhaustive", "smart_exhaustive", "narrowing"];
 
 #[derive(Clone, Copy)]
 enum Kind {
@@ -50,9 +55,15 @@ const OPTIONS: &[(&str, Kind)] = &[
     ("default_type", Kind::TypeName),
 ];
 
-/// Checks one option. In `declare [[...]]` the names carry the `quickcheck_` prefix; other
-/// attributes there are not quickcheck's and give `Ok(Some(warning))`.
-pub fn check_option(o: &QcOption, in_declare: bool, env: &Env) -> Result<Option<Diagnostic>, Diagnostic> {
+/// Checks one option; `testers` are the tester names known. In `declare [[...]]` the names
+/// carry the `quickcheck_` prefix; other attributes there are not quickcheck's and give
+/// `Ok(Some(warning))`.
+pub fn check_option(
+    o: &QcOption,
+    in_declare: bool,
+    env: &Env,
+    testers: &[&str],
+) -> Result<Option<Diagnostic>, Diagnostic> {
     let written = o.name.name.as_str();
     let name = if in_declare {
         match written.strip_prefix("quickcheck_") {
@@ -68,11 +79,11 @@ pub fn check_option(o: &QcOption, in_declare: bool, env: &Env) -> Result<Option<
         written
     };
     let value = o.value.as_ref().map(|v| v.name.as_str());
-    if value.is_none() && TESTERS.contains(&name) {
+    if value.is_none() && testers.contains(&name) {
         return Ok(None);
     }
     let Some((_, kind)) = OPTIONS.iter().find(|(n, _)| *n == name) else {
-        let known = OPTIONS.iter().map(|(n, _)| *n).chain(TESTERS.iter().copied());
+        let known = OPTIONS.iter().map(|(n, _)| *n).chain(testers.iter().copied());
         let mut d = Diagnostic::error(o.name.span, format!("unknown quickcheck option `{written}`"))
             .with_label("not a tester or a test parameter");
         if let Some(s) = suggest(name, known) {
@@ -90,7 +101,7 @@ pub fn check_option(o: &QcOption, in_declare: bool, env: &Env) -> Result<Option<
         };
     };
     let span = o.value.as_ref().map_or(o.span, |v| v.span);
-    match check_value(*kind, name, v, env) {
+    match check_value(*kind, name, v, env, testers) {
         Ok(()) => Ok(None),
         Err(what) => Err(Diagnostic::error(span, what).with_label(format!("the value of `{name}`"))),
     }
@@ -100,12 +111,12 @@ pub fn check_option(o: &QcOption, in_declare: bool, env: &Env) -> Result<Option<
 /// same ranges as in a theory; `Err` says why not.
 pub fn check_numeric(name: &str, value: &str) -> Result<(), String> {
     match OPTIONS.iter().find(|(n, _)| *n == name) {
-        Some((_, kind @ (Kind::Nat(..) | Kind::Seconds(_)))) => check_value(*kind, name, value, &Env::default()),
+        Some((_, kind @ (Kind::Nat(..) | Kind::Seconds(_)))) => check_value(*kind, name, value, &Env::default(), &[]),
         _ => Err(format!("`{name}` is not a numeric option")),
     }
 }
 
-fn check_value(kind: Kind, name: &str, v: &str, env: &Env) -> Result<(), String> {
+fn check_value(kind: Kind, name: &str, v: &str, env: &Env, testers: &[&str]) -> Result<(), String> {
     let bad = |what: &str| Err(format!("`{v}` is not {what}"));
     match kind {
         Kind::Nat(lo, hi) => match v.parse::<u64>() {
@@ -122,15 +133,15 @@ fn check_value(kind: Kind, name: &str, v: &str, env: &Env) -> Result<(), String>
             }
             _ => bad("a number of seconds"),
         },
-        _ => check_other(kind, v, env).map_or(Ok(()), bad),
+        _ => check_other(kind, v, env, testers).map_or(Ok(()), |what| bad(&what)),
     }
 }
 
 /// What a non-numeric option's value should have been, if it is not.
-fn check_other(kind: Kind, v: &str, env: &Env) -> Option<&'static str> {
-    let ok = |b: bool, what: &'static str| (!b).then_some(what);
+fn check_other(kind: Kind, v: &str, env: &Env, testers: &[&str]) -> Option<String> {
+    let ok = |b: bool, what: &str| (!b).then(|| what.to_owned());
     match kind {
-        Kind::Tester => ok(TESTERS.contains(&v), "a tester (random, exhaustive, smart_exhaustive or narrowing)"),
+        Kind::Tester => ok(testers.contains(&v), &format!("a tester ({})", one_of(testers))),
         Kind::Bool => ok(v == "true" || v == "false", "`true` or `false`"),
         Kind::Expect => ok(
             ["counterexample", "no_counterexample", "no_expectation"].contains(&v),
@@ -138,6 +149,15 @@ fn check_other(kind: Kind, v: &str, env: &Env) -> Option<&'static str> {
         ),
         Kind::TypeName => ok(env.types.contains_key(v), "a known type"),
         Kind::Nat(..) | Kind::Seconds(_) => None,
+    }
+}
+
+/// `a, b or c`.
+fn one_of(names: &[&str]) -> String {
+    match names {
+        [] => "none".to_owned(),
+        [one] => (*one).to_owned(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
     }
 }
 
@@ -183,5 +203,16 @@ mod tests {
         assert!(check_numeric("size", "10000").is_ok() && check_numeric("size", "10001").is_err());
         assert!(check_numeric("finite_type_size", "0").is_err());
         assert!(check_numeric("tester", "1").is_err());
+    }
+
+    /// The error for an unknown tester lists the testers passed in.
+    #[test]
+    fn testers_are_listed_from_the_callers_table() {
+        let env = Env::default();
+        let msg = |testers: &[&str]| check_value(Kind::Tester, "tester", "x", &env, testers).unwrap_err();
+        assert_eq!(msg(STANDARD_TESTERS), "`x` is not a tester (random, exhaustive, smart_exhaustive or narrowing)");
+        assert_eq!(msg(&["a", "b"]), "`x` is not a tester (a or b)");
+        assert_eq!(msg(&["a"]), "`x` is not a tester (a)");
+        assert!(check_value(Kind::Tester, "tester", "b", &env, &["a", "b"]).is_ok());
     }
 }

@@ -5,11 +5,13 @@
 //! Table spaces are built into the JIT's arena once per size; a case costs an arena release,
 //! word copies and the native calls of its parts.
 
+use crate::budget::Budget;
 use crate::case::{part, run_step, Flow};
+use crate::driver::{Judge, Turn};
 use crate::program::{Schedule, Step};
-use crate::runner::{Engine, Runner, Stop};
-use crate::search::{on_failure, Budget, End, SizeResult};
+use crate::runner::Runner;
 use crate::space::{Alt, Space, Spaces};
+use crate::testers::{Coverage, End, Search, Setup, SizeResult, Tester};
 use codegen::{LevelEnd, SharedCells, Word};
 use lang::core::conjecture::Conjecture;
 use lang::core::ir::{FunId, Ty, Undef};
@@ -18,7 +20,32 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 
-/// The exhaustive tester of one type instance, run size by size.
+/// The `exhaustive` row of the registry.
+pub struct ExhaustiveTester;
+
+impl Tester for ExhaustiveTester {
+    fn name(&self) -> &'static str {
+        "exhaustive"
+    }
+
+    fn about(&self) -> &'static str {
+        "Every case up to the size, smallest first"
+    }
+
+    fn in_portfolio(&self) -> bool {
+        true
+    }
+
+    fn coverage(&self) -> Coverage {
+        Coverage::Complete
+    }
+
+    fn search<'c>(&self, conjecture: &'c Conjecture, setup: &Setup) -> Box<dyn Search + 'c> {
+        Box::new(Exhaustive::new(conjecture, setup))
+    }
+}
+
+/// The exhaustive search of one type instance, run size by size.
 pub struct Exhaustive<'c> {
     c: &'c Conjecture,
     sched: Schedule,
@@ -26,7 +53,6 @@ pub struct Exhaustive<'c> {
     spaces: Spaces<'c>,
     gens: Vec<usize>,
     cards: Vec<Option<u128>>,
-    genuine_only: bool,
     /// Per step: for a `Gen` step followed by checks, the level compiled code loops over.
     levels: Vec<Option<Level>>,
     /// The whole space was enumerated: every generated variable has a finite type and its
@@ -35,26 +61,25 @@ pub struct Exhaustive<'c> {
 }
 
 impl<'c> Exhaustive<'c> {
-    pub fn new(c: &'c Conjecture, genuine_only: bool, budget: &Budget, engine: impl Into<Engine>) -> Exhaustive<'c> {
+    pub fn new(c: &'c Conjecture, setup: &Setup) -> Exhaustive<'c> {
         let sched = Schedule::of(c);
         let gens: Vec<usize> = sched.generated().collect();
         let cards = gens.iter().map(|v| cardinality(&c.program, &c.vars[*v].ty)).collect();
         let levels = Level::all(c, &sched);
         Exhaustive {
             c,
-            r: Runner::new(c, engine, budget.deadline),
+            r: Runner::new(c, setup.engine, setup.deadline),
             spaces: Spaces::new(&c.program),
             sched,
             gens,
             cards,
-            genuine_only,
             levels,
             exhausted: false,
         }
     }
 
     /// Tests every assignment of generator size `size` (Isabelle's `size - 1`).
-    pub fn run_size(&mut self, size: u64, budget: Budget) -> SizeResult {
+    fn run(&mut self, size: u64, budget: Budget, judge: Judge) -> SizeResult {
         let c = self.c;
         let mut sp: Vec<Option<Rc<Space>>> = vec![None; c.vars.len()];
         for v in &self.gens {
@@ -84,14 +109,14 @@ impl<'c> Exhaustive<'c> {
             .iter()
             .zip(&self.cards)
             .all(|(v, card)| card.is_some_and(|n| sp[*v].as_ref().is_some_and(|s| u128::from(s.count()) == n)));
-        let mut st = Search {
+        let mut st = Walk {
             r,
             sched: &self.sched,
             levels: &self.levels,
             sp,
             words,
             word_only,
-            genuine_only: self.genuine_only,
+            judge,
             budget,
             tests: 0,
             passed: 0,
@@ -101,6 +126,16 @@ impl<'c> Exhaustive<'c> {
         let res = SizeResult { end, tests: st.tests, passed: st.passed, shrink: None, too_large: 0 };
         self.exhausted = whole && res.end.is_none();
         res
+    }
+}
+
+impl Search for Exhaustive<'_> {
+    fn run_size(&mut self, turn: &mut Turn) -> SizeResult {
+        self.run(turn.size, turn.budget, turn.judge)
+    }
+
+    fn exhausted(&self) -> bool {
+        self.exhausted
     }
 }
 
@@ -140,7 +175,8 @@ impl Level {
 /// Cases a level runs between two looks at the budget.
 const LEVEL_CHUNK: usize = 256;
 
-struct Search<'r, 'c> {
+/// One size's enumeration, step by step of the schedule.
+struct Walk<'r, 'c> {
     r: &'r mut Runner<'c>,
     sched: &'r Schedule,
     levels: &'r [Option<Level>],
@@ -149,14 +185,14 @@ struct Search<'r, 'c> {
     /// Variables whose values are set as words only (no functions inside): their
     /// interpreter values are read back from the words when needed.
     word_only: Vec<bool>,
-    genuine_only: bool,
+    judge: Judge,
     budget: Budget<'r>,
     tests: u64,
     passed: u64,
     ticks: u64,
 }
 
-impl Search<'_, '_> {
+impl Walk<'_, '_> {
     fn search(&mut self, k: usize, taint: Option<Undef>) -> Option<End> {
         let step = self.sched.steps[k];
         let Step::Gen(v) = step else {
@@ -306,16 +342,13 @@ impl Search<'_, '_> {
 
     /// How the search ends when the budget is spent.
     fn over_budget(&self) -> Option<End> {
-        if !self.budget.exceeded() {
-            return None;
-        }
-        Some(if self.budget.cancelled() { End::Cancelled } else { End::Stopped(Stop::Timeout) })
+        self.budget.over()
     }
 
     fn failure(&mut self) -> Option<End> {
         let n = self.r.conj.vars.len();
         let generated: Vec<_> = (0..n).map(|v| if self.sp[v].is_some() { self.r.value(v) } else { None }).collect();
-        on_failure(self.r.conj, self.sched, &generated, self.genuine_only, self.budget.deadline)
+        self.judge.verdict(self.r.conj, self.sched, &generated)
     }
 }
 
@@ -468,6 +501,7 @@ impl WordCache {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::runner::Engine;
     use lang::core::conjecture::TypeChoice;
     use std::time::{Duration, Instant};
 

@@ -1,0 +1,330 @@
+//! The shared driver, written once for every tester: the type instances a lemma is tested
+//! at, which tester a run's options name (resolved through the `Registry`), the sizes and
+//! their order over the instances (`schedule`), the time limit and cancellation, the
+//! verdict on every failing case (re-checked by the interpreter, `case::recheck`; passed
+//! over under `genuine_only` when only potentially spurious), the verbose log lines, and the
+//! report with every message it carries. A tester only searches one instance at one size
+//! at a time (`testers::Search`).
+
+use crate::budget::{deadline_after, Budget, Cancel};
+use crate::case::{recheck, Recheck};
+use crate::options::Options;
+use crate::outcome::{OutcomeKind, Report};
+use crate::portfolio;
+use crate::program::Schedule;
+use crate::registry::{Registry, TesterName};
+use crate::runner::{self, Engine};
+use crate::schedule::schedule;
+use crate::testers::{Coverage, End, Search, Setup, Tester};
+use lang::core::conjecture::{needs_numeric, Conjecture, TypeChoice};
+use lang::interp::Value;
+use lang::CheckedTheory;
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// The type instances a lemma is tested at: finite types of 1 to `finite_type_size` elements
+/// for every type variable (those whose sort asks for arithmetic get `default_type`), or
+/// `default_type` everywhere when `finite_types` is false.
+pub fn instances(theory: &CheckedTheory, index: usize, opts: &Options) -> Vec<Vec<TypeChoice>> {
+    let lemma = theory.lemma(index);
+    if lemma.params.is_empty() {
+        return vec![Vec::new()];
+    }
+    let named = TypeChoice::Named(opts.default_type.clone());
+    if !opts.finite_types {
+        return vec![vec![named; lemma.params.len()]];
+    }
+    let mut out: Vec<Vec<TypeChoice>> = Vec::new();
+    for k in 1..=opts.finite_type_size.max(1) {
+        let inst: Vec<TypeChoice> = (0..lemma.params.len())
+            .map(|i| if needs_numeric(lemma, i) { named.clone() } else { TypeChoice::Finite(k) })
+            .collect();
+        if !out.contains(&inst) {
+            out.push(inst);
+        }
+    }
+    out
+}
+
+/// A seed when none was given: different on every run, printed with the result.
+pub fn fresh_seed() -> u64 {
+    let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    let mut x = t.as_nanos() as u64 ^ (u64::from(std::process::id()) << 32);
+    // SplitMix64 finalizer, so close clock readings give unrelated seeds.
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+/// Tests lemma item `index` of `theory` with `opts`, running cases on `engine`
+/// (`Engine::Tiered` for the front ends; a `bool` says compiled or interpreted): with the
+/// tester `opts.tester` names in `registry`, or the registry's portfolio. The run ends
+/// early, with a report that says so, once `cancel` is cancelled.
+pub fn check_lemma(
+    theory: &CheckedTheory,
+    index: usize,
+    opts: &Options,
+    engine: impl Into<Engine>,
+    registry: &Registry,
+    cancel: &Cancel,
+) -> Report {
+    let engine = engine.into();
+    let conjectures: Vec<Conjecture> =
+        instances(theory, index, opts).iter().map(|inst| theory.lower_conjecture(index, inst)).collect();
+    let seed = opts.seed.unwrap_or_else(fresh_seed);
+    match &opts.tester {
+        Some(name) => match registry.get(name.name()) {
+            Some(t) => run(t, &conjectures, opts, seed, engine, cancel.flag(), None),
+            // Only a caller that bypassed `lang`'s checks gets here.
+            None => Report::new(name.clone(), OutcomeKind::Error)
+                .with_message(format!("unknown tester `{name}` (the testers are {})", registry.names().join(", "))),
+        },
+        None => portfolio::run(registry, &conjectures, opts, seed, engine, cancel.flag()),
+    }
+}
+
+/// Runs `tester` over every instance of `conjectures` (`check_lemma` resolves the tester
+/// and lowers the instances).
+pub fn run_tester(
+    tester: &dyn Tester,
+    conjectures: &[Conjecture],
+    opts: &Options,
+    seed: u64,
+    engine: Engine,
+    cancel: &Cancel,
+) -> Report {
+    run(tester, conjectures, opts, seed, engine, cancel.flag(), None)
+}
+
+/// What a search is handed at each step of the schedule.
+pub struct Turn<'t> {
+    /// Generator size: Isabelle's size `k` is generator size `k - 1`.
+    pub size: u64,
+    pub budget: Budget<'t>,
+    pub judge: Judge,
+    /// The run's one random stream, drawn from across the schedule in its order, so a run
+    /// is replayed from its seed.
+    pub rng: &'t mut Xoshiro256PlusPlus,
+}
+
+impl<'t> Turn<'t> {
+    pub fn new(size: u64, budget: Budget<'t>, genuine_only: bool, rng: &'t mut Xoshiro256PlusPlus) -> Turn<'t> {
+        Turn { size, budget, judge: Judge { genuine_only, deadline: budget.deadline }, rng }
+    }
+}
+
+/// The verdict on a failing case, the same for every tester.
+#[derive(Clone, Copy, Debug)]
+pub struct Judge {
+    pub genuine_only: bool,
+    /// The re-check's deadline.
+    pub deadline: Instant,
+}
+
+impl Judge {
+    /// Whether a failing case can end the search: not a potentially spurious one (a
+    /// premise or the conclusion met an underspecified function) under `genuine_only`. A
+    /// tester may skip work on a case it will not keep (random does not shrink it).
+    pub fn keeps(&self, spurious: bool) -> bool {
+        !(spurious && self.genuine_only)
+    }
+
+    /// A failing case, the generated variables' values `generated[v]` (`None` for the
+    /// others), re-checked by the reference interpreter: `Some(end)` ends the search
+    /// (a counterexample, a disagreement between compiled code and the interpreter, a
+    /// case that did not finish), `None` goes on past it.
+    pub fn verdict(&self, c: &Conjecture, sched: &Schedule, generated: &[Option<Value>]) -> Option<End> {
+        match recheck(c, sched, generated, self.deadline) {
+            Recheck::Genuine(cx) => Some(End::Genuine(cx)),
+            Recheck::Spurious(_) if self.genuine_only => None,
+            Recheck::Spurious(cx) => Some(End::Spurious(cx)),
+            Recheck::Disagrees(why) => Some(End::Disagreement(why)),
+            Recheck::Stopped(s) => Some(End::Stopped(s)),
+        }
+    }
+}
+
+/// Runs one tester over every instance. As in Isabelle, instance `i` (finite types of `i`
+/// elements) and size `k` are tried in the order of `i + k`, and size `k` means generator
+/// size `k - 1`. `answered` is the portfolio's flag: set when another tester answered.
+pub(crate) fn run(
+    tester: &dyn Tester,
+    conjectures: &[Conjecture],
+    opts: &Options,
+    seed: u64,
+    engine: Engine,
+    cancel: &AtomicBool,
+    answered: Option<&AtomicBool>,
+) -> Report {
+    let t0 = Instant::now();
+    let not_answered = AtomicBool::new(false);
+    let budget = Budget {
+        deadline: deadline_after(t0, opts.timeout.max(Duration::from_millis(1))),
+        cancel,
+        answered: answered.unwrap_or(&not_answered),
+    };
+    let sampled = tester.coverage() == Coverage::Sampled;
+    let mut report = Report::new(TesterName::new(tester.name()), OutcomeKind::NoCounterexample);
+    if sampled {
+        report.seed = Some(seed);
+    }
+    if let Some(why) = conjectures.iter().find_map(|c| tester.applies(c).err()) {
+        report.outcome = OutcomeKind::Error;
+        report.message = Some(why);
+        return report;
+    }
+    if let Some(why) = conjectures.iter().find_map(|c| c.not_executable.clone()) {
+        report.outcome = OutcomeKind::NotExecutable;
+        report.message = Some(why);
+        return report;
+    }
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let setup = Setup { options: opts, deadline: budget.deadline, engine };
+    let mut searches: Vec<Box<dyn Search>> = conjectures.iter().map(|c| tester.search(c, &setup)).collect();
+    let order = schedule(searches.len(), opts.size.max(1));
+    if opts.verbose && engine != Engine::Interpreter {
+        // Functions too large to compile cheaply run in the interpreter, which is slower:
+        // say so, as a timeout may follow from it.
+        for (c, inst) in conjectures.iter().zip(instance_names(conjectures)) {
+            for f in codegen::too_large_to_compile(&c.program) {
+                report.log.push(format!("{inst}`{}` runs in the interpreter: {}", f.name, f.why));
+            }
+        }
+    }
+    let mut too_big = vec![false; searches.len()];
+    // The largest size each instance has covered completely.
+    let mut covered = vec![0u64; searches.len()];
+    let mut end = None;
+    for (i, k) in order {
+        if searches[i].exhausted() || too_big[i] {
+            continue;
+        }
+        // A search may cover a small size without looking at its budget: a cancelled run
+        // ends here at the latest.
+        if budget.cancelled() {
+            report.size = k;
+            end = Some(End::Cancelled);
+            break;
+        }
+        let res = searches[i].run_size(&mut Turn::new(k - 1, budget, opts.genuine_only, &mut rng));
+        report.tests += res.tests;
+        report.passed_premises += res.passed;
+        report.too_large += res.too_large;
+        if opts.verbose {
+            let inst: Vec<String> = conjectures[i].instance.iter().map(|(a, t)| format!("{a} = {t}")).collect();
+            let inst = if inst.is_empty() { String::new() } else { format!(" ({})", inst.join(", ")) };
+            let plural = if res.tests == 1 { "" } else { "s" };
+            let skipped =
+                if res.too_large > 0 { format!(", {} too large to build", res.too_large) } else { String::new() };
+            report.log.push(format!(
+                "size {k}{inst}: {} test{plural}, {} passed the premises{skipped}",
+                res.tests, res.passed
+            ));
+        }
+        if res.shrink.is_some() {
+            report.shrink = res.shrink;
+        }
+        match res.end {
+            None => {
+                report.size = report.size.max(k);
+                covered[i] = k;
+            }
+            Some(End::TooBig) => too_big[i] = true,
+            Some(e) => {
+                report.size = k;
+                end = Some(e);
+                break;
+            }
+        }
+    }
+    for (i, s) in searches.iter().enumerate() {
+        if s.exhausted() {
+            covered[i] = opts.size.max(1);
+        }
+    }
+    // A time limit met after every instance covered some sizes completely still answers
+    // for those sizes: the report names the bound that was searched.
+    let bound = covered.iter().copied().min().unwrap_or(0);
+    let (outcome, message, cx) = match end {
+        None => (OutcomeKind::NoCounterexample, None, None),
+        Some(End::Stopped(runner::Stop::Timeout)) if bound > 0 => {
+            report.size = bound;
+            (
+                OutcomeKind::NoCounterexample,
+                Some(format!(
+                    "none up to size {bound}; size {} was cut short by the time limit ({} s)",
+                    bound + 1,
+                    opts.timeout.as_secs_f64()
+                )),
+                None,
+            )
+        }
+        Some(End::Genuine(cx)) => (OutcomeKind::Counterexample, None, Some(cx)),
+        Some(End::Spurious(cx)) => (OutcomeKind::PotentiallySpurious, None, Some(cx)),
+        Some(End::Stopped(runner::Stop::Timeout)) => {
+            (OutcomeKind::Timeout, Some(format!("no answer within {} s", opts.timeout.as_secs_f64())), None)
+        }
+        Some(End::Stopped(runner::Stop::NotExecutable(why))) => (OutcomeKind::NotExecutable, Some(why), None),
+        Some(End::Stopped(runner::Stop::Diverged(why))) => {
+            (OutcomeKind::Error, Some(format!("a test case did not finish: {why}")), None)
+        }
+        Some(End::Disagreement(why)) => (OutcomeKind::Error, Some(why), None),
+        Some(End::Cancelled) if budget.cancelled_from_outside() => {
+            report.cancelled = true;
+            (OutcomeKind::Timeout, Some("cancelled before an answer".into()), None)
+        }
+        Some(End::Cancelled) => (OutcomeKind::Timeout, Some("cancelled: another tester answered first".into()), None),
+        Some(End::TooBig) => (OutcomeKind::NoCounterexample, None, None),
+    };
+    report.outcome = outcome;
+    report.message = message;
+    report.counterexample = cx;
+    if report.outcome == OutcomeKind::NoCounterexample && report.message.is_none() {
+        let exhausted = searches.iter().all(|s| s.exhausted());
+        report.exhausted = exhausted;
+        report.message = Some(if exhausted {
+            "the statement holds for these types: every value was tested".into()
+        } else if too_big.iter().any(|b| *b) {
+            // Every instance covered at least `bound`; the ones cut short by a space too big
+            // to enumerate covered no more.
+            report.size = bound;
+            format!("none up to size {bound} (larger spaces are too big to enumerate)")
+        } else if sampled {
+            format!("none in {} random tests up to size {}", report.tests, opts.size)
+        } else {
+            format!("none up to size {}", report.size)
+        });
+    }
+    if report.too_large > 0 {
+        // Said, so that "none in n tests" is not read as covering cases that never ran.
+        let n = report.too_large;
+        let skipped = format!(
+            "{n} random case{} too large to build {} skipped",
+            if n == 1 { "" } else { "s" },
+            if n == 1 { "was" } else { "were" }
+        );
+        report.message = Some(match report.message.take() {
+            Some(m) => format!("{m}; {skipped}"),
+            None => skipped,
+        });
+    }
+    report.seconds = t0.elapsed().as_secs_f64();
+    report
+}
+
+/// For verbose lines about one instance: `"(a = a2) "`, or nothing for a lemma with one.
+fn instance_names(conjectures: &[Conjecture]) -> Vec<String> {
+    conjectures
+        .iter()
+        .map(|c| {
+            let inst: Vec<String> = c.instance.iter().map(|(a, t)| format!("{a} = {t}")).collect();
+            if inst.is_empty() || conjectures.len() == 1 {
+                String::new()
+            } else {
+                format!("({}) ", inst.join(", "))
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,136 @@
+//! The tester registry: the standard rows and what they say about themselves, and a toy
+//! tester (`support/smallest.rs`) added through the registry alone, accepted by `lang` in
+//! `quickcheck[...]` and run by `check_lemma`, which names it in the report.
+
+#[path = "support/smallest.rs"]
+mod smallest;
+
+use quickcheck::{check_lemma, Cancel, Coverage, Engine, Options, OutcomeKind, Registry, Report, TesterName};
+use smallest::Smallest;
+
+/// Theories here import nothing but `Main`.
+struct NoSiblings;
+
+impl lang::TheoryLoader for NoSiblings {
+    fn load(&self, path: &str) -> Result<String, String> {
+        Err(format!("no theory `{path}` here"))
+    }
+}
+
+/// Checks `body` in a theory importing `Main`, with the tester names of `registry`.
+fn theory(registry: &Registry, body: &str) -> lang::CheckedTheory {
+    lang::check_theory_with(&format!("theory T imports Main begin\n{body}\nend"), &NoSiblings, &registry.names())
+}
+
+/// The options of the `quickcheck` command under lemma item `item` of `th`.
+fn command_options(th: &lang::CheckedTheory, item: usize) -> Options {
+    let lang::ItemKind::Lemma { quickchecks, .. } = &th.items[item].kind else { panic!("not a lemma") };
+    let mut opts = Options::default();
+    opts.apply(&quickchecks[0].options, false);
+    opts
+}
+
+fn run(registry: &Registry, th: &lang::CheckedTheory, index: usize, opts: &Options) -> Report {
+    check_lemma(th, index, opts, Engine::Tiered, registry, &Cancel::new())
+}
+
+/// The standard registry lists Isabelle's testers, in Isabelle's order, as `lang` accepts
+/// them by default; the portfolio starts with the tester whose "none" covers every case.
+#[test]
+fn the_standard_registry() {
+    let registry = Registry::standard();
+    assert_eq!(registry.names(), lang::types::options::STANDARD_TESTERS);
+    let portfolio: Vec<&str> = registry.portfolio().iter().map(|t| t.name()).collect();
+    assert_eq!(portfolio, ["exhaustive", "random"]);
+    assert_eq!(registry.default_name(), "exhaustive");
+    assert_eq!(registry.get("random").map(|t| t.coverage()), Some(Coverage::Sampled));
+    assert_eq!(registry.get("random").map(|t| t.reads()), Some(&["iterations"][..]));
+    assert!(registry.get("smallest").is_none());
+    assert!(registry.testers().all(|t| !t.about().is_empty() && !t.about().contains('\n')));
+}
+
+/// The testers not built yet say so when named, as before the registry.
+#[test]
+fn testers_not_built_yet_say_so() {
+    let registry = Registry::standard();
+    let th =
+        theory(&registry, "lemma \"rev xs = xs\"\n  quickcheck[smart_exhaustive]\n  quickcheck[narrowing]\n  oops");
+    assert!(th.diagnostics.is_empty(), "{:?}", th.diagnostics);
+    for (k, name) in ["smart_exhaustive", "narrowing"].into_iter().enumerate() {
+        let lang::ItemKind::Lemma { index, quickchecks, .. } = &th.items[0].kind else { panic!("not a lemma") };
+        let mut opts = Options::default();
+        opts.apply(&quickchecks[k].options, false);
+        let r = run(&registry, &th, *index, &opts);
+        assert_eq!((r.tester.name(), r.outcome), (name, OutcomeKind::Error));
+        assert_eq!(r.message.as_deref(), Some(format!("the `{name}` tester is not available yet").as_str()));
+    }
+}
+
+/// `with` adds a row, or replaces the row of the same name in place.
+#[test]
+fn with_adds_or_replaces_a_row() {
+    let registry = Registry::standard().with(Smallest);
+    assert_eq!(registry.names(), ["random", "exhaustive", "smart_exhaustive", "narrowing", "smallest"]);
+    let again = registry.with(Smallest);
+    assert_eq!(again.names().len(), 5);
+    // Not in the portfolio: the default runs stay as they were.
+    assert_eq!(again.portfolio().len(), 2);
+}
+
+/// The toy tester, added through the registry alone: `lang` accepts its name (as `tester =`
+/// and bare), still refuses an unknown one, and `check_lemma` runs it, finding the
+/// counterexample at the smallest values and naming the tester in the report.
+#[test]
+fn a_tester_added_through_the_registry_runs() {
+    let registry = Registry::standard().with(Smallest);
+    let th = theory(
+        &registry,
+        "lemma \"n + m > (0 :: nat)\"\n  quickcheck[tester = smallest]\n  oops\n\
+         lemma \"n = (0 :: nat)\"\n  quickcheck[smallest]\n  oops",
+    );
+    assert!(th.diagnostics.is_empty(), "{:?}", th.diagnostics);
+    let opts = command_options(&th, 0);
+    assert_eq!(opts.tester, Some(TesterName::new("smallest")));
+    let r = run(&registry, &th, 0, &opts);
+    assert_eq!((r.tester.name(), r.outcome), ("smallest", OutcomeKind::Counterexample), "{r:?}");
+    let cx = r.counterexample.expect("a counterexample");
+    assert_eq!(cx.assignment, [("n".to_owned(), "0".to_owned()), ("m".to_owned(), "0".to_owned())]);
+    assert_eq!(r.tests, 1);
+    // False at 1 only: the smallest values pass, and nothing else is tried.
+    let opts = command_options(&th, 1);
+    let r = run(&registry, &th, 1, &opts);
+    assert_eq!((r.tester.name(), r.outcome, r.tests), ("smallest", OutcomeKind::NoCounterexample, 1), "{r:?}");
+    let exhaustive = Options { tester: Some(TesterName::new("exhaustive")), ..opts };
+    assert_eq!(run(&registry, &th, 1, &exhaustive).outcome, OutcomeKind::Counterexample);
+
+    // Without the row, the same names are errors at their spans, listing the testers.
+    let standard = Registry::standard();
+    let th =
+        theory(&standard, "lemma \"n = (0 :: nat)\"\n  quickcheck[tester = smallest]\n  quickcheck[smallest]\n  oops");
+    let messages: Vec<&str> = th.diagnostics.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(
+        messages,
+        [
+            "`smallest` is not a tester (random, exhaustive, smart_exhaustive or narrowing)",
+            "unknown quickcheck option `smallest`"
+        ]
+    );
+    // With it, an unknown name is still an error, and the list names it.
+    let th = theory(&registry, "lemma \"n = (0 :: nat)\"\n  quickcheck[tester = smalest]\n  oops");
+    let messages: Vec<&str> = th.diagnostics.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(messages, ["`smalest` is not a tester (random, exhaustive, smart_exhaustive, narrowing or smallest)"]);
+}
+
+/// A name no row has (only a caller that bypassed `lang` can pass one) is the run's error.
+#[test]
+fn an_unknown_tester_is_an_error_report() {
+    let registry = Registry::standard();
+    let th = theory(&registry, "lemma \"n = (0 :: nat)\" oops");
+    let opts = Options { tester: Some(TesterName::from("smallest".to_owned())), ..Options::default() };
+    let r = run(&registry, &th, 0, &opts);
+    assert_eq!((r.tester.name(), r.outcome), ("smallest", OutcomeKind::Error));
+    assert_eq!(
+        r.message.as_deref(),
+        Some("unknown tester `smallest` (the testers are random, exhaustive, smart_exhaustive, narrowing)")
+    );
+}
