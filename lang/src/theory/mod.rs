@@ -90,9 +90,9 @@ pub enum ValueOutcome {
 }
 
 /// Checks a theory that imports no sibling theories (a sibling import is an error), its
-/// quickcheck options naming Isabelle's testers (`types::options::STANDARD_TESTERS`).
+/// quickcheck options naming Isabelle's testers (`types::options::ISABELLE_TESTERS`).
 pub fn check_theory(text: &str) -> CheckedTheory {
-    let testers = crate::types::options::STANDARD_TESTERS;
+    let testers = crate::types::options::ISABELLE_TESTERS;
     check::check_theory(text, &crate::types::imports::NoSiblings, testers)
 }
 

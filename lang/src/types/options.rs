@@ -3,18 +3,18 @@
 //! What the options mean is the testers' business; a misspelt option is caught here, where
 //! the theory is checked, so it is reported with its span like any other error. Which
 //! testers exist is the caller's table (`quickcheck::Registry`), whose names are passed in
-//! (`check_theory_with`); `STANDARD_TESTERS` is only the default of `check_theory`.
+//! (`check_theory_with`); `ISABELLE_TESTERS` is only the default of `check_theory`.
 
 use super::elab::suggest;
 use super::env::Env;
 use crate::diagnostic::Diagnostic;
 use crate::syntax::ast::QcOption;
 
-/// The tester names `check_theory` accepts: Isabelle's, as `quickcheck`'s standard registry
-/// lists them (a test there keeps the two alike). A front end passes its registry's names
-/// to `check_theory_with` instead. Testers are also usable as bare options
-/// (`quickcheck[random]`).
-pub const STANDARD_TESTERS: &[&str] = &["random", "exhaustive", "smart_exhaustive", "narrowing"];
+/// Isabelle's Quickcheck testers: the names `check_theory` accepts when no front end passes
+/// its registry's (`check_theory_with`). hol's standard registry offers each of them (a
+/// test in `quickcheck` checks it) and may offer more. Testers are also usable as bare
+/// options (`quickcheck[random]`).
+pub const ISABELLE_TESTERS: &[&str] = &["random", "exhaustive", "smart_exhaustive", "narrowing"];
 
 #[derive(Clone, Copy)]
 enum Kind {
@@ -210,7 +210,7 @@ mod tests {
     fn testers_are_listed_from_the_callers_table() {
         let env = Env::default();
         let msg = |testers: &[&str]| check_value(Kind::Tester, "tester", "x", &env, testers).unwrap_err();
-        assert_eq!(msg(STANDARD_TESTERS), "`x` is not a tester (random, exhaustive, smart_exhaustive or narrowing)");
+        assert_eq!(msg(ISABELLE_TESTERS), "`x` is not a tester (random, exhaustive, smart_exhaustive or narrowing)");
         assert_eq!(msg(&["a", "b"]), "`x` is not a tester (a or b)");
         assert_eq!(msg(&["a"]), "`x` is not a tester (a)");
         assert!(check_value(Kind::Tester, "tester", "b", &env, &["a", "b"]).is_ok());
