@@ -38,11 +38,11 @@ impl<'p> FunctionTranslator<'_, 'p, '_> {
     /// otherwise a call of its entry.
     pub fn call(&mut self, f: FunId, args: &[Expr]) -> Value {
         if self.inlines_call(f) {
-            let m = self.builder.create_block();
-            self.builder.append_block_param(m, I64);
-            self.inline_call(f, args, Continuation::Merge(m));
-            self.builder.switch_to_block(m);
-            return self.builder.block_params(m)[0];
+            let merge = self.builder.create_block();
+            self.builder.append_block_param(merge, I64);
+            self.inline_call(f, args, Continuation::Merge(merge));
+            self.builder.switch_to_block(merge);
+            return self.builder.block_params(merge)[0];
         }
         let mut vals = vec![self.ctx];
         for a in args {

@@ -20,29 +20,29 @@ impl FunctionTranslator<'_, '_, '_> {
         // one constructor of each kind (lists, options, trees) dispatches on that bit alone,
         // without loading the tag or a jump table.
         let d = self.compiler.program.data(data);
-        let (mut imms, mut cells) = (Vec::new(), Vec::new());
+        let (mut immediates, mut cells) = (Vec::new(), Vec::new());
         for (t, c) in d.ctors.iter().enumerate() {
             let t = t as u32;
             if c.fields.is_empty() {
-                imms.push((t, target(t)));
+                immediates.push((t, target(t)));
             } else {
                 cells.push((t, target(t)));
             }
         }
-        match (imms.is_empty(), cells.is_empty()) {
+        match (immediates.is_empty(), cells.is_empty()) {
             (false, true) => {
                 let tag = self.builder.ins().ushr_imm_u(v, 1);
-                self.dispatch_tag(tag, &imms, otherwise);
+                self.dispatch_tag(tag, &immediates, otherwise);
             }
             (true, false) => self.dispatch_cell(v, &cells, otherwise),
             _ => {
-                let (ib, cb) = (self.builder.create_block(), self.builder.create_block());
+                let (immediate_block, cell_block) = (self.builder.create_block(), self.builder.create_block());
                 let low = self.builder.ins().band_imm_u(v, 1);
-                self.builder.ins().brif(low, ib, &[], cb, &[]);
-                self.builder.switch_to_block(ib);
+                self.builder.ins().brif(low, immediate_block, &[], cell_block, &[]);
+                self.builder.switch_to_block(immediate_block);
                 let tag = self.builder.ins().ushr_imm_u(v, 1);
-                self.dispatch_tag(tag, &imms, otherwise);
-                self.builder.switch_to_block(cb);
+                self.dispatch_tag(tag, &immediates, otherwise);
+                self.builder.switch_to_block(cell_block);
                 self.dispatch_cell(v, &cells, otherwise);
             }
         }

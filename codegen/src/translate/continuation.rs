@@ -62,12 +62,12 @@ impl FunctionTranslator<'_, '_, '_> {
         }
         match e {
             Expr::If(c, t, f) => {
-                let cv = self.translate_expr(c);
-                let (tb, fb) = (self.builder.create_block(), self.builder.create_block());
-                self.builder.ins().brif(cv, tb, &[], fb, &[]);
-                self.builder.switch_to_block(tb);
+                let condition = self.translate_expr(c);
+                let (then_block, else_block) = (self.builder.create_block(), self.builder.create_block());
+                self.builder.ins().brif(condition, then_block, &[], else_block, &[]);
+                self.builder.switch_to_block(then_block);
                 self.translate_tail(t, k);
-                self.builder.switch_to_block(fb);
+                self.builder.switch_to_block(else_block);
                 self.translate_tail(f, k);
             }
             Expr::Let(v, _, rhs, body) => {
@@ -81,11 +81,11 @@ impl FunctionTranslator<'_, '_, '_> {
             }
             Expr::NatCase { scrut, zero, pred, succ } => {
                 let v = self.translate_expr(scrut);
-                let (zb, sb) = (self.builder.create_block(), self.builder.create_block());
-                self.builder.ins().brif(v, sb, &[], zb, &[]);
-                self.builder.switch_to_block(zb);
+                let (zero_block, succ_block) = (self.builder.create_block(), self.builder.create_block());
+                self.builder.ins().brif(v, succ_block, &[], zero_block, &[]);
+                self.builder.switch_to_block(zero_block);
                 self.translate_tail(zero, k);
-                self.builder.switch_to_block(sb);
+                self.builder.switch_to_block(succ_block);
                 let p = self.builder.ins().iadd_imm_s(v, -1);
                 self.bind(*pred, p);
                 self.translate_tail(succ, k);

@@ -41,11 +41,11 @@ impl FunctionTranslator<'_, '_, '_> {
             Expr::Apply(f, args) => self.apply(f, args),
             Expr::Lambda(params, body) => self.lambda(params, body),
             Expr::If(..) | Expr::Case { .. } | Expr::NatCase { .. } => {
-                let m = self.builder.create_block();
-                self.builder.append_block_param(m, I64);
-                self.translate_tail(e, Continuation::Merge(m));
-                self.builder.switch_to_block(m);
-                self.builder.block_params(m)[0]
+                let merge = self.builder.create_block();
+                self.builder.append_block_param(merge, I64);
+                self.translate_tail(e, Continuation::Merge(merge));
+                self.builder.switch_to_block(merge);
+                self.builder.block_params(merge)[0]
             }
             Expr::Let(v, _, rhs, body) => {
                 let x = self.translate_expr(rhs);

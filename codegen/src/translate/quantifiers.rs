@@ -108,19 +108,19 @@ impl FunctionTranslator<'_, '_, '_> {
         // over small types multiply, and only fuel brings the deadline into a loop.
         self.spend_fuel();
         self.bind_domain_element(&domain, i, var);
-        let bv = self.translate_expr(body);
+        let holds = self.translate_expr(body);
         let next = self.builder.ins().iadd_imm_s(i, 1);
         match q {
             Quant::All => {
                 let f = self.builder.ins().iconst(I64, 0);
-                self.builder.ins().brif(bv, head, &[next.into(), found.into()], exit, &[f.into()]);
+                self.builder.ins().brif(holds, head, &[next.into(), found.into()], exit, &[f.into()]);
             }
             Quant::Ex => {
                 let t = self.builder.ins().iconst(I64, 1);
-                self.builder.ins().brif(bv, exit, &[t.into()], head, &[next.into(), found.into()]);
+                self.builder.ins().brif(holds, exit, &[t.into()], head, &[next.into(), found.into()]);
             }
             Quant::Ex1 => {
-                let found2 = self.builder.ins().iadd(found, bv);
+                let found2 = self.builder.ins().iadd(found, holds);
                 let two = self.builder.ins().icmp_imm_s(IntCC::SignedGreaterThan, found2, 1);
                 let f = self.builder.ins().iconst(I64, 0);
                 self.builder.ins().brif(two, exit, &[f.into()], head, &[next.into(), found2.into()]);
@@ -138,24 +138,26 @@ impl FunctionTranslator<'_, '_, '_> {
             let np = tr.builder.ins().iadd(p, bytes);
             tr.builder.ins().iadd_imm_s(np, 16)
         });
-        let CountedLoop { head, step, exit, i, acc: k, done } = self.counted_loop(domain.len);
-        self.builder.ins().brif(done, exit, &[k.into()], step, &[]);
+        let CountedLoop { head, step, exit, i, acc: count, done } = self.counted_loop(domain.len);
+        self.builder.ins().brif(done, exit, &[count.into()], step, &[]);
         self.builder.switch_to_block(step);
         self.spend_fuel();
         self.bind_domain_element(&domain, i, var);
         let x = self.use_var(var);
-        let bv = self.translate_expr(body);
-        let off = self.builder.ins().ishl_imm_u(k, 3);
+        let holds = self.translate_expr(body);
+        // Every element is written at the next free place, and only one that holds moves
+        // the count past it: no branch on the body's value.
+        let off = self.builder.ins().ishl_imm_u(count, 3);
         let addr = self.builder.ins().iadd(p, off);
         self.builder.ins().store(mem_flags(), x, addr, 16);
-        let k2 = self.builder.ins().iadd(k, bv);
+        let next_count = self.builder.ins().iadd(count, holds);
         let next = self.builder.ins().iadd_imm_s(i, 1);
-        self.builder.ins().jump(head, &[next.into(), k2.into()]);
+        self.builder.ins().jump(head, &[next.into(), next_count.into()]);
         self.builder.switch_to_block(exit);
-        let k = self.builder.block_params(exit)[0];
+        let count = self.builder.block_params(exit)[0];
         let zero = self.builder.ins().iconst(I64, 0);
         self.builder.ins().store(mem_flags(), zero, p, 0);
-        self.builder.ins().store(mem_flags(), k, p, 8);
+        self.builder.ins().store(mem_flags(), count, p, 8);
         p
     }
 }
