@@ -14,7 +14,7 @@ use cranelift_module::{FuncId, Module};
 use lang::core::ir::{Expr, FunId, VarId};
 use std::collections::HashMap;
 
-/// Translation of one function body.
+/// The translation of one Cranelift function: a body, a closure entry, a λ or a level loop.
 pub(super) struct FunctionTranslator<'c, 'p, 'b> {
     pub compiler: &'c mut ProgramCompiler<'p>,
     pub builder: FunctionBuilder<'b>,
