@@ -40,7 +40,7 @@ pub(crate) struct CallGraph {
     /// The IR nodes `translate` compiles for its body: its own and those of the bodies
     /// inlined into it, each copy counted (saturating). Compile time grows with it, and
     /// faster than linearly in Cranelift's optimiser, so it decides how a function is
-    /// compiled (`translate::Gen::plan`).
+    /// compiled (`translate::ProgramCompiler::define_function`).
     pub compiled_size: Vec<usize>,
 }
 
@@ -55,7 +55,7 @@ pub(crate) fn analyse(prog: &Program) -> CallGraph {
     let mut builds_to_self = vec![false; n];
     let mut loops = vec![false; n];
     for (i, f) in prog.funs.iter().enumerate() {
-        let mut uses = Uses {
+        let mut uses = BodyUses {
             me: FunId(i as u32),
             calls: &mut callees[i],
             from_lambdas: &mut from_lambdas,
@@ -128,7 +128,7 @@ fn size_with_inlined(prog: &Program, f: usize, inlined: &[bool], memo: &mut [Opt
 
 /// Known calls and function values of one body. Calls in λ bodies are kept apart: a λ is
 /// its own guarded entry, so they do not make cycles, but they do call.
-struct Uses<'a> {
+struct BodyUses<'a> {
     me: FunId,
     calls: &'a mut Vec<FunId>,
     from_lambdas: &'a mut Vec<FunId>,
@@ -138,9 +138,9 @@ struct Uses<'a> {
     loops: bool,
 }
 
-impl Uses<'_> {
-    /// `tail`: `e` is in tail position, where `translate::Tr::finish` turns a self call into
-    /// a jump.
+impl BodyUses<'_> {
+    /// `tail`: `e` is in tail position, where `translate::FunctionTranslator::translate_tail`
+    /// turns a self call into a jump.
     fn walk(&mut self, e: &Expr, tail: bool) {
         match e {
             Expr::Call(f, args) => {

@@ -1,11 +1,15 @@
 //! Conversion between interpreter `Value`s and JIT words (see the crate docs for the layout).
 //! Both directions are iterative, so long lists convert on any stack.
 
-use crate::runtime::alloc;
-use crate::{Jit, JitOutcome, Word};
+use crate::runtime::{alloc, rt_map_entry, rt_pap_entry, RunContext};
+use crate::translate::compares_structurally;
+use crate::{Jit, JitOutcome};
 use lang::core::ir::{Program, Ty};
 use lang::interp::{Closure, Int, SetValue, Value};
 use std::collections::HashMap;
+
+/// A JIT value: one 64-bit word, interpreted according to its IR type.
+pub type Word = u64;
 
 /// Cells already built for the fields of constructor values (by the address of the shared
 /// fields), so that values sharing structure share their cells: a table of lists whose tails
@@ -14,7 +18,8 @@ use std::collections::HashMap;
 #[derive(Default)]
 pub struct SharedCells(HashMap<usize, Word>);
 
-enum In<'a> {
+/// A step of building a value's word (`word_of`), on an explicit stack.
+enum EncodeStep<'a> {
     Visit(&'a Value, &'a Ty),
     /// Pops the last `n` words and stores them in a cell with this header; remembers it
     /// under the fields' address (`SharedCells`).
@@ -23,7 +28,7 @@ enum In<'a> {
     Pap(usize, usize),
     /// Pops `n` elements into a set cell (complement flag first).
     Set(bool, usize),
-    /// Pops a default and `n` key/value pairs: a finite map with keys of `cmp_tys[k]`.
+    /// Pops a default and `n` key/value pairs: a finite map with keys of `compared_types[k]`.
     Map(u64, usize),
 }
 
@@ -35,13 +40,13 @@ pub(crate) fn word_of(
 ) -> Result<Word, JitOutcome> {
     let prog: *const Program = &*jit.prog;
     let prog = unsafe { &*prog };
-    let ctx: *mut crate::runtime::Ctx = &mut *jit.ctx;
+    let ctx: *mut RunContext = &mut *jit.ctx;
     let mut out: Vec<Word> = Vec::new();
-    let mut work = vec![In::Visit(v, ty)];
+    let mut work = vec![EncodeStep::Visit(v, ty)];
     let oom = || JitOutcome::OutOfMemory;
     while let Some(t) = work.pop() {
         match t {
-            In::Visit(v, ty) => match (v, ty) {
+            EncodeStep::Visit(v, ty) => match (v, ty) {
                 (Value::Bool(b), _) => out.push(*b as u64),
                 (Value::Int(Int::Small(i)), _) => out.push(*i as u64),
                 (Value::Int(Int::Big(_)), _) => return Err(JitOutcome::Overflow),
@@ -53,16 +58,16 @@ pub(crate) fn word_of(
                         out.push(*w);
                     } else {
                         let ftys = &prog.data(*d).ctors[*tag as usize].fields;
-                        work.push(In::Cell(*tag as u64 | ((fields.len() as u64) << 32), fields.len(), key));
+                        work.push(EncodeStep::Cell(*tag as u64 | ((fields.len() as u64) << 32), fields.len(), key));
                         for (f, t) in fields.iter().zip(ftys).rev() {
-                            work.push(In::Visit(f, t));
+                            work.push(EncodeStep::Visit(f, t));
                         }
                     }
                 }
                 (Value::Set(s), Ty::Set(e)) => {
-                    work.push(In::Set(s.is_complement(), s.elems().len()));
+                    work.push(EncodeStep::Set(s.is_complement(), s.elems().len()));
                     for x in s.elems().iter().rev() {
-                        work.push(In::Visit(x, e));
+                        work.push(EncodeStep::Visit(x, e));
                     }
                 }
                 (Value::Fun(c), _) => match &**c {
@@ -77,36 +82,36 @@ pub(crate) fn word_of(
                         }
                         out.push(p as u64);
                         if !args.is_empty() {
-                            work.push(In::Pap(arity, args.len()));
+                            work.push(EncodeStep::Pap(arity, args.len()));
                             for (a, (_, t)) in args.iter().zip(&fd.params).rev() {
-                                work.push(In::Visit(a, t));
+                                work.push(EncodeStep::Visit(a, t));
                             }
                         }
                     }
                     Closure::Map { default, entries } => {
                         let Ty::Fun(a, b) = ty else { return Err(JitOutcome::NotSupported) };
-                        if !crate::translate::structural(prog, a) {
+                        if !compares_structurally(prog, a) {
                             return Err(JitOutcome::NotSupported);
                         }
-                        let k = match jit.cmp_tys.iter().position(|t| *t == **a) {
+                        let k = match jit.compared_types.iter().position(|t| *t == **a) {
                             Some(k) => k,
                             None => {
-                                jit.cmp_tys.push((**a).clone());
-                                jit.cmp_tys.len() - 1
+                                jit.compared_types.push((**a).clone());
+                                jit.compared_types.len() - 1
                             }
                         };
-                        work.push(In::Map(k as u64, entries.len()));
+                        work.push(EncodeStep::Map(k as u64, entries.len()));
                         for (key, val) in entries.iter().rev() {
-                            work.push(In::Visit(val, b));
-                            work.push(In::Visit(key, a));
+                            work.push(EncodeStep::Visit(val, b));
+                            work.push(EncodeStep::Visit(key, a));
                         }
-                        work.push(In::Visit(default, b));
+                        work.push(EncodeStep::Visit(default, b));
                     }
                     _ => return Err(JitOutcome::NotSupported),
                 },
                 _ => return Err(JitOutcome::NotSupported),
             },
-            In::Cell(hdr, n, key) => {
+            EncodeStep::Cell(hdr, n, key) => {
                 let p = unsafe { alloc(ctx, 1 + n as u64) }.ok_or_else(oom)?;
                 let at = out.len() - n;
                 unsafe {
@@ -119,7 +124,7 @@ pub(crate) fn word_of(
                     m.0.insert(key, p as u64);
                 }
             }
-            In::Set(compl, n) => {
+            EncodeStep::Set(compl, n) => {
                 let at = out.len() - n;
                 let p = unsafe { alloc(ctx, 2 + n as u64) }.ok_or_else(oom)?;
                 unsafe {
@@ -130,11 +135,11 @@ pub(crate) fn word_of(
                 out.truncate(at);
                 out.push(p as u64);
             }
-            In::Map(k, n) => {
+            EncodeStep::Map(k, n) => {
                 let words = out.split_off(out.len() - (1 + 2 * n));
                 let p = unsafe { alloc(ctx, 5 + words.len() as u64) }.ok_or_else(oom)?;
                 unsafe {
-                    *p = crate::runtime::rt_map_entry as *const () as u64;
+                    *p = rt_map_entry as *const () as u64;
                     *p.add(1) = 1;
                     *p.add(2) = 2 + words.len() as u64;
                     *p.add(3) = k;
@@ -145,12 +150,12 @@ pub(crate) fn word_of(
                 }
                 out.push(p as u64);
             }
-            In::Pap(arity, n) => {
+            EncodeStep::Pap(arity, n) => {
                 let args = out.split_off(out.len() - n);
                 let inner = out.pop().expect("closure below its arguments");
                 let p = unsafe { alloc(ctx, 5 + n as u64) }.ok_or_else(oom)?;
                 unsafe {
-                    *p = crate::runtime::rt_pap_entry as *const () as u64;
+                    *p = rt_pap_entry as *const () as u64;
                     *p.add(1) = (arity - n) as u64;
                     *p.add(2) = 2 + n as u64;
                     *p.add(3) = inner;
@@ -166,7 +171,8 @@ pub(crate) fn word_of(
     Ok(out.pop().expect("one value"))
 }
 
-enum Out<'a> {
+/// A step of reading a word back as a value (`value_of`), on an explicit stack.
+enum DecodeStep<'a> {
     Visit(Word, &'a Ty),
     /// Build the cell at this address from the last `n` values.
     Build(u32, usize, Word),
@@ -179,11 +185,11 @@ enum Out<'a> {
 pub(crate) fn value_of(prog: &Program, w: Word, ty: &Ty) -> Result<Value, JitOutcome> {
     let mut out: Vec<Value> = Vec::new();
     let mut decoded: HashMap<Word, Value> = HashMap::new();
-    let mut work = vec![Out::Visit(w, ty)];
+    let mut work = vec![DecodeStep::Visit(w, ty)];
     while let Some(t) = work.pop() {
         match t {
-            Out::Visit(w, Ty::Data(_) | Ty::Set(_)) if decoded.contains_key(&w) => out.push(decoded[&w].clone()),
-            Out::Visit(w, ty) => match ty {
+            DecodeStep::Visit(w, Ty::Data(_) | Ty::Set(_)) if decoded.contains_key(&w) => out.push(decoded[&w].clone()),
+            DecodeStep::Visit(w, ty) => match ty {
                 Ty::Bool => out.push(Value::Bool(w != 0)),
                 Ty::Nat | Ty::Int => out.push(Value::int(w as i64)),
                 Ty::Data(d) => {
@@ -192,30 +198,30 @@ pub(crate) fn value_of(prog: &Program, w: Word, ty: &Ty) -> Result<Value, JitOut
                     } else {
                         let tag = unsafe { *(w as *const u32) };
                         let ftys = &prog.data(*d).ctors[tag as usize].fields;
-                        work.push(Out::Build(tag, ftys.len(), w));
+                        work.push(DecodeStep::Build(tag, ftys.len(), w));
                         for (i, t) in ftys.iter().enumerate().rev() {
                             let f = unsafe { *(w as *const u64).add(1 + i) };
-                            work.push(Out::Visit(f, t));
+                            work.push(DecodeStep::Visit(f, t));
                         }
                     }
                 }
                 Ty::Set(e) => {
                     let p = w as *const u64;
                     let (compl, n) = unsafe { (*p == 1, *p.add(1) as usize) };
-                    work.push(Out::BuildSet(compl, n, w));
+                    work.push(DecodeStep::BuildSet(compl, n, w));
                     for i in (0..n).rev() {
-                        work.push(Out::Visit(unsafe { *p.add(2 + i) }, e));
+                        work.push(DecodeStep::Visit(unsafe { *p.add(2 + i) }, e));
                     }
                 }
                 Ty::Fun(..) => return Err(JitOutcome::NotSupported),
             },
-            Out::BuildSet(compl, n, at) => {
+            DecodeStep::BuildSet(compl, n, at) => {
                 let elems = out.split_off(out.len() - n);
                 let v = Value::set(if compl { SetValue::cofinite(elems) } else { SetValue::finite(elems) });
                 decoded.insert(at, v.clone());
                 out.push(v);
             }
-            Out::Build(tag, n, at) => {
+            DecodeStep::Build(tag, n, at) => {
                 let fields = out.split_off(out.len() - n);
                 let v = Value::ctor(tag, fields);
                 decoded.insert(at, v.clone());

@@ -1,6 +1,7 @@
 //! The runtime boundary: the context every compiled function receives, the status codes that
 //! unwind a computation, and the Rust helpers compiled code calls (`builder.symbol`): the
-//! fuel/deadline tick, closure application, division, and structural comparison.
+//! fuel/deadline tick, closure application, division, and structural comparison; and the
+//! set algebra on set cells.
 //!
 //! Helpers never panic (a panic cannot unwind through JIT frames): failures become a status.
 
@@ -8,7 +9,7 @@ use lang::core::ir::{Program, Ty};
 use std::cmp::Ordering;
 use std::time::Instant;
 
-/// Status codes written to `Ctx::status`; 0 means "running normally".
+/// Status codes written to `RunContext::status`; 0 means "running normally".
 pub(crate) const ST_UNDEFINED: i64 = 1;
 pub(crate) const ST_OUT_OF_FUEL: i64 = 2;
 pub(crate) const ST_TOO_DEEP: i64 = 3;
@@ -25,7 +26,7 @@ pub(crate) const FUEL_CHUNK: u64 = 4096;
 /// Shared between compiled code and Rust. The first fields are read and written by compiled
 /// code at the fixed offsets below; the rest only by the helpers.
 #[repr(C)]
-pub(crate) struct Ctx {
+pub(crate) struct RunContext {
     pub heap: u64,
     pub heap_end: u64,
     pub fuel_chunk: i64,
@@ -39,7 +40,7 @@ pub(crate) struct Ctx {
     pub fuel_left: u64,
     pub deadline: Option<Instant>,
     pub prog: *const Program,
-    pub cmp_tys: *const Vec<Ty>,
+    pub compared_types: *const Vec<Ty>,
 }
 
 pub(crate) const OFF_HEAP: i32 = 0;
@@ -53,16 +54,17 @@ pub(crate) const OFF_STACK_LIMIT: i32 = 56;
 pub(crate) const OFF_FUEL_LEFT: i32 = 64;
 
 /// Closure cells: `[code, arity, ncaptured, captured...]`; `code` has the `ClosureFn` shape.
-pub(crate) type ClosureFn = unsafe extern "C" fn(*mut Ctx, u64, *const u64) -> u64;
+pub(crate) type ClosureFn = unsafe extern "C" fn(*mut RunContext, u64, *const u64) -> u64;
 
-/// A compiled level loop (`translate::Gen::define_level`): `(ctx, rows, n, width, stop_on)`
-/// runs the function on each of the `n` rows of `width` argument words in turn, and returns
-/// the index of the first case whose result is `stop_on` or that set a status, or `n`.
-pub(crate) type LevelFn = unsafe extern "C" fn(*mut Ctx, *const u64, u64, u64, u64) -> u64;
+/// A compiled level loop (`translate::ProgramCompiler::define_level_loop`):
+/// `(ctx, rows, n, width, stop_on)` runs the function on each of the `n` rows of `width`
+/// argument words in turn, and returns the index of the first case whose result is `stop_on`
+/// or that set a status, or `n`.
+pub(crate) type LevelFn = unsafe extern "C" fn(*mut RunContext, *const u64, u64, u64, u64) -> u64;
 
 /// Called when the fuel chunk runs out: refills it or reports out of fuel; checks the
 /// deadline. Returns the status.
-pub(crate) unsafe extern "C" fn rt_tick(ctx: *mut Ctx) -> i64 {
+pub(crate) unsafe extern "C" fn rt_tick(ctx: *mut RunContext) -> i64 {
     let c = &mut *ctx;
     if c.fuel_left == 0 {
         c.status = ST_OUT_OF_FUEL;
@@ -82,7 +84,7 @@ pub(crate) unsafe extern "C" fn rt_tick(ctx: *mut Ctx) -> i64 {
 
 /// Bump allocation of `words` words; `None` (status set) when the arena is exhausted.
 #[inline]
-pub(crate) unsafe fn alloc(ctx: *mut Ctx, words: u64) -> Option<*mut u64> {
+pub(crate) unsafe fn alloc(ctx: *mut RunContext, words: u64) -> Option<*mut u64> {
     let c = &mut *ctx;
     let p = c.heap;
     let np = p + words * 8;
@@ -96,7 +98,7 @@ pub(crate) unsafe fn alloc(ctx: *mut Ctx, words: u64) -> Option<*mut u64> {
 
 /// Applies closure `clo` to `n` arguments at `args` (curried: fewer arguments than the arity
 /// build a partial application, more apply the result to the rest).
-pub(crate) unsafe extern "C" fn rt_apply(ctx: *mut Ctx, mut clo: u64, mut args: *const u64, mut n: u64) -> u64 {
+pub(crate) unsafe extern "C" fn rt_apply(ctx: *mut RunContext, mut clo: u64, mut args: *const u64, mut n: u64) -> u64 {
     loop {
         let cell = clo as *const u64;
         let code = *cell;
@@ -128,7 +130,7 @@ pub(crate) unsafe extern "C" fn rt_apply(ctx: *mut Ctx, mut clo: u64, mut args: 
 }
 
 /// Entry of a partial-application cell `[pap_entry, remaining, 2 + k, inner, k, args...]`.
-pub(crate) unsafe extern "C" fn rt_pap_entry(ctx: *mut Ctx, cell: u64, args: *const u64) -> u64 {
+pub(crate) unsafe extern "C" fn rt_pap_entry(ctx: *mut RunContext, cell: u64, args: *const u64) -> u64 {
     let cell = cell as *const u64;
     let remaining = *cell.add(1) as usize;
     let inner = *cell.add(3);
@@ -146,10 +148,10 @@ pub(crate) unsafe extern "C" fn rt_pap_entry(ctx: *mut Ctx, cell: u64, args: *co
 /// Entry of a finite-map closure `[map_entry, 1, 2 + 1 + 2n, key_ty, n, default, k1, v1, ...]`
 /// (the interpreter's `Closure::Map`): the value of the entry whose key equals the argument,
 /// else the default.
-pub(crate) unsafe extern "C" fn rt_map_entry(ctx: *mut Ctx, cell: u64, args: *const u64) -> u64 {
+pub(crate) unsafe extern "C" fn rt_map_entry(ctx: *mut RunContext, cell: u64, args: *const u64) -> u64 {
     let c = &*ctx;
     let prog = &*c.prog;
-    let tys: &Vec<Ty> = &*c.cmp_tys;
+    let tys: &Vec<Ty> = &*c.compared_types;
     let cell = cell as *const u64;
     let ty = &tys[*cell.add(3) as usize];
     let n = *cell.add(4) as usize;
@@ -163,7 +165,7 @@ pub(crate) unsafe extern "C" fn rt_map_entry(ctx: *mut Ctx, cell: u64, args: *co
 }
 
 /// `div`/`mod` with Isabelle's conventions. `op`: 0 nat div, 1 nat mod, 2 int div, 3 int mod.
-pub(crate) unsafe extern "C" fn rt_divmod(ctx: *mut Ctx, a: i64, b: i64, op: i64) -> i64 {
+pub(crate) unsafe extern "C" fn rt_divmod(ctx: *mut RunContext, a: i64, b: i64, op: i64) -> i64 {
     match op {
         0 => {
             if b == 0 {
@@ -220,12 +222,12 @@ pub(crate) unsafe fn tag_of(w: u64) -> u32 {
     }
 }
 
-/// Structural comparison of two words of type `cmp_tys[ty]` (no functions or sets inside):
-/// -1, 0 or 1. Iterative, so long lists do not grow the stack.
-pub(crate) unsafe extern "C" fn rt_cmp(ctx: *mut Ctx, a: u64, b: u64, ty: i64) -> i64 {
+/// Structural comparison of two words of type `compared_types[ty]` (no functions or sets
+/// inside): -1, 0 or 1. Iterative, so long lists do not grow the stack.
+pub(crate) unsafe extern "C" fn rt_cmp(ctx: *mut RunContext, a: u64, b: u64, ty: i64) -> i64 {
     let c = &*ctx;
     let prog = &*c.prog;
-    let tys: &Vec<Ty> = &*c.cmp_tys;
+    let tys: &Vec<Ty> = &*c.compared_types;
     let ty = &tys[ty as usize];
     match cmp_words(prog, a, b, ty) {
         Ordering::Less => -1,
@@ -346,31 +348,31 @@ pub(crate) static EMPTY_SET: [u64; 2] = [0, 0];
 /// `[complement: 0/1, n, elements ascending...]`, the interpreter's canonical form: a finite
 /// set or the complement of one. Over finite element types no complement is ever built (the
 /// compiled code hands `UNIV` and `- A` over instead), so finite sets stay finite there.
-/// `ty` is the `cmp_tys` index of the element type (no functions or sets inside).
-pub(crate) unsafe extern "C" fn rt_set(ctx: *mut Ctx, op: i64, a: u64, b: u64, ty: i64) -> u64 {
+/// `ty` is the `compared_types` index of the element type (no functions or sets inside).
+pub(crate) unsafe extern "C" fn rt_set(ctx: *mut RunContext, op: i64, a: u64, b: u64, ty: i64) -> u64 {
     let c = &*ctx;
     let prog = &*c.prog;
-    let tys: &Vec<Ty> = &*c.cmp_tys;
+    let tys: &Vec<Ty> = &*c.compared_types;
     let ty = &tys[ty as usize];
     set_op(ctx, op, a, b, |x, y| cmp_words(prog, x, y, ty))
 }
 
 /// `rt_set` for elements whose words order as `i64` (numbers, booleans, datatypes of nullary
 /// constructors only, whose immediates `(tag << 1) | 1` ascend with the tag): no type walk.
-pub(crate) unsafe extern "C" fn rt_set_scalar(ctx: *mut Ctx, op: i64, a: u64, b: u64) -> u64 {
+pub(crate) unsafe extern "C" fn rt_set_scalar(ctx: *mut RunContext, op: i64, a: u64, b: u64) -> u64 {
     set_op(ctx, op, a, b, |x, y| (x as i64).cmp(&(y as i64)))
 }
 
 /// A set cell being filled in the arena: room for `cap` elements is taken up front, and the
 /// unused tail is given back by `done` (nothing else allocates in between).
-struct SetOut {
+struct SetCellWriter {
     p: *mut u64,
     n: usize,
 }
 
-impl SetOut {
-    unsafe fn new(ctx: *mut Ctx, cap: usize) -> Option<SetOut> {
-        alloc(ctx, 2 + cap as u64).map(|p| SetOut { p, n: 0 })
+impl SetCellWriter {
+    unsafe fn new(ctx: *mut RunContext, cap: usize) -> Option<SetCellWriter> {
+        alloc(ctx, 2 + cap as u64).map(|p| SetCellWriter { p, n: 0 })
     }
 
     #[inline]
@@ -379,7 +381,7 @@ impl SetOut {
         self.n += 1;
     }
 
-    unsafe fn done(self, ctx: *mut Ctx, compl: bool) -> u64 {
+    unsafe fn done(self, ctx: *mut RunContext, compl: bool) -> u64 {
         *self.p = compl as u64;
         *self.p.add(1) = self.n as u64;
         (*ctx).heap = self.p.add(2 + self.n) as u64;
@@ -390,57 +392,61 @@ impl SetOut {
 /// Which elements a sorted merge keeps: those only in the left input, in both, only in the
 /// right (union keeps all three, intersection the middle, difference the first).
 #[derive(Clone, Copy)]
-struct Keep(bool, bool, bool);
+struct KeptElements {
+    left_only: bool,
+    both: bool,
+    right_only: bool,
+}
 
-const UNION: Keep = Keep(true, true, true);
-const INTER: Keep = Keep(false, true, false);
-const MINUS: Keep = Keep(true, false, false);
+const UNION: KeptElements = KeptElements { left_only: true, both: true, right_only: true };
+const INTER: KeptElements = KeptElements { left_only: false, both: true, right_only: false };
+const MINUS: KeptElements = KeptElements { left_only: true, both: false, right_only: false };
 
 /// The sorted merge of two ascending element slices into a new cell, with complement flag
 /// `compl`. Shares an input cell instead when the result is known to equal it. Inlined, so
 /// each call site's `keep` is a constant and its loop specialised.
 #[inline(always)]
 unsafe fn merge(
-    ctx: *mut Ctx,
+    ctx: *mut RunContext,
     cmp: &impl Fn(u64, u64) -> Ordering,
     (x, xs): (u64, &[u64]),
     (y, ys): (u64, &[u64]),
-    keep: Keep,
+    keep: KeptElements,
     compl: bool,
 ) -> u64 {
     // `x` and `y` are the cells the slices come from (0 for a slice not in a cell), reused
     // when the other side is empty and the result is that side with the same flag.
     let flag_of = |c: u64| c != 0 && (*(c as *const u64) == 1) == compl;
-    if ys.is_empty() && (keep.0 || xs.is_empty()) && flag_of(x) {
+    if ys.is_empty() && (keep.left_only || xs.is_empty()) && flag_of(x) {
         return x;
     }
-    if xs.is_empty() && keep.2 && flag_of(y) {
+    if xs.is_empty() && keep.right_only && flag_of(y) {
         return y;
     }
-    let cap = match (keep.0, keep.2) {
+    let cap = match (keep.left_only, keep.right_only) {
         (true, true) => xs.len() + ys.len(),
         (true, false) => xs.len(),
         (false, true) => ys.len(),
         (false, false) => xs.len().min(ys.len()),
     };
-    let Some(mut out) = SetOut::new(ctx, cap) else { return 0 };
+    let Some(mut out) = SetCellWriter::new(ctx, cap) else { return 0 };
     let (mut i, mut j) = (0, 0);
     while i < xs.len() && j < ys.len() {
         match cmp(xs[i], ys[j]) {
             Ordering::Less => {
-                if keep.0 {
+                if keep.left_only {
                     out.push(xs[i]);
                 }
                 i += 1;
             }
             Ordering::Greater => {
-                if keep.2 {
+                if keep.right_only {
                     out.push(ys[j]);
                 }
                 j += 1;
             }
             Ordering::Equal => {
-                if keep.1 {
+                if keep.both {
                     out.push(xs[i]);
                 }
                 i += 1;
@@ -448,12 +454,12 @@ unsafe fn merge(
             }
         }
     }
-    if keep.0 {
+    if keep.left_only {
         for e in &xs[i..] {
             out.push(*e);
         }
     }
-    if keep.2 {
+    if keep.right_only {
         for e in &ys[j..] {
             out.push(*e);
         }
@@ -464,7 +470,7 @@ unsafe fn merge(
 /// The set algebra of `rt_set` and `rt_set_scalar`, over an element order `cmp`. Results
 /// are written straight into the arena (no intermediate buffers).
 #[inline(always)]
-unsafe fn set_op(ctx: *mut Ctx, op: i64, a: u64, b: u64, cmp: impl Fn(u64, u64) -> Ordering) -> u64 {
+unsafe fn set_op(ctx: *mut RunContext, op: i64, a: u64, b: u64, cmp: impl Fn(u64, u64) -> Ordering) -> u64 {
     let read = |s: u64| -> (bool, &[u64]) {
         let p = s as *const u64;
         (*p == 1, std::slice::from_raw_parts(p.add(2), *p.add(1) as usize))
@@ -498,7 +504,7 @@ unsafe fn set_op(ctx: *mut Ctx, op: i64, a: u64, b: u64, cmp: impl Fn(u64, u64) 
     };
     match op {
         SET_EMPTY => EMPTY_SET.as_ptr() as u64,
-        SET_UNIV => match SetOut::new(ctx, 0) {
+        SET_UNIV => match SetCellWriter::new(ctx, 0) {
             Some(out) => out.done(ctx, true),
             None => 0,
         },
@@ -513,7 +519,7 @@ unsafe fn set_op(ctx: *mut Ctx, op: i64, a: u64, b: u64, cmp: impl Fn(u64, u64) 
                 return merge(ctx, &cmp, (b, xb), (0, &[a]), MINUS, true);
             }
             // The common case (`set`, `tset`, `insert x {}`): one pass, no merge.
-            let Some(mut out) = SetOut::new(ctx, xb.len() + 1) else { return 0 };
+            let Some(mut out) = SetCellWriter::new(ctx, xb.len() + 1) else { return 0 };
             let at = xb.iter().position(|e| cmp(a, *e) == Ordering::Less).unwrap_or(xb.len());
             for e in &xb[..at] {
                 out.push(*e);
@@ -548,7 +554,7 @@ unsafe fn set_op(ctx: *mut Ctx, op: i64, a: u64, b: u64, cmp: impl Fn(u64, u64) 
         }
         SET_COMPL => {
             let (ca, xa) = read(a);
-            let Some(mut out) = SetOut::new(ctx, xa.len()) else { return 0 };
+            let Some(mut out) = SetCellWriter::new(ctx, xa.len()) else { return 0 };
             for e in xa {
                 out.push(*e);
             }
