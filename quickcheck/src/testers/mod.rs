@@ -7,13 +7,12 @@
 //! once for every tester.
 //!
 //! The rows of the standard registry: `random` (random cases, shrunk), `exhaustive` (every
-//! case up to the size), and `smart_exhaustive` and `narrowing`, which say they are not
+//! case up to the size), and `smart_exhaustive` and `narrowing` (`unavailable`), which say they are not
 //! available yet.
 
 pub mod exhaustive;
-pub mod narrowing;
 pub mod random;
-pub mod smart_exhaustive;
+pub mod unavailable;
 
 use crate::driver::Turn;
 use crate::options::Options;
