@@ -7,6 +7,9 @@
 //! - inside `lang`, whose top-level modules are themselves layers (syntax → types → core IR
 //!   → interpreter → the checked theory), a module names only modules of a lower rank.
 //!
+//! - a few boundaries inside crates: code generation knows the core IR, not the
+//!   interpreter's values (only the JIT's entry points convert them).
+//!
 //! A new crate or a new top-level `lang` module must be given a rank here, or the test fails.
 
 use std::path::{Path, PathBuf};
@@ -27,6 +30,13 @@ const LANG_MODULE_RANKS: &[(&str, u32)] = &[
     ("interp", 5),
     ("theory", 6),
 ];
+
+/// Directories whose sources must not name a path, and why.
+const FORBIDDEN: &[(&str, &str, &str)] = &[(
+    "codegen/src/translate",
+    "lang::interp",
+    "code generation reads the core IR only; values are converted at the JIT's entry (`layout`)",
+)];
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -172,6 +182,30 @@ fn upward_module_references(src: &Path, ranks: &[(&str, u32)]) -> Vec<String> {
         }
     }
     bad
+}
+
+/// Uses of a forbidden path under `dir`: `file:line` messages.
+fn forbidden_uses(dir: &Path, path: &str, why: &str) -> Vec<String> {
+    let mut files = Vec::new();
+    rust_files(dir, &mut files);
+    files.sort();
+    let mut bad = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).expect("a source file");
+        for (i, line) in text.lines().enumerate() {
+            if line.split("//").next().unwrap_or_default().contains(path) {
+                bad.push(format!("{}:{}: uses `{path}`: {why}", file.display(), i + 1));
+            }
+        }
+    }
+    bad
+}
+
+#[test]
+fn boundaries_inside_crates_hold() {
+    let bad: Vec<String> =
+        FORBIDDEN.iter().flat_map(|(dir, path, why)| forbidden_uses(&root().join(dir), path, why)).collect();
+    assert!(bad.is_empty(), "forbidden uses:\n{}", bad.join("\n"));
 }
 
 #[test]
