@@ -38,6 +38,7 @@
 //! therefore count less than the interpreter's, which counts every call.
 
 mod call_graph;
+pub mod engine;
 mod layout;
 mod runtime;
 mod translate;
