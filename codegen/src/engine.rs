@@ -157,11 +157,20 @@ impl<'p> Evaluator<'p> {
     /// program that needs more runs in the interpreter in the other half. Returns whether
     /// this call compiled it. Calls on values tier up by themselves (`call`); a caller of
     /// `call_words` chooses the moment, as it must have words to run compiled code on.
+    #[inline]
     pub fn tier_up(&mut self, expected: u64, deadline: Option<Instant>) -> bool {
-        let t = &mut self.tier;
+        let t = &self.tier;
         if !t.pending || t.evals.saturating_add(expected) < t.engine.threshold() {
             return false;
         }
+        self.compile(deadline)
+    }
+
+    /// Compiles the program, once (`tier_up`): whether it compiled.
+    #[cold]
+    #[inline(never)]
+    fn compile(&mut self, deadline: Option<Instant>) -> bool {
+        let t = &mut self.tier;
         t.pending = false;
         let deadline = deadline.map(|d| compile_deadline(Instant::now(), d));
         t.jit = Jit::with_deadline(self.program, DEFAULT_ARENA_WORDS, &t.levels, deadline).ok();
@@ -170,15 +179,18 @@ impl<'p> Evaluator<'p> {
     }
 
     /// Whether the program is compiled.
+    #[inline]
     pub fn has_jit(&self) -> bool {
         self.tier.jit.is_some()
     }
 
     /// The JIT, once compiled: its arena is where callers of `call_words` build words.
+    #[inline]
     pub fn jit(&self) -> Option<&Jit> {
         self.tier.jit.as_ref()
     }
 
+    #[inline]
     pub fn jit_mut(&mut self) -> Option<&mut Jit> {
         self.tier.jit.as_mut()
     }
