@@ -146,10 +146,6 @@ impl<'p> Evaluator<'p> {
         self.tier
     }
 
-    pub fn program(&self) -> &'p Program {
-        self.program
-    }
-
     /// Compiles the program when the engine compiles, it was not tried yet, and the
     /// evaluations so far plus the `expected` coming reach the engine's threshold
     /// (`Engine::Compiled`: at once). Compiling counts against the time of what it is

@@ -57,6 +57,8 @@ impl Stop {
     }
 }
 
+/// Runs the parts of one conjecture on the assignment the tester sets, on the engine of
+/// the run (kept across sizes: the program is compiled once).
 pub struct Runner<'c> {
     pub conj: &'c Conjecture,
     eval: Evaluator<'c>,
