@@ -1,11 +1,10 @@
-//! Evaluating `value` items: with the Cranelift JIT by default (the file's values are
-//! compiled together, once), handing a value over to the reference interpreter when the JIT
-//! cannot decide it (a number past 64 bits, a construct it does not compile); with
-//! `Options::interpreter`, by the interpreter alone. Owns the evaluation limits and the
-//! diagnostic a failed `value` becomes.
+//! Evaluating `value` items, in file order, on the evaluation engine
+//! (`codegen::engine::Evaluator`): compiled by default (the file's values together, once, at
+//! the first value, within half of its time), each value the JIT cannot decide handed over
+//! to the reference interpreter; with `Options::interpreter`, by the interpreter alone.
+//! Owns the evaluation limits of a `value` and the diagnostic a failed one becomes.
 
-use codegen::{Jit, JitOutcome};
-use lang::core::ir::FunId;
+use codegen::engine::{Engine, Evaluator, JitTier};
 use lang::interp::{EvalError, Limits};
 use lang::{CheckedTheory, Diagnostic, Span, ValueOutcome};
 use std::time::{Duration, Instant};
@@ -32,62 +31,35 @@ pub fn evaluation_failed(term: Span, error: &EvalError, limits: &Limits) -> Diag
 
 /// The `value`s of one file, evaluated one at a time in file order.
 pub struct ValueEvaluator {
-    jit: Compiled,
-}
-
-/// The compiled values: compiled at the first `value` evaluated, so that compiling counts
-/// against that value's time limit.
-enum Compiled {
-    /// Not yet compiled.
-    Pending,
-    /// The JIT and the function of each value index.
-    Ready(Box<Jit>, Vec<FunId>),
-    /// Evaluating with the interpreter: asked for, no values, the program did not compile,
-    /// or compiling took too long.
-    Off,
+    /// The engine's compiled side, kept from one value to the next. The evaluator itself
+    /// lives for one value: its program is the theory's, which lowers each value into it.
+    tier: JitTier,
 }
 
 impl ValueEvaluator {
     /// An evaluator for `theory`'s values, compiling them (at the first one) when `use_jit`.
-    pub fn new(theory: &mut CheckedTheory, use_jit: bool) -> ValueEvaluator {
-        let jit = if use_jit && !theory.value_indices().is_empty() { Compiled::Pending } else { Compiled::Off };
-        ValueEvaluator { jit }
+    pub fn new(_theory: &mut CheckedTheory, use_jit: bool) -> ValueEvaluator {
+        ValueEvaluator { tier: JitTier::new(Engine::from(use_jit), &[]) }
     }
 
     /// Evaluates value item `index` within `limits`.
     pub fn eval(&mut self, theory: &mut CheckedTheory, index: usize, limits: &Limits) -> ValueOutcome {
-        if matches!(self.jit, Compiled::Pending) {
-            // The file's values are compiled together, once, within half of this value's
-            // time: a program that takes longer (or does not compile) is evaluated by the
-            // interpreter, this value in the time left.
-            let deadline = limits.deadline.map(|d| quickcheck::runner::compile_deadline(Instant::now(), d));
+        let tier = std::mem::replace(&mut self.tier, JitTier::new(Engine::Interpreter, &[]));
+        // Before the engine compiles, every value is lowered, so that they compile together,
+        // once (within this value's time: the engine compiles at its first call).
+        let (program, fun) = if tier.pending() {
             let (program, funs) = theory.lower_values();
-            self.jit = match Jit::with_deadline(program, codegen::DEFAULT_ARENA_WORDS, &[], deadline) {
-                Ok(jit) => Compiled::Ready(Box::new(jit), funs),
-                Err(_) => Compiled::Off,
-            };
-        }
-        if let Compiled::Ready(jit, funs) = &mut self.jit {
-            match jit.call(funs[index], &[], limits) {
-                Ok(value) => return theory.value_outcome(index, &value),
-                Err(outcome) if outcome.hand_over() => {}
-                Err(outcome) => return ValueOutcome::Failed(eval_error(outcome)),
-            }
-        }
-        theory.eval_value(index, limits)
-    }
-}
-
-fn eval_error(outcome: JitOutcome) -> EvalError {
-    match outcome {
-        JitOutcome::Undefined(u) => EvalError::Undefined(u),
-        JitOutcome::OutOfFuel => EvalError::OutOfFuel,
-        JitOutcome::TooDeep => EvalError::TooDeep,
-        JitOutcome::Timeout => EvalError::Timeout,
-        JitOutcome::OutOfMemory => EvalError::OutOfMemory,
-        // Handed over above; kept total for the compiler.
-        JitOutcome::Overflow | JitOutcome::NotSupported => {
-            EvalError::NotExecutable("the JIT handed this case over".into())
+            (program, funs[index])
+        } else {
+            let (program, fun, _) = theory.lower_value(index);
+            (program, fun)
+        };
+        let mut evaluator = Evaluator::with_tier(program, tier);
+        let result = evaluator.call(fun, &[], limits);
+        self.tier = evaluator.into_tier();
+        match result {
+            Ok(value) => theory.value_outcome(index, &value),
+            Err(error) => ValueOutcome::Failed(error),
         }
     }
 }
@@ -119,12 +91,12 @@ mod tests {
                 || matches!(&first, ValueOutcome::Value { printed, .. } if printed == "1"),
             "{first:?}"
         );
-        assert!(matches!(ev.jit, Compiled::Off));
+        assert!(!ev.tier.has_jit() && !ev.tier.pending());
         let fresh = Limits { deadline: Some(Instant::now() + Duration::from_secs(5)), ..Limits::default() };
         assert!(matches!(ev.eval(&mut th, values[1], &fresh), ValueOutcome::Value { printed, .. } if printed == "1"));
         // With time left, the first value compiles the file's values.
         let mut ev = ValueEvaluator::new(&mut th, true);
         assert!(matches!(ev.eval(&mut th, values[0], &fresh), ValueOutcome::Value { printed, .. } if printed == "1"));
-        assert!(matches!(ev.jit, Compiled::Ready(..)));
+        assert!(ev.tier.has_jit());
     }
 }

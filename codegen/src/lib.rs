@@ -7,7 +7,10 @@
 //! the code; `Jit::run` calls a function on words, `Jit::call` on interpreter `Value`s
 //! (converted by `layout`), `Jit::run_rows` many cases in one loop (compiled, with the body
 //! inlined, for functions `Jit::with_levels` compiled a level loop for). A run without a
-//! value ends in a `JitOutcome` (`outcome`).
+//! value ends in a `JitOutcome` (`outcome`). `engine` is where every caller (`value`s, the
+//! testers) evaluates: the one place that decides between the interpreter and compiled code
+//! (compile once a search grows, within half the time left; hand back what the JIT cannot
+//! decide).
 //!
 //! Value layout (64-bit words, typed statically by the IR, no tags at run time): `bool` is
 //! 0/1; `nat`/`int` a plain `i64` — any result that does not fit ends the run with
@@ -40,6 +43,7 @@
 
 mod call_graph;
 mod compiled_program;
+pub mod engine;
 mod jit;
 mod layout;
 mod outcome;

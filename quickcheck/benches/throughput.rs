@@ -356,8 +356,8 @@ fn expect_schedule(c: &Conjecture, gens: &[usize], premise_after: Option<usize>)
     }
     want.push(Step::Check(PartRef::Conclusion));
     assert_eq!(Schedule::of(c).steps, want, "the baseline follows this schedule");
-    let r = Runner::new(c, true, Instant::now() + Duration::from_secs(60));
-    assert!(r.has_jit(), "the conjecture compiles in the JIT");
+    let mut r = Runner::new(c, Engine::Compiled, Instant::now() + Duration::from_secs(60));
+    assert!(r.arena().compiled(), "the conjecture compiles in the JIT");
 }
 
 /// Times one call; for the start-up checks and the printed set-up figures.

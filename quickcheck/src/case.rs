@@ -5,7 +5,7 @@
 
 use crate::outcome::{Counterexample, Evaluated};
 use crate::program::{PartRef, Schedule, Step};
-use crate::runner::{Runner, Stop, Verdict};
+use crate::runner::{Engine, Runner, Stop, Verdict};
 use lang::core::conjecture::{Conjecture, Part};
 use lang::core::ir::Undef;
 use lang::interp::Value;
@@ -73,9 +73,10 @@ pub enum Recheck {
 }
 
 /// Re-evaluates the conjecture in the reference interpreter on the generated variables'
-/// values (`generated[v]` for each `Gen` step's variable) and builds the report.
+/// values (`generated[v]` for each `Gen` step's variable) and builds the report: the same
+/// steps a tester runs, on a runner whose engine never compiles.
 pub fn recheck(c: &Conjecture, sched: &Schedule, generated: &[Option<Value>], deadline: Instant) -> Recheck {
-    let mut r = Runner::new(c, false, deadline);
+    let mut r = Runner::new(c, Engine::Interpreter, deadline);
     let mut taint = None;
     let mut flow = Flow::Next;
     for step in &sched.steps {

@@ -184,7 +184,7 @@ pub(crate) fn run(
     let setup = Setup { options: opts, deadline: budget.deadline, engine };
     let mut searches: Vec<Box<dyn Search>> = conjectures.iter().map(|c| tester.search(c, &setup)).collect();
     let order = schedule(searches.len(), opts.size.max(1));
-    if opts.verbose && engine != Engine::Interpreter {
+    if opts.verbose && engine.compiles() {
         // Functions too large to compile cheaply run in the interpreter, which is slower:
         // say so, as a timeout may follow from it.
         for (c, inst) in conjectures.iter().zip(instance_names(conjectures)) {

@@ -8,7 +8,7 @@
 //! registry's `portfolio`), walks the instances and sizes in `schedule` order within a
 //! `budget`, and hands each step to the tester's per-instance search (`testers`:
 //! `exhaustive` over `space`s, `random` with shrinking), which evaluates cases with a
-//! `runner` (the JIT, falling back to the interpreter); every counterexample is re-checked
+//! `runner` (on `codegen::engine`, which picks the interpreter or the JIT); every counterexample is re-checked
 //! by the interpreter (`case`) before it becomes an `outcome`.
 //!
 //! Map: `driver` (the run around every search: instances, sizes, limits, verdicts, report),

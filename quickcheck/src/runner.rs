@@ -1,46 +1,32 @@
-//! Running the parts of a conjecture on one assignment: in native code (the JIT) where it
-//! can, in the reference interpreter where the JIT hands a case over (numbers past 64 bits,
-//! constructs it does not compile). Testers set variables, step through the schedule, and
-//! read a `Verdict` per part; what a verdict means for the search is theirs to decide.
+//! Running the parts of a conjecture on one assignment, for the testers. Where a part runs,
+//! compiled code or the reference interpreter, is the engine's decision
+//! (`codegen::engine::Evaluator`, on the run's `Engine`); this module keeps the assignment
+//! in both of their forms (JIT words, interpreter values, each read from the other when
+//! needed) and turns what a part gave into a `Verdict` or a `Stop`. What a verdict means
+//! for the search is the tester's to decide.
+//!
+//! A tester sees three faces of a `Runner`:
+//! - the assignment and the parts (`Runner`): set variables, step through the schedule,
+//!   read a verdict per part;
+//! - the arena-backed value builder (`Runner::arena`, an `Arena`): test data built as words
+//!   straight into the JIT's arena, the only place outside `codegen` that knows how words
+//!   are laid out;
+//! - the batch runner (`Runner::batch`, a `Batch`): rows of words run through the parts in
+//!   one compiled loop.
 
-use codegen::{Jit, JitOutcome, LevelCounts, LevelEnd, SharedCells, Word};
-use lang::core::conjecture::Conjecture;
-use lang::core::ir::{FunId, Undef};
-use lang::interp::{EvalError, Interp, Limits, Value};
+pub use codegen::engine::Engine;
+
+use codegen::engine::{Answer, Evaluator};
+use codegen::{ArenaMark, Jit, LevelCounts, LevelEnd, SharedCells, Word};
+use lang::core::conjecture::{Conjecture, ConjectureVar};
+use lang::core::ir::{FunId, Ty, Undef};
+use lang::interp::{EvalError, Limits, Value};
 use std::time::Instant;
 
 /// Fuel for one part on one assignment. A test case that needs more is treated as not
 /// terminating (the lemma times out) rather than holding up the search.
 const CASE_FUEL: u64 = 50_000_000;
 const CASE_DEPTH: u32 = 100_000;
-
-/// Evaluations after which compiling the program pays: the interpreter runs a small case in
-/// a few microseconds, compiling takes a few milliseconds.
-const TIER_UP: u64 = 2_000;
-
-/// Where test cases run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Engine {
-    /// The reference interpreter only (`--interpreter`).
-    Interpreter,
-    /// The interpreter first, compiled code once the search has grown past a few thousand
-    /// evaluations: what `hol check` uses, so a lemma refuted at once never pays for
-    /// compilation.
-    Tiered,
-    /// Compiled code from the first case (differential tests, benchmarks).
-    Compiled,
-}
-
-/// `true` is `Compiled`, `false` is `Interpreter`.
-impl From<bool> for Engine {
-    fn from(jit: bool) -> Engine {
-        if jit {
-            Engine::Compiled
-        } else {
-            Engine::Interpreter
-        }
-    }
-}
 
 /// What evaluating a boolean part gave.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -61,6 +47,7 @@ pub enum Stop {
 }
 
 impl Stop {
+    /// An evaluation's failure (on either engine) as the end of the search.
     fn of(e: EvalError) -> Stop {
         match e {
             EvalError::Timeout => Stop::Timeout,
@@ -70,298 +57,158 @@ impl Stop {
     }
 }
 
+/// Runs the parts of one conjecture on the assignment the tester sets, on the engine of
+/// the run (kept across sizes: the program is compiled once).
 pub struct Runner<'c> {
     pub conj: &'c Conjecture,
-    jit: Option<Jit>,
-    /// Compile when the search grows (`tier_up`).
-    want_jit: bool,
-    /// Parts evaluated so far.
-    evals: u64,
-    interp: Interp<'c>,
+    eval: Evaluator<'c>,
     /// The current assignment as JIT words (valid while the arena is not released below it).
-    words: Vec<Word>,
-    has_word: Vec<bool>,
+    words: Words,
     /// The current assignment as interpreter values, where known.
     values: Vec<Option<Value>>,
-    /// Functions the JIT cannot run: always evaluated in the interpreter.
-    jit_refuses: Vec<bool>,
     /// The variables each function of the program reads (empty for the lemma's constants).
     fun_uses: Vec<Vec<usize>>,
-    /// Per variable: generators may build its values as words directly (no sets or
-    /// functions inside, and there is a JIT).
+    /// Per variable: its values may be built as words directly (no sets or functions
+    /// inside, and the program is compiled).
     words_ok: Vec<bool>,
-    pub deadline: Instant,
+    /// The limits of one part on one assignment; their deadline is the run's.
+    limits: Limits,
+}
+
+/// The assignment as JIT words, one per variable (`word[v]` meaningful where `has[v]`): a
+/// row of arguments for compiled code.
+struct Words {
+    word: Vec<Word>,
+    has: Vec<bool>,
+}
+
+impl Words {
+    /// The whole row, if it sets every variable of `uses`.
+    #[inline]
+    fn row_for(&self, uses: &[usize]) -> Option<&[Word]> {
+        uses.iter().all(|v| self.has[*v]).then_some(&self.word[..])
+    }
 }
 
 impl<'c> Runner<'c> {
-    /// A runner on `engine` (see `Engine`).
+    /// A runner on `engine`, its cases limited to `deadline`. The parts get level loops when
+    /// compiled, for the testers' loops over many cases (`Batch::run`).
     pub fn new(conj: &'c Conjecture, engine: impl Into<Engine>, deadline: Instant) -> Runner<'c> {
         let n = conj.vars.len();
-        let engine = engine.into();
+        let parts: Vec<FunId> = conj.premises.iter().chain([&conj.conclusion]).map(|p| p.fun).collect();
         let mut r = Runner {
             conj,
-            jit: None,
-            want_jit: engine != Engine::Interpreter,
-            evals: 0,
-            interp: Interp::new(&conj.program),
-            words: vec![0; n],
-            has_word: vec![false; n],
+            eval: Evaluator::new(&conj.program, engine.into(), &parts),
+            words: Words { word: vec![0; n], has: vec![false; n] },
             values: vec![None; n],
-            jit_refuses: vec![false; conj.program.funs.len()],
             fun_uses: fun_uses(conj),
             words_ok: vec![false; n],
-            deadline,
+            limits: Limits { fuel: CASE_FUEL, max_depth: CASE_DEPTH, deadline: Some(deadline) },
         };
-        if engine == Engine::Compiled {
-            r.tier_up(u64::MAX);
-        }
+        // An engine that compiles from the first case compiles now.
+        r.tier_up(0);
         r
     }
 
-    /// Compiles the program when the cases run so far plus `expected` more reach
-    /// `TIER_UP`. Call it where a tester can start using words (before building a size's
-    /// tables, before a random case).
+    /// Lets the engine compile the program if the cases run so far plus `expected` more
+    /// make it pay (`Evaluator::tier_up`; compiling may take half the time left). Call it
+    /// where a tester can start using words (before building a size's tables, before a
+    /// random case).
+    #[inline]
     pub fn tier_up(&mut self, expected: u64) {
-        if !self.want_jit || self.jit.is_some() || self.evals.saturating_add(expected) < TIER_UP {
-            return;
+        if self.eval.tier_up(expected, self.limits.deadline) {
+            let p = &self.conj.program;
+            self.words_ok = self.conj.vars.iter().map(|v| crate::types::words_ok(p, &v.ty)).collect();
         }
-        self.want_jit = false;
-        // The parts get level loops, for the testers' loops over many cases (`Jit::run_rows`).
-        let parts: Vec<FunId> = self.conj.premises.iter().chain([&self.conj.conclusion]).map(|p| p.fun).collect();
-        // Compiling counts against the run's time limit: it may take half of what is left,
-        // and a program that needs more is run by the interpreter in the other half.
-        let deadline = compile_deadline(Instant::now(), self.deadline);
-        self.jit = Jit::with_deadline(&self.conj.program, codegen::DEFAULT_ARENA_WORDS, &parts, Some(deadline)).ok();
-        let (p, has) = (&self.conj.program, self.jit.is_some());
-        self.words_ok = self.conj.vars.iter().map(|v| has && crate::types::words_ok(p, &v.ty)).collect();
     }
 
-    /// Whether values of variable `var` can be built as words directly.
+    /// Whether variable `var` can be set from a word alone (`set_word`), its values built
+    /// as words directly (`arena`).
+    #[inline]
     pub fn words_ok(&self, var: usize) -> bool {
         self.words_ok[var]
     }
 
-    pub fn has_jit(&self) -> bool {
-        self.jit.is_some()
-    }
-
-    fn limits(&self) -> Limits {
-        Limits { fuel: CASE_FUEL, max_depth: CASE_DEPTH, deadline: Some(self.deadline) }
-    }
-
-    /// The JIT's arena fill level (`None` without a JIT).
-    pub fn mark(&self) -> Option<codegen::ArenaMark> {
-        self.jit.as_ref().map(|j| j.mark())
-    }
-
-    pub fn release(&mut self, m: Option<codegen::ArenaMark>) {
-        if let (Some(j), Some(m)) = (self.jit.as_mut(), m) {
-            j.release(m);
-        }
-    }
-
-    /// Frees the whole arena (words built before become invalid).
-    pub fn reset_arena(&mut self) {
-        if let Some(j) = self.jit.as_mut() {
-            j.reset();
-        }
-        self.has_word.iter_mut().for_each(|h| *h = false);
-    }
-
-    /// Builds `v` (of the type of variable `var`) in the arena, if there is a JIT and it can.
-    pub fn word_of(&mut self, var: usize, v: &Value) -> Option<Word> {
-        let ty = &self.conj.vars[var].ty;
-        self.jit.as_mut().and_then(|j| j.word_of(v, ty).ok())
-    }
-
-    /// Builds `v` of type `ty` in the arena, if there is a JIT and it can.
-    pub fn word_of_ty(&mut self, v: &Value, ty: &lang::core::ir::Ty) -> Option<Word> {
-        self.jit.as_mut().and_then(|j| j.word_of(v, ty).ok())
-    }
-
-    /// `word_of_ty`, sharing the cells of fields shared with values converted before through
-    /// `shared` (`Jit::word_of_shared`).
-    pub fn word_of_shared(&mut self, v: &Value, ty: &lang::core::ir::Ty, shared: &mut SharedCells) -> Option<Word> {
-        self.jit.as_mut().and_then(|j| j.word_of_shared(v, ty, shared).ok())
-    }
-
-    /// Whether at least half of the JIT's arena is still free (test data built before the
-    /// cases must leave the cases room to run).
-    pub fn arena_half_free(&self) -> bool {
-        self.jit.as_ref().is_some_and(|j| j.arena_room() >= j.arena_words() / 2)
-    }
-
-    /// Builds constructor `tag` over field words in the arena.
-    #[inline]
-    pub fn ctor_word(&mut self, tag: u32, fields: &[Word]) -> Option<Word> {
-        self.jit.as_mut().and_then(|j| j.ctor_word(tag, fields).ok())
-    }
-
-    /// The list of the numbers `elems`, built in the JIT's arena.
-    pub fn int_list_word(&mut self, elems: &[i64]) -> Option<Word> {
-        self.jit.as_mut().and_then(|j| j.int_list_word(elems).ok())
-    }
-
-    /// The list of the `len` numbers `elem` gives in order, built in the JIT's arena
-    /// (`Jit::int_list_with`), if there is a JIT and room.
-    #[inline]
-    pub fn int_list_with(&mut self, len: usize, elem: impl FnMut() -> i64) -> Option<Word> {
-        self.jit.as_mut().and_then(|j| j.int_list_with(len, elem).ok())
-    }
-
-    /// Sets variable `var` to `value`, with its word when the caller has one.
+    /// Sets variable `var` to `value`, with its word when the caller has one; otherwise its
+    /// word is built here when compiled code could run on it.
     pub fn set(&mut self, var: usize, value: Value, word: Option<Word>) {
+        let word = word.or_else(|| {
+            let jit = self.eval.jit_mut()?;
+            jit.word_of(&value, &self.conj.vars[var].ty).ok()
+        });
         self.values[var] = Some(value);
         match word {
             Some(w) => {
-                self.words[var] = w;
-                self.has_word[var] = true;
+                self.words.word[var] = w;
+                self.words.has[var] = true;
             }
-            None => self.has_word[var] = false,
+            None => self.words.has[var] = false,
         }
     }
 
-    /// Sets variable `var` from a word only; its value is read back when needed.
+    /// Sets variable `var` from a word only (built in `arena`); its value is read back
+    /// when needed.
+    #[inline]
     pub fn set_word(&mut self, var: usize, word: Word) {
         self.values[var] = None;
-        self.words[var] = word;
-        self.has_word[var] = true;
+        self.words.word[var] = word;
+        self.words.has[var] = true;
     }
 
     /// The value of variable `var` in the current assignment.
     pub fn value(&mut self, var: usize) -> Option<Value> {
-        if self.values[var].is_none() && self.has_word[var] {
-            let ty = &self.conj.vars[var].ty;
-            self.values[var] = self.jit.as_ref().and_then(|j| j.value_of(self.words[var], ty).ok());
+        value_of(&mut self.values, &self.words, &self.conj.vars, self.eval.jit(), var)
+    }
+
+    /// Forgets the current assignment and frees the whole arena (every word built before
+    /// becomes invalid).
+    pub fn clear(&mut self) {
+        if let Some(j) = self.eval.jit_mut() {
+            j.reset();
         }
-        self.values[var].clone()
+        self.words.has.iter_mut().for_each(|h| *h = false);
+        self.values.iter_mut().for_each(|v| *v = None);
     }
 
     /// Computes variable `var` with function `f` (a binding) from the current assignment.
     pub fn bind(&mut self, var: usize, f: FunId) -> Result<Result<(), Undef>, Stop> {
-        if let Some(r) = self.try_jit(f) {
-            return match r {
-                Ok(w) => {
-                    self.set_word(var, w);
-                    Ok(Ok(()))
-                }
-                Err(JitOutcome::Undefined(u)) => Ok(Err(u)),
-                Err(e) => Err(jit_stop(e)),
-            };
+        match self.call(f) {
+            Ok(Answer::Word(w)) => self.set_word(var, w),
+            Ok(Answer::Value(v)) => self.set(var, v, None),
+            Err(EvalError::Undefined(u)) => return Ok(Err(u)),
+            Err(e) => return Err(Stop::of(e)),
         }
-        match self.interp_call(f) {
-            Ok(v) => {
-                let w = self.word_of(var, &v);
-                self.set(var, v, w);
-                Ok(Ok(()))
-            }
-            Err(EvalError::Undefined(u)) => Ok(Err(u)),
-            Err(e) => Err(Stop::of(e)),
-        }
+        Ok(Ok(()))
     }
 
     /// Evaluates the boolean function `f` on the current assignment.
     pub fn check(&mut self, f: FunId) -> Result<Verdict, Stop> {
-        self.evals += 1;
-        if let Some(r) = self.try_jit(f) {
-            return match r {
-                Ok(w) => Ok(if w != 0 { Verdict::Holds } else { Verdict::Fails }),
-                Err(JitOutcome::Undefined(u)) => Ok(Verdict::Undefined(u)),
-                Err(e) => Err(jit_stop(e)),
-            };
-        }
-        match self.interp_call(f) {
-            Ok(Value::Bool(b)) => Ok(if b { Verdict::Holds } else { Verdict::Fails }),
-            Ok(_) => Err(Stop::NotExecutable("a part did not evaluate to a truth value".into())),
-            Err(EvalError::Undefined(u)) => Ok(Verdict::Undefined(u)),
-            Err(e) => Err(Stop::of(e)),
-        }
-    }
-
-    /// Whether the JIT runs every function of `checks` on rows of words that set every
-    /// variable set now and, if given, variable `var`: none refused, none reading a
-    /// variable without a word (with `None`, rows set every variable).
-    pub fn jit_runs(&self, checks: &[FunId], var: Option<usize>) -> bool {
-        self.jit.is_some()
-            && checks.iter().all(|f| {
-                let i = f.0 as usize;
-                !self.jit_refuses[i]
-                    && (var.is_none() || self.fun_uses[i].iter().all(|v| Some(*v) == var || self.has_word[*v]))
-            })
-    }
-
-    /// Appends to `rows` one row of arguments per word of `values`: the current assignment
-    /// with variable `var` set to it (for `run_rows`).
-    pub fn rows_with(&self, var: usize, values: &[Word], rows: &mut Vec<Word>) {
-        for w in values {
-            let at = rows.len() + var;
-            rows.extend_from_slice(&self.words);
-            rows[at] = *w;
-        }
-    }
-
-    /// The number of words in a row of arguments: one per variable.
-    pub fn width(&self) -> usize {
-        self.words.len()
-    }
-
-    /// Runs `checks` on each row of `rows` (`width` words each, see `rows_with`) in compiled
-    /// code (`Jit::run_rows`): where it stopped, and the cases it ran to the end. The caller
-    /// checks `jit_runs` first.
-    pub fn run_rows(&mut self, checks: &[FunId], descend: bool, rows: &[Word]) -> (LevelEnd, LevelCounts) {
-        let limits = self.limits();
-        let width = self.words.len();
-        let Some(jit) = self.jit.as_mut() else {
-            return (if rows.is_empty() { LevelEnd::Done } else { LevelEnd::Handover(0) }, LevelCounts::default());
+        let holds = match self.call(f) {
+            Ok(Answer::Word(w)) => w != 0,
+            Ok(Answer::Value(Value::Bool(b))) => b,
+            Ok(Answer::Value(_)) => return Err(Stop::NotExecutable("a part did not evaluate to a truth value".into())),
+            Err(EvalError::Undefined(u)) => return Ok(Verdict::Undefined(u)),
+            Err(e) => return Err(Stop::of(e)),
         };
-        let (end, counts) = jit.run_rows(checks, descend, rows, width, &limits);
-        self.evals += counts.rejected + counts.passed;
-        (end, counts)
+        Ok(if holds { Verdict::Holds } else { Verdict::Fails })
     }
 
-    /// Runs `f` in the JIT when it can decide: `None` to fall back to the interpreter.
-    fn try_jit(&mut self, f: FunId) -> Option<Result<Word, JitOutcome>> {
-        let i = f.0 as usize;
-        if self.jit_refuses[i] || self.fun_uses[i].iter().any(|v| !self.has_word[*v]) {
-            return None;
-        }
-        let limits = self.limits();
-        let jit = self.jit.as_mut()?;
-        let m = jit.mark();
-        let r = jit.run(f, &self.words, &limits);
-        match &r {
-            Err(JitOutcome::NotSupported) => {
-                self.jit_refuses[i] = true;
-                jit.release(m);
-                None
-            }
-            Err(JitOutcome::Overflow) => {
-                jit.release(m);
-                None
-            }
-            _ => Some(r),
-        }
-    }
-
-    fn interp_call(&mut self, f: FunId) -> Result<Value, EvalError> {
-        let n = self.conj.vars.len();
-        // A variable the function does not use is not read; any value stands in.
-        let mut args = vec![Value::Bool(false); n];
-        for k in 0..self.fun_uses[f.0 as usize].len() {
-            let v = self.fun_uses[f.0 as usize][k];
-            args[v] = self.value(v).unwrap_or(Value::Bool(false));
-        }
-        let limits = self.limits();
-        self.interp.call(f, args, &limits)
+    /// Calls `f` on the current assignment: on its words when it has every word `f` reads,
+    /// else (or when the engine hands the case over) on its values.
+    #[inline]
+    fn call(&mut self, f: FunId) -> Result<Answer, EvalError> {
+        let uses = &self.fun_uses[f.0 as usize];
+        let (values, words, vars) = (&mut self.values, &self.words, &self.conj.vars);
+        let args = |jit: Option<&Jit>| values_of(values, words, vars, jit, uses);
+        self.eval.call_words(f, words.row_for(uses), args, &self.limits)
     }
 
     /// Evaluates `f` in the interpreter and prints the result (for reports).
     pub fn show(&mut self, f: FunId) -> String {
-        match self.interp_call(f) {
-            Ok(v) => {
-                let ty = self.conj.program.fun(f).ret.clone();
-                self.interp.print(&v, &ty)
-            }
+        let uses = &self.fun_uses[f.0 as usize];
+        let args = values_of(&mut self.values, &self.words, &self.conj.vars, self.eval.jit(), uses);
+        match self.eval.interpret(f, args, &self.limits) {
+            Ok(v) => self.eval.print(&v, &self.conj.program.fun(f).ret),
             Err(e) => format!("({e})"),
         }
     }
@@ -369,27 +216,172 @@ impl<'c> Runner<'c> {
     /// Prints the current value of variable `var`.
     pub fn show_var(&mut self, var: usize) -> Option<String> {
         let v = self.value(var)?;
-        let ty = self.conj.vars[var].ty.clone();
-        Some(self.interp.print(&v, &ty))
+        Some(self.eval.print(&v, &self.conj.vars[var].ty))
     }
 
-    /// Forgets the current assignment.
-    pub fn clear(&mut self) {
-        self.has_word.iter_mut().for_each(|h| *h = false);
-        self.values.iter_mut().for_each(|v| *v = None);
+    /// The arena-backed value builder: words for the assignment, built in the JIT's arena.
+    #[inline]
+    pub fn arena(&mut self) -> Arena<'_> {
+        Arena { jit: self.eval.jit_mut() }
+    }
+
+    /// The batch runner: the parts over many rows of words in one compiled loop.
+    #[inline]
+    pub fn batch(&mut self) -> Batch<'_, 'c> {
+        Batch { r: self }
     }
 }
 
-fn jit_stop(e: JitOutcome) -> Stop {
-    match e {
-        JitOutcome::Timeout => Stop::Timeout,
-        JitOutcome::OutOfFuel => Stop::Diverged(EvalError::OutOfFuel.to_string()),
-        JitOutcome::TooDeep => Stop::Diverged(EvalError::TooDeep.to_string()),
-        JitOutcome::OutOfMemory => Stop::Diverged(EvalError::OutOfMemory.to_string()),
-        // Handled by the caller.
-        JitOutcome::Undefined(_) | JitOutcome::Overflow | JitOutcome::NotSupported => {
-            Stop::Diverged("internal: unexpected JIT outcome".into())
+/// The value of variable `var`, read back from its word (and kept) when only that is set.
+fn value_of(
+    values: &mut [Option<Value>],
+    words: &Words,
+    vars: &[ConjectureVar],
+    jit: Option<&Jit>,
+    var: usize,
+) -> Option<Value> {
+    if values[var].is_none() && words.has[var] {
+        values[var] = jit.and_then(|j| j.value_of(words.word[var], &vars[var].ty).ok());
+    }
+    values[var].clone()
+}
+
+/// The interpreter's arguments for a function reading the variables `uses`: their values,
+/// and any value for the others, which it does not read.
+fn values_of(
+    values: &mut [Option<Value>],
+    words: &Words,
+    vars: &[ConjectureVar],
+    jit: Option<&Jit>,
+    uses: &[usize],
+) -> Vec<Value> {
+    let mut args = vec![Value::Bool(false); vars.len()];
+    for &v in uses {
+        args[v] = value_of(values, words, vars, jit, v).unwrap_or(Value::Bool(false));
+    }
+    args
+}
+
+/// Builds test data as JIT words in the arena, for `Runner::set_word` and batch rows.
+/// Without a compiled program there is no arena: every word is `None`, and marks are too.
+/// A full arena gives `None` as well. Words stay valid until the arena is released below
+/// them (`release` to an earlier mark, `Runner::clear`).
+pub struct Arena<'a> {
+    jit: Option<&'a mut Jit>,
+}
+
+impl Arena<'_> {
+    /// Whether the program is compiled, so that words can be built at all.
+    pub fn compiled(&self) -> bool {
+        self.jit.is_some()
+    }
+
+    /// The arena's fill level.
+    pub fn mark(&self) -> Option<ArenaMark> {
+        self.jit.as_ref().map(|j| j.mark())
+    }
+
+    /// Frees everything built since `m` was taken.
+    #[inline]
+    pub fn release(&mut self, m: Option<ArenaMark>) {
+        if let (Some(j), Some(m)) = (self.jit.as_mut(), m) {
+            j.release(m);
         }
+    }
+
+    /// Whether at least half of the arena is still free (test data built before the cases
+    /// must leave the cases room to run).
+    pub fn half_free(&self) -> bool {
+        self.jit.as_ref().is_some_and(|j| j.arena_room() >= j.arena_words() / 2)
+    }
+
+    /// The word of the interpreter value `v` of type `ty`, sharing the cells of fields
+    /// shared with values built before through `shared` (`Jit::word_of_shared`).
+    pub fn value(&mut self, v: &Value, ty: &Ty, shared: &mut SharedCells) -> Option<Word> {
+        self.jit.as_mut().and_then(|j| j.word_of_shared(v, ty, shared).ok())
+    }
+
+    /// The word of a `bool`.
+    #[inline]
+    pub fn bool(b: bool) -> Word {
+        Word::from(b)
+    }
+
+    /// The word of a `nat` or `int` that fits 64 bits.
+    #[inline]
+    pub fn int(i: i64) -> Word {
+        i as Word
+    }
+
+    /// Constructor `tag` over the words of its fields.
+    #[inline]
+    pub fn ctor(&mut self, tag: u32, fields: &[Word]) -> Option<Word> {
+        self.jit.as_mut().and_then(|j| j.ctor_word(tag, fields).ok())
+    }
+
+    /// The list of the words `elems` (`Nil` is constructor 0, `Cons` 1).
+    #[inline]
+    pub fn list(&mut self, elems: &[Word]) -> Option<Word> {
+        let mut v = self.ctor(0, &[])?;
+        for e in elems.iter().rev() {
+            v = self.ctor(1, &[*e, v])?;
+        }
+        Some(v)
+    }
+
+    /// The list of the numbers `elems`.
+    pub fn int_list(&mut self, elems: &[i64]) -> Option<Word> {
+        self.jit.as_mut().and_then(|j| j.int_list_word(elems).ok())
+    }
+
+    /// The list of the `len` numbers `elem` gives in order (`Jit::int_list_with`).
+    #[inline]
+    pub fn int_list_with(&mut self, len: usize, elem: impl FnMut() -> i64) -> Option<Word> {
+        self.jit.as_mut().and_then(|j| j.int_list_with(len, elem).ok())
+    }
+}
+
+/// Runs parts over many cases at once: rows of argument words (one word per variable,
+/// `width` per row) through compiled code's loop (`Jit::run_rows`), which hands back the
+/// cases it does not settle for the tester to run one at a time.
+pub struct Batch<'a, 'c> {
+    r: &'a mut Runner<'c>,
+}
+
+impl Batch<'_, '_> {
+    /// Whether compiled code runs every function of `checks` on rows that set every
+    /// variable set now and, if given, variable `var` (with `None`, rows set every
+    /// variable): none refused by the JIT, none reading a variable without a word.
+    pub fn runs(&self, checks: &[FunId], var: Option<usize>) -> bool {
+        let r = &*self.r;
+        r.eval.has_jit()
+            && checks.iter().all(|f| {
+                r.eval.compiles(*f)
+                    && (var.is_none() || r.fun_uses[f.0 as usize].iter().all(|v| Some(*v) == var || r.words.has[*v]))
+            })
+    }
+
+    /// The number of words in a row: one per variable.
+    pub fn width(&self) -> usize {
+        self.r.words.word.len()
+    }
+
+    /// Appends to `rows` one row per word of `values`: the current assignment with
+    /// variable `var` set to it.
+    pub fn rows_with(&self, var: usize, values: &[Word], rows: &mut Vec<Word>) {
+        for w in values {
+            let at = rows.len() + var;
+            rows.extend_from_slice(&self.r.words.word);
+            rows[at] = *w;
+        }
+    }
+
+    /// Runs `checks` on each row of `rows` (`Jit::run_rows`, which says what `descend`
+    /// does): where it stopped, and the cases it ran to the end. The caller checks `runs`
+    /// first.
+    pub fn run(&mut self, checks: &[FunId], descend: bool, rows: &[Word]) -> (LevelEnd, LevelCounts) {
+        let width = self.width();
+        self.r.eval.run_rows(checks, descend, rows, width, &self.r.limits)
     }
 }
 
@@ -407,10 +399,4 @@ fn fun_uses(c: &Conjecture) -> Vec<Vec<usize>> {
         }
     }
     out
-}
-
-/// The deadline for compiling, starting `now`, of a program to be run by `deadline`: half the
-/// time left, so that when compiling is abandoned the interpreter still has the other half.
-pub fn compile_deadline(now: Instant, deadline: Instant) -> Instant {
-    now + deadline.saturating_duration_since(now) / 2
 }

@@ -9,7 +9,7 @@ use crate::budget::Budget;
 use crate::case::{part, run_step, Flow};
 use crate::driver::{Judge, Turn};
 use crate::program::{Schedule, Step};
-use crate::runner::Runner;
+use crate::runner::{Arena, Runner};
 use crate::space::{Alt, Space, Spaces};
 use crate::testers::{Coverage, End, Search, Setup, SizeResult, Tester};
 use codegen::{LevelEnd, SharedCells, Word};
@@ -91,15 +91,16 @@ impl<'c> Exhaustive<'c> {
         let r = &mut self.r;
         let cases = self.gens.iter().filter_map(|v| sp[*v].as_ref()).fold(1u64, |n, s| n.saturating_mul(s.count()));
         r.tier_up(cases);
-        r.reset_arena();
+        r.clear();
         let mut words = WordCache::default();
         let mut word_only = vec![false; c.vars.len()];
-        if r.has_jit() {
+        let mut arena = r.arena();
+        if arena.compiled() {
             // The values of the tables are alive (in `sp`) all along `shared`'s life.
             let mut shared = SharedCells::default();
             for v in &self.gens {
                 if let Some(s) = &sp[*v] {
-                    words.prebuild(s, &c.vars[*v].ty, r, &mut shared);
+                    words.prebuild(s, &c.vars[*v].ty, &mut arena, &mut shared);
                     word_only[*v] = !crate::types::has_functions(&c.program, &c.vars[*v].ty);
                 }
             }
@@ -222,7 +223,7 @@ impl Walk<'_, '_> {
             return self.search_level(k, v, level, &space, w, taint);
         }
         let mut odometer = Odometer::new(&space);
-        let m = self.r.mark();
+        let m = self.r.arena().mark();
         for i in 0..space.count() {
             self.ticks += 1;
             if self.ticks & 1023 == 0 {
@@ -230,29 +231,26 @@ impl Walk<'_, '_> {
                     return Some(e);
                 }
             }
-            self.r.release(m);
+            let mut arena = self.r.arena();
+            arena.release(m);
             let word = match (words.as_deref(), &mut odometer) {
                 (Some(w), Some(o)) => {
-                    let word = o.word(&space, w, self.r);
+                    let word = o.word(&space, w, &mut arena);
                     o.advance(&space);
                     word
                 }
-                (Some(w), None) => w.word(&space, i, self.r),
+                (Some(w), None) => w.word(&space, i, &mut arena),
                 (None, _) => None,
             };
             match word {
                 Some(w) if self.word_only[v] => self.r.set_word(v, w),
-                w => {
-                    let val = space.value(i);
-                    let w = w.or_else(|| self.r.word_of(v, &val));
-                    self.r.set(v, val, w);
-                }
+                w => self.r.set(v, space.value(i), w),
             }
             if let Some(e) = self.search(k + 1, taint.clone()) {
                 return Some(e);
             }
         }
-        self.r.release(m);
+        self.r.arena().release(m);
         None
     }
 
@@ -271,22 +269,23 @@ impl Walk<'_, '_> {
         taint: Option<Undef>,
     ) -> Option<End> {
         let mut odometer = Odometer::new(space);
-        let m = self.r.mark();
+        let m = self.r.arena().mark();
         let n = space.count();
         let mut buf: Vec<Word> = Vec::with_capacity(LEVEL_CHUNK);
-        // The argument rows of the cases of `buf` (`Runner::rows_with`).
+        // The argument rows of the cases of `buf` (`Batch::rows_with`).
         let mut rows: Vec<Word> = Vec::new();
         let mut i = 0;
         while i < n {
             if let Some(e) = self.over_budget() {
                 return Some(e);
             }
-            self.r.release(m);
+            let mut arena = self.r.arena();
+            arena.release(m);
             buf.clear();
             while buf.len() < LEVEL_CHUNK && i < n {
                 let w = match &mut odometer {
-                    Some(o) => o.word(space, words, self.r).inspect(|_| o.advance(space)),
-                    None => words.word(space, i, self.r),
+                    Some(o) => o.word(space, words, &mut arena).inspect(|_| o.advance(space)),
+                    None => words.word(space, i, &mut arena),
                 };
                 let Some(w) = w else { break };
                 buf.push(w);
@@ -297,9 +296,7 @@ impl Walk<'_, '_> {
                 if let Some(o) = &mut odometer {
                     o.advance(space);
                 }
-                let val = space.value(i);
-                let w = self.r.word_of(v, &val);
-                self.r.set(v, val, w);
+                self.r.set(v, space.value(i), None);
                 if let Some(e) = self.search(k + 1, taint.clone()) {
                     return Some(e);
                 }
@@ -307,15 +304,16 @@ impl Walk<'_, '_> {
                 continue;
             }
             self.ticks += buf.len() as u64;
-            let chunk = self.r.mark();
-            let width = self.r.width();
+            let chunk = self.r.arena().mark();
+            let width = self.r.batch().width();
             rows.clear();
-            self.r.rows_with(v, &buf, &mut rows);
+            self.r.batch().rows_with(v, &buf, &mut rows);
             let mut j = 0;
             while j < buf.len() {
-                self.r.release(chunk);
-                let (end, counts) = if self.r.jit_runs(&level.checks, Some(v)) {
-                    self.r.run_rows(&level.checks, level.descend, &rows[j * width..])
+                self.r.arena().release(chunk);
+                let mut batch = self.r.batch();
+                let (end, counts) = if batch.runs(&level.checks, Some(v)) {
+                    batch.run(&level.checks, level.descend, &rows[j * width..])
                 } else {
                     (LevelEnd::Handover(0), Default::default())
                 };
@@ -328,7 +326,7 @@ impl Walk<'_, '_> {
                     // The case once more, step by step, where its outcome is read.
                     LevelEnd::Failed(d) | LevelEnd::Handover(d) => (j + d, k + 1),
                 };
-                self.r.release(chunk);
+                self.r.arena().release(chunk);
                 self.r.set_word(v, buf[at]);
                 if let Some(e) = self.search(next, taint.clone()) {
                     return Some(e);
@@ -336,7 +334,7 @@ impl Walk<'_, '_> {
                 j = at + 1;
             }
         }
-        self.r.release(m);
+        self.r.arena().release(m);
         None
     }
 
@@ -390,7 +388,7 @@ enum SpaceWords {
 
 impl SpaceWords {
     /// The word of value `i` of `s` (whose words these are), if the JIT can build it.
-    fn word(&self, s: &Space, i: u64, r: &mut Runner) -> Option<Word> {
+    fn word(&self, s: &Space, i: u64, arena: &mut Arena) -> Option<Word> {
         let alts = match self {
             SpaceWords::Table(ws) => return ws.get(i as usize).copied().flatten(),
             SpaceWords::Lazy(alts) => alts,
@@ -409,7 +407,7 @@ impl SpaceWords {
             digits[j] = n % c;
             n /= c;
         }
-        alt_word(a, fields, &digits[..k], r)
+        alt_word(a, fields, &digits[..k], arena)
     }
 }
 
@@ -418,15 +416,15 @@ const MAX_FIELDS: usize = 16;
 
 /// The word of alternative `a`'s value whose fields are the values number `digits` of its
 /// field spaces (whose words are `fields`).
-fn alt_word(a: &Alt, fields: &[Rc<SpaceWords>], digits: &[u64], r: &mut Runner) -> Option<Word> {
+fn alt_word(a: &Alt, fields: &[Rc<SpaceWords>], digits: &[u64], arena: &mut Arena) -> Option<Word> {
     let mut buf = [0 as Word; MAX_FIELDS];
     if digits.len() > MAX_FIELDS {
         return None;
     }
     for (j, d) in digits.iter().enumerate() {
-        buf[j] = fields[j].word(&a.fields[j], *d, r)?;
+        buf[j] = fields[j].word(&a.fields[j], *d, arena)?;
     }
-    r.ctor_word(a.tag, &buf[..digits.len()])
+    arena.ctor(a.tag, &buf[..digits.len()])
 }
 
 /// The position of the current value of a lazy space walked in index order: its
@@ -463,15 +461,15 @@ impl Odometer {
     }
 
     /// The word of the current value (`words` are `s`'s).
-    fn word(&self, s: &Space, words: &SpaceWords, r: &mut Runner) -> Option<Word> {
+    fn word(&self, s: &Space, words: &SpaceWords, arena: &mut Arena) -> Option<Word> {
         let (SpaceWords::Lazy(alts), Some(a)) = (words, s.alts().get(self.alt)) else { return None };
-        alt_word(a, &alts[self.alt], &self.digits, r)
+        alt_word(a, &alts[self.alt], &self.digits, arena)
     }
 }
 
 impl WordCache {
     /// Builds the words of `s` (of type `ty`) and of the spaces inside it.
-    fn prebuild(&mut self, s: &Rc<Space>, ty: &Ty, r: &mut Runner, shared: &mut SharedCells) -> Rc<SpaceWords> {
+    fn prebuild(&mut self, s: &Rc<Space>, ty: &Ty, arena: &mut Arena, shared: &mut SharedCells) -> Rc<SpaceWords> {
         if let Some(w) = self.spaces.get(&Rc::as_ptr(s)) {
             return w.clone();
         }
@@ -479,12 +477,12 @@ impl WordCache {
             // Tables take at most half the arena; values left without a word run in the
             // interpreter.
             Some(t) => SpaceWords::Table(
-                t.iter().map(|x| if r.arena_half_free() { r.word_of_shared(x, ty, shared) } else { None }).collect(),
+                t.iter().map(|x| if arena.half_free() { arena.value(x, ty, shared) } else { None }).collect(),
             ),
             None => SpaceWords::Lazy(
                 s.alts()
                     .iter()
-                    .map(|a| a.fields.iter().zip(&a.tys).map(|(f, t)| self.prebuild(f, t, r, shared)).collect())
+                    .map(|a| a.fields.iter().zip(&a.tys).map(|(f, t)| self.prebuild(f, t, arena, shared)).collect())
                     .collect(),
             ),
         });
@@ -517,15 +515,16 @@ mod tests {
         let space = Spaces::new(&c.program).space(&ty, 9).unwrap();
         assert!(space.as_table().is_none() && space.count() == 623_530);
         let mut cache = WordCache::default();
-        let words = cache.prebuild(&space, &ty, &mut r, &mut SharedCells::default());
+        let words = cache.prebuild(&space, &ty, &mut r.arena(), &mut SharedCells::default());
         let mut odometer = Odometer::new(&space).expect("a lazy space");
-        let m = r.mark();
+        let m = r.arena().mark();
         for i in 0..space.count() {
-            r.release(m);
-            let w = odometer.word(&space, &words, &mut r).expect("a word");
+            let mut arena = r.arena();
+            arena.release(m);
+            let w = odometer.word(&space, &words, &mut arena).expect("a word");
             odometer.advance(&space);
             if i % 101 == 0 || i < 2_000 || i + 2_000 > space.count() {
-                let decoded = words.word(&space, i, &mut r).expect("a word");
+                let decoded = words.word(&space, i, &mut arena).expect("a word");
                 r.set_word(0, w);
                 let by_odometer = r.value(0);
                 r.set_word(0, decoded);

@@ -45,7 +45,6 @@ fn run_case(
     ch: &mut Choices,
     scratch: &mut Vec<Word>,
 ) -> Result<Option<Case>, Stop> {
-    r.reset_arena();
     r.clear();
     gens.start_case();
     let mut taint = None;
@@ -57,7 +56,7 @@ fn run_case(
                 let ty = &conj.vars[*v].ty;
                 if r.words_ok(*v) {
                     scratch.clear();
-                    let mut b = WordBuilder { r, stack: scratch, failed: false };
+                    let mut b = WordBuilder { arena: r.arena(), stack: scratch, failed: false };
                     gens.gen(ty, size, ch, &mut b);
                     match (b.failed, scratch.pop()) {
                         (false, Some(w)) => r.set_word(*v, w),
@@ -67,8 +66,7 @@ fn run_case(
                 } else {
                     let val = gens.value(ty, size, ch);
                     if gens.abandoned().is_none() {
-                        let w = r.word_of(*v, &val);
-                        r.set(*v, val, w);
+                        r.set(*v, val, None);
                     }
                 }
                 match gens.abandoned() {
@@ -160,7 +158,7 @@ impl<'c> Random<'c> {
     /// Runs `iterations` random cases of size `size`; a failing case is shrunk, then
     /// re-checked. When every variable is generated before any part is checked and compiled
     /// code runs the parts, cases are drawn `BATCH` at a time as rows of words and run in one
-    /// loop (`Runner::run_rows`); a case that loop stops at (a candidate, or one without a
+    /// loop (`Batch::run`); a case that loop stops at (a candidate, or one without a
     /// plain truth value) is drawn again from the generator's state before it and run on
     /// its own, so the draws, and every result, are those of one case at a time. (The
     /// search runs `self.iterations` cases per size; benchmarks choose their own.)
@@ -199,9 +197,9 @@ impl<'c> Random<'c> {
     /// Whether cases can be run in batches now (`run_size`): the schedule generates every
     /// variable before it checks the parts (`batch_checks`), as words, and compiled code runs
     /// the parts.
-    fn batches(&self) -> bool {
+    fn batches(&mut self) -> bool {
         let words = self.sched.generated().all(|v| self.r.words_ok(v));
-        words && !self.batch_checks.is_empty() && self.r.jit_runs(&self.batch_checks, None)
+        words && !self.batch_checks.is_empty() && self.r.batch().runs(&self.batch_checks, None)
     }
 
     /// Draws `k` cases as rows of words and runs the parts over them. Returns how many cases
@@ -215,8 +213,8 @@ impl<'c> Random<'c> {
         res: &mut SizeResult,
     ) -> (u64, Option<Xoshiro256PlusPlus>) {
         let conj: &Conjecture = self.c;
-        let width = self.r.width();
-        self.r.reset_arena();
+        let width = self.r.batch().width();
+        self.r.clear();
         self.rows.clear();
         self.befores.clear();
         for _ in 0..k {
@@ -228,7 +226,7 @@ impl<'c> Random<'c> {
             for s in &self.sched.steps {
                 let Step::Gen(v) = s else { break };
                 self.scratch.clear();
-                let mut b = WordBuilder { r: &mut self.r, stack: &mut self.scratch, failed: false };
+                let mut b = WordBuilder { arena: self.r.arena(), stack: &mut self.scratch, failed: false };
                 self.gens.gen(&conj.vars[*v].ty, size, &mut ch, &mut b);
                 match (b.failed || self.gens.abandoned().is_some(), self.scratch.pop()) {
                     (false, Some(w)) => self.rows[at + *v] = w,
@@ -252,7 +250,7 @@ impl<'c> Random<'c> {
         res: &mut SizeResult,
         unbuilt: Option<Xoshiro256PlusPlus>,
     ) -> (u64, Option<Xoshiro256PlusPlus>) {
-        let (end, counts) = self.r.run_rows(&self.batch_checks, false, &self.rows);
+        let (end, counts) = self.r.batch().run(&self.batch_checks, false, &self.rows);
         res.tests += counts.rejected + counts.passed;
         res.passed += counts.passed;
         match end {
@@ -473,9 +471,9 @@ mod tests {
                 let size = seed % 25;
                 let mut fast = Xoshiro256PlusPlus::seed_from_u64(seed);
                 let mut recorded = fast.clone();
-                r.reset_arena();
+                r.clear();
                 scratch.clear();
-                let mut b = WordBuilder { r: &mut r, stack: &mut scratch, failed: false };
+                let mut b = WordBuilder { arena: r.arena(), stack: &mut scratch, failed: false };
                 gens.gen(&var.ty, size, &mut Choices::random(&mut fast), &mut b);
                 assert!(!b.failed);
                 r.set_word(v, scratch.pop().expect("a word"));

@@ -5,7 +5,7 @@
 //! grow, so a value costs polynomially in the size whatever the type's depth, and a case
 //! whose drawing passes a build budget (`CASE_BUILD_STEPS`) or the deadline is abandoned.
 
-use crate::runner::Runner;
+use crate::runner::Arena;
 use crate::types::mentions;
 use codegen::Word;
 use lang::core::ir::{DataId, Program, Ty};
@@ -184,49 +184,49 @@ impl Build for ValueBuilder {
     }
 }
 
-/// Builds JIT words in the runner's arena. Only for types without sets and functions
-/// (`words_ok`); a full arena leaves `failed` set.
-pub struct WordBuilder<'r, 'c> {
-    pub r: &'r mut Runner<'c>,
+/// Builds JIT words in the runner's arena (`Runner::arena`). Only for types without sets
+/// and functions (`Runner::words_ok`); a full arena leaves `failed` set.
+pub struct WordBuilder<'r> {
+    pub arena: Arena<'r>,
     pub stack: &'r mut Vec<Word>,
     pub failed: bool,
 }
 
-impl Build for WordBuilder<'_, '_> {
+impl WordBuilder<'_> {
+    /// Pushes `w`, or a placeholder when it could not be built.
+    #[inline]
+    fn push(&mut self, w: Option<Word>) {
+        self.failed |= w.is_none();
+        self.stack.push(w.unwrap_or(0));
+    }
+}
+
+impl Build for WordBuilder<'_> {
     fn bool(&mut self, b: bool) {
-        self.stack.push(b as Word);
+        self.stack.push(Arena::bool(b));
     }
     fn int(&mut self, i: i64) {
-        self.stack.push(i as Word);
+        self.stack.push(Arena::int(i));
     }
     fn ctor(&mut self, tag: u32, n: usize) {
         let at = self.stack.len() - n;
-        let w = self.r.ctor_word(tag, &self.stack[at..]);
+        let w = self.arena.ctor(tag, &self.stack[at..]);
         self.stack.truncate(at);
-        self.failed |= w.is_none();
-        self.stack.push(w.unwrap_or(0));
+        self.push(w);
     }
     fn int_list(&mut self, xs: &[i64]) {
-        let w = self.r.int_list_word(xs);
-        self.failed |= w.is_none();
-        self.stack.push(w.unwrap_or(0));
+        let w = self.arena.int_list(xs);
+        self.push(w);
     }
     fn int_list_with(&mut self, len: usize, elem: impl FnMut() -> i64) {
-        let w = self.r.int_list_with(len, elem);
-        self.failed |= w.is_none();
-        self.stack.push(w.unwrap_or(0));
+        let w = self.arena.int_list_with(len, elem);
+        self.push(w);
     }
     fn list(&mut self, n: usize) {
         let at = self.stack.len() - n;
-        let mut v: Word = 1; // Nil: (0 << 1) | 1
-        for i in (at..self.stack.len()).rev() {
-            match self.r.ctor_word(1, &[self.stack[i], v]) {
-                Some(w) => v = w,
-                None => self.failed = true,
-            }
-        }
+        let w = self.arena.list(&self.stack[at..]);
         self.stack.truncate(at);
-        self.stack.push(v);
+        self.push(w);
     }
     fn set(&mut self, _: usize) {
         self.failed = true;

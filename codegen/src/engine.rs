@@ -1,0 +1,403 @@
+//! The evaluation engine: where a function of a program runs, in the reference interpreter
+//! (`lang::interp`) or in compiled code (`Jit`), decided here and nowhere else. Owns the
+//! policy every evaluator of the workspace follows (a file's `value`s, a lemma's test
+//! cases): which `Engine` a run asked for, when compiling pays (`TIER_UP`), how much of the
+//! run's time compiling may take (`compile_deadline`), which cases compiled code hands back
+//! to the interpreter (`JitOutcome::hand_over`) and which functions it refuses for good, and
+//! the one error type both engines' failures map to (`EvalError`).
+//!
+//! An `Evaluator` runs functions of one program: the interpreter is always there (the
+//! reference, and the fallback), compiled code once the engine has compiled the program.
+//! Its compiled side (`JitTier`) owns everything it needs (the JIT keeps its own copy of
+//! the program), so it can outlive a borrow of the program: an owner that edits the
+//! program between evaluations (the theory whose `value`s are lowered into it) parks it
+//! with `Evaluator::into_tier` and picks it up again with `Evaluator::with_tier`.
+
+use crate::{Jit, JitOutcome, LevelCounts, LevelEnd, Word, DEFAULT_ARENA_WORDS};
+use lang::core::ir::{FunId, Program, Ty};
+use lang::interp::{EvalError, Interp, Limits, Value};
+use std::time::Instant;
+
+/// Evaluations after which compiling a program pays (`Engine::Tiered`): the interpreter runs
+/// a small case in a few microseconds, compiling takes a few milliseconds.
+pub const TIER_UP: u64 = 2_000;
+
+/// Where functions run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// The reference interpreter only (`--interpreter`).
+    Interpreter,
+    /// The interpreter first, compiled code once the evaluations reach `TIER_UP`: what
+    /// `hol check` tests lemmas with, so a lemma refuted at once never pays for compiling.
+    Tiered,
+    /// Compiled code from the first evaluation (a file's `value`s, differential tests,
+    /// benchmarks).
+    Compiled,
+}
+
+/// `true` is `Compiled`, `false` is `Interpreter`.
+impl From<bool> for Engine {
+    fn from(jit: bool) -> Engine {
+        if jit {
+            Engine::Compiled
+        } else {
+            Engine::Interpreter
+        }
+    }
+}
+
+impl Engine {
+    /// Whether this engine ever runs compiled code.
+    pub fn compiles(self) -> bool {
+        self != Engine::Interpreter
+    }
+
+    /// The evaluations after which it compiles.
+    fn threshold(self) -> u64 {
+        match self {
+            Engine::Interpreter => u64::MAX,
+            Engine::Tiered => TIER_UP,
+            Engine::Compiled => 0,
+        }
+    }
+}
+
+/// The deadline for compiling, starting `now`, of a program to be run by `deadline`: half the
+/// time left, so that when compiling is abandoned the interpreter still has the other half.
+pub fn compile_deadline(now: Instant, deadline: Instant) -> Instant {
+    now + deadline.saturating_duration_since(now) / 2
+}
+
+/// What a call on words answered (`Evaluator::call_words`): compiled code's word, or the
+/// interpreter's value when the case was handed over.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Answer {
+    Word(Word),
+    Value(Value),
+}
+
+/// The compiled side of an `Evaluator` and its state: whether compiling is still to come,
+/// the evaluations so far, the JIT once compiled, the functions it refused. Owned, with no
+/// borrow of the program (see the module's doc).
+pub struct JitTier {
+    engine: Engine,
+    /// Compiling is still to come: the engine compiles and it has not been tried.
+    pending: bool,
+    /// Evaluations so far, towards the engine's threshold.
+    evals: u64,
+    /// The functions compiled with a level loop (`Jit::with_levels`), for `run_rows`.
+    levels: Vec<FunId>,
+    jit: Option<Jit>,
+    /// Per function of the program as compiled: compiled code refused it (it reached a
+    /// construct the JIT does not compile), so it runs in the interpreter from then on.
+    /// Functions added to the program after compiling are not here, and never run compiled.
+    refused: Vec<bool>,
+}
+
+impl JitTier {
+    /// The compiled side of an evaluator on `engine`, compiling a level loop for each of
+    /// `levels` (boolean functions such as a lemma's parts, for `Evaluator::run_rows`).
+    pub fn new(engine: Engine, levels: &[FunId]) -> JitTier {
+        JitTier {
+            engine,
+            pending: engine.compiles(),
+            evals: 0,
+            levels: levels.to_vec(),
+            jit: None,
+            refused: Vec::new(),
+        }
+    }
+
+    /// Whether the program is compiled.
+    pub fn has_jit(&self) -> bool {
+        self.jit.is_some()
+    }
+
+    /// Whether compiling is still to come (the engine compiles, and it was not tried yet).
+    pub fn pending(&self) -> bool {
+        self.pending
+    }
+}
+
+/// Evaluates the functions of one program: compiled code where the engine has compiled it
+/// and it decides the case, the reference interpreter otherwise.
+pub struct Evaluator<'p> {
+    program: &'p Program,
+    interp: Interp<'p>,
+    tier: JitTier,
+}
+
+impl<'p> Evaluator<'p> {
+    /// An evaluator of `program` on `engine`; see `JitTier::new` for `levels`. Nothing is
+    /// compiled yet (`tier_up`).
+    pub fn new(program: &'p Program, engine: Engine, levels: &[FunId]) -> Evaluator<'p> {
+        Evaluator::with_tier(program, JitTier::new(engine, levels))
+    }
+
+    /// An evaluator of `program` going on with `tier`, taken from an evaluator of the same
+    /// program (`into_tier`), which may have grown since: functions added since run in the
+    /// interpreter.
+    pub fn with_tier(program: &'p Program, tier: JitTier) -> Evaluator<'p> {
+        Evaluator { program, interp: Interp::new(program), tier }
+    }
+
+    /// The compiled side, kept past the borrow of the program (`with_tier`).
+    pub fn into_tier(self) -> JitTier {
+        self.tier
+    }
+
+    /// Compiles the program when the engine compiles, it was not tried yet, and the
+    /// evaluations so far plus the `expected` coming reach the engine's threshold
+    /// (`Engine::Compiled`: at once). Compiling counts against the time of what it is
+    /// compiled for, which ends at `deadline`: it may take half of what is left, and a
+    /// program that needs more runs in the interpreter in the other half. Returns whether
+    /// this call compiled it. Calls on values tier up by themselves (`call`); a caller of
+    /// `call_words` chooses the moment, as it must have words to run compiled code on.
+    #[inline]
+    pub fn tier_up(&mut self, expected: u64, deadline: Option<Instant>) -> bool {
+        let t = &self.tier;
+        if !t.pending || t.evals.saturating_add(expected) < t.engine.threshold() {
+            return false;
+        }
+        self.compile(deadline)
+    }
+
+    /// Compiles the program, once (`tier_up`): whether it compiled.
+    #[cold]
+    #[inline(never)]
+    fn compile(&mut self, deadline: Option<Instant>) -> bool {
+        let t = &mut self.tier;
+        t.pending = false;
+        let deadline = deadline.map(|d| compile_deadline(Instant::now(), d));
+        t.jit = Jit::with_deadline(self.program, DEFAULT_ARENA_WORDS, &t.levels, deadline).ok();
+        t.refused = vec![false; self.program.funs.len()];
+        t.jit.is_some()
+    }
+
+    /// Whether the program is compiled.
+    #[inline]
+    pub fn has_jit(&self) -> bool {
+        self.tier.jit.is_some()
+    }
+
+    /// The JIT, once compiled: its arena is where callers of `call_words` build words.
+    #[inline]
+    pub fn jit(&self) -> Option<&Jit> {
+        self.tier.jit.as_ref()
+    }
+
+    #[inline]
+    pub fn jit_mut(&mut self) -> Option<&mut Jit> {
+        self.tier.jit.as_mut()
+    }
+
+    /// Whether compiled code runs `f`: the program is compiled, and did not refuse `f`.
+    #[inline]
+    pub fn compiles(&self, f: FunId) -> bool {
+        self.tier.jit.is_some() && !self.refused(f)
+    }
+
+    #[inline]
+    fn refused(&self, f: FunId) -> bool {
+        self.tier.refused.get(f.0 as usize).copied().unwrap_or(true)
+    }
+
+    /// Calls `f` on `args`: in compiled code when the engine compiles (tiering up first,
+    /// `tier_up`, within `limits`' deadline) and it decides the case, else in the
+    /// interpreter. Compiled code's arena is reset first (`Jit::call`): words built before
+    /// become invalid.
+    pub fn call(&mut self, f: FunId, args: &[Value], limits: &Limits) -> Result<Value, EvalError> {
+        self.tier_up(1, limits.deadline);
+        self.tier.evals += 1;
+        if let Some(r) = self.compiled(f, |jit| jit.call(f, args, limits)) {
+            return r;
+        }
+        self.interp.call(f, args.to_vec(), limits)
+    }
+
+    /// Calls `f` on words: in compiled code on `words` (every argument as a word, built in
+    /// the JIT's arena; `None` when the caller does not have them all) when it decides the
+    /// case, else in the interpreter on the values `args` makes (given the JIT, to read
+    /// words back). A word answered stays in the arena; a case handed over leaves the arena
+    /// as it was.
+    #[inline]
+    pub fn call_words(
+        &mut self,
+        f: FunId,
+        words: Option<&[Word]>,
+        args: impl FnOnce(Option<&Jit>) -> Vec<Value>,
+        limits: &Limits,
+    ) -> Result<Answer, EvalError> {
+        self.tier.evals += 1;
+        if let Some(words) = words {
+            if let Some(r) = self.compiled(f, |jit| jit.run(f, words, limits)) {
+                return r.map(Answer::Word);
+            }
+        }
+        let args = args(self.tier.jit.as_ref());
+        self.interp.call(f, args, limits).map(Answer::Value)
+    }
+
+    /// Runs `checks` over `rows` of words in compiled code (`Jit::run_rows`, where the
+    /// arguments are described): where it stopped, and the cases it ran to the end (each an
+    /// evaluation). Without a JIT every case is handed back. The caller checks `compiles`
+    /// for every check first.
+    pub fn run_rows(
+        &mut self,
+        checks: &[FunId],
+        descend: bool,
+        rows: &[Word],
+        width: usize,
+        limits: &Limits,
+    ) -> (LevelEnd, LevelCounts) {
+        let Some(jit) = self.tier.jit.as_mut() else {
+            return (if rows.is_empty() { LevelEnd::Done } else { LevelEnd::Handover(0) }, LevelCounts::default());
+        };
+        let (end, counts) = jit.run_rows(checks, descend, rows, width, limits);
+        self.tier.evals += counts.rejected + counts.passed;
+        (end, counts)
+    }
+
+    /// Calls `f` in the interpreter only: the reference, for re-checking what compiled code
+    /// found and for reports.
+    pub fn interpret(&mut self, f: FunId, args: Vec<Value>, limits: &Limits) -> Result<Value, EvalError> {
+        self.interp.call(f, args, limits)
+    }
+
+    /// `v` of type `ty` in theory syntax (`Interp::print`).
+    pub fn print(&mut self, v: &Value, ty: &Ty) -> String {
+        self.interp.print(v, ty)
+    }
+
+    /// Runs `f` in compiled code by `run`, when compiled code runs it: `None` to hand the
+    /// case to the interpreter (no JIT, `f` refused, or the JIT cannot decide this case,
+    /// when whatever the run built in the arena is freed; a construct it does not compile
+    /// refuses `f` from then on).
+    #[inline]
+    fn compiled<T>(
+        &mut self,
+        f: FunId,
+        run: impl FnOnce(&mut Jit) -> Result<T, JitOutcome>,
+    ) -> Option<Result<T, EvalError>> {
+        if self.refused(f) {
+            return None;
+        }
+        let jit = self.tier.jit.as_mut()?;
+        let mark = jit.mark();
+        match run(jit) {
+            Ok(x) => Some(Ok(x)),
+            Err(outcome) if outcome.hand_over() => {
+                if outcome == JitOutcome::NotSupported {
+                    self.tier.refused[f.0 as usize] = true;
+                }
+                jit.release(mark);
+                None
+            }
+            Err(outcome) => Some(Err(eval_error(outcome))),
+        }
+    }
+}
+
+/// A JIT run's failure as the interpreter's (`hand_over` outcomes never get here).
+fn eval_error(outcome: JitOutcome) -> EvalError {
+    match outcome {
+        JitOutcome::Undefined(u) => EvalError::Undefined(u),
+        JitOutcome::OutOfFuel => EvalError::OutOfFuel,
+        JitOutcome::TooDeep => EvalError::TooDeep,
+        JitOutcome::Timeout => EvalError::Timeout,
+        JitOutcome::OutOfMemory => EvalError::OutOfMemory,
+        JitOutcome::Overflow | JitOutcome::NotSupported => {
+            unreachable!("the JIT handed this case over to the interpreter")
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lang::core::conjecture::TypeChoice;
+    use std::time::Duration;
+
+    /// The program of a one-lemma theory at `nat`, and its conclusion.
+    fn lemma(text: &str) -> (Program, FunId) {
+        let th = lang::check_theory(&format!("theory T imports Main begin\n{text}\nend"));
+        assert!(th.diagnostics.is_empty(), "{:?}", th.diagnostics);
+        let c = th.lower_conjecture(0, &[TypeChoice::Named("nat".into())]);
+        (c.program, c.conclusion.fun)
+    }
+
+    fn limits() -> Limits {
+        Limits { deadline: Some(Instant::now() + Duration::from_secs(60)), ..Limits::default() }
+    }
+
+    /// Each engine compiles when its policy says: never, after `TIER_UP` evaluations, or
+    /// at once.
+    #[test]
+    fn engines_compile_at_their_threshold() {
+        let (p, f) = lemma("lemma \"rev (rev xs) = (xs :: nat list)\" oops");
+        let later = Some(Instant::now() + Duration::from_secs(60));
+        let mut e = Evaluator::new(&p, Engine::Interpreter, &[f]);
+        assert!(!e.tier_up(u64::MAX, later) && !e.has_jit());
+        let mut e = Evaluator::new(&p, Engine::Tiered, &[f]);
+        assert!(!e.tier_up(TIER_UP - 1, later) && !e.has_jit());
+        assert!(e.tier_up(TIER_UP, later) && e.compiles(f));
+        // Once: a second tier-up does nothing.
+        assert!(!e.tier_up(u64::MAX, later) && e.has_jit());
+        let mut e = Evaluator::new(&p, Engine::Compiled, &[f]);
+        assert!(e.tier_up(0, later) && e.has_jit());
+    }
+
+    /// Compiling may take half of the time left: with none left it is abandoned, for good,
+    /// and the interpreter evaluates.
+    #[test]
+    fn compiling_past_the_deadline_leaves_the_interpreter() {
+        let (p, f) = lemma("lemma \"rev (rev xs) = (xs :: nat list)\" oops");
+        let mut e = Evaluator::new(&p, Engine::Compiled, &[]);
+        assert!(!e.tier_up(0, Some(Instant::now())) && !e.has_jit() && !e.tier.pending());
+        let nil = Value::nullary(0);
+        assert_eq!(e.call(f, &[nil], &limits()), Ok(Value::Bool(true)));
+        assert!(!e.has_jit());
+    }
+
+    /// A number past 64 bits is handed to the interpreter, which computes it; the function
+    /// still runs compiled on the next case.
+    #[test]
+    fn overflow_is_handed_over() {
+        let (p, f) = lemma("lemma \"(x :: nat) * x * x * x * x ≥ x\" oops");
+        let mut e = Evaluator::new(&p, Engine::Compiled, &[]);
+        let big = Value::nat(1 << 20);
+        assert_eq!(e.call(f, std::slice::from_ref(&big), &limits()), Ok(Value::Bool(true)));
+        assert!(e.compiles(f));
+        let jit = e.jit_mut().expect("compiled");
+        let w = jit.word_of(&big, &p.fun(f).params[0].1).expect("a word");
+        let args = |_: Option<&Jit>| vec![big.clone()];
+        assert_eq!(e.call_words(f, Some(&[w]), args, &limits()), Ok(Answer::Value(Value::Bool(true))));
+        let small = e.jit_mut().and_then(|j| j.word_of(&Value::nat(3), &p.fun(f).params[0].1).ok());
+        let args = |_: Option<&Jit>| vec![Value::nat(3)];
+        assert_eq!(e.call_words(f, small.as_ref().map(std::slice::from_ref), args, &limits()), Ok(Answer::Word(1)));
+    }
+
+    /// Failures map to the interpreter's errors, whichever engine ran the case.
+    #[test]
+    fn failures_are_eval_errors_on_both_engines() {
+        let (p, f) = lemma("lemma \"hd xs = (0 :: nat)\" oops");
+        for engine in [Engine::Interpreter, Engine::Compiled] {
+            let mut e = Evaluator::new(&p, engine, &[]);
+            let r = e.call(f, &[Value::nullary(0)], &limits());
+            assert!(matches!(r, Err(EvalError::Undefined(_))), "{engine:?}: {r:?}");
+            assert_eq!(e.has_jit(), engine == Engine::Compiled);
+        }
+    }
+
+    /// The compiled side outlives the evaluator it was taken from, and goes on where it was.
+    #[test]
+    fn the_tier_is_kept_across_evaluators() {
+        let (p, f) = lemma("lemma \"rev (rev xs) = (xs :: nat list)\" oops");
+        let mut e = Evaluator::new(&p, Engine::Compiled, &[]);
+        assert_eq!(e.call(f, &[Value::nullary(0)], &limits()), Ok(Value::Bool(true)));
+        let tier = e.into_tier();
+        assert!(tier.has_jit() && !tier.pending());
+        let mut e = Evaluator::with_tier(&p, tier);
+        assert!(e.compiles(f) && !e.tier_up(0, None));
+    }
+}
