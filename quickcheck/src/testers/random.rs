@@ -367,8 +367,9 @@ mod tests {
     use rand::SeedableRng;
     use std::time::Duration;
 
-    /// Checks a one-lemma theory and lowers its conjecture at `nat`.
-    fn conjecture(text: &str) -> Conjecture {
+    /// Checks a one-lemma theory and lowers its conjecture at `nat` (also for the tests of
+    /// `generators`).
+    pub(super) fn conjecture(text: &str) -> Conjecture {
         let th = lang::check_theory(&format!("theory T imports Main begin\n{text}\nend"));
         assert!(th.diagnostics.is_empty(), "{:?}", th.diagnostics);
         th.lower_conjecture(0, &[TypeChoice::Named("nat".into())])

@@ -659,15 +659,8 @@ pub fn value_size(v: &Value) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lang::core::conjecture::{Conjecture, TypeChoice};
+    use crate::testers::random::tests::conjecture;
     use rand::SeedableRng;
-
-    /// Checks a one-lemma theory and lowers its conjecture at `nat`.
-    fn conjecture(text: &str) -> Conjecture {
-        let th = lang::check_theory(&format!("theory T imports Main begin\n{text}\nend"));
-        assert!(th.diagnostics.is_empty(), "{:?}", th.diagnostics);
-        th.lower_conjecture(0, &[TypeChoice::Named("nat".into())])
-    }
 
     /// The size is split among the parts of a value that grow, so deep nests of lists,
     /// functions and user datatypes cost polynomially in the size (here at most linearly per
