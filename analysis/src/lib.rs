@@ -9,6 +9,8 @@
 //! - `driver`: the per-file pipeline (`analyse`), its `Options`, the panic barrier per
 //!   file and the cancellation points.
 //! - `event`: what an analysis reports (`Event`, `QuickcheckRun`), located by byte spans.
+//! - `findings`: a quickcheck run in words (its diagnostic, or its one-line account), the
+//!   same for every front end.
 //! - `lemmas`: option layering and quickcheck runs; the only caller of the testers.
 //! - `values`: evaluating `value`s and their limits.
 //! - `loader`: where text comes from (`Loader`, the guarded `FsLoader`, `Overlay` for
@@ -26,6 +28,7 @@
 pub mod barrier;
 pub mod driver;
 pub mod event;
+pub mod findings;
 pub mod lemmas;
 pub mod loader;
 pub mod position;

@@ -7,8 +7,7 @@ use crate::check::{Output, SourceFile, Tally};
 use crate::render;
 use analysis::source::collapse;
 use analysis::{Event, QuickcheckRun};
-use lang::{Diagnostic, Severity};
-use quickcheck::OutcomeKind;
+use lang::Severity;
 use std::io::{self, Write};
 
 pub struct Human<W: Write> {
@@ -88,105 +87,19 @@ fn printable(text: &str) -> String {
 }
 
 /// What a quickcheck run found: a diagnostic at the lemma for a counterexample or an unmet
-/// expectation, one line otherwise (none under `quiet`).
+/// expectation, one line otherwise (none under `quiet`). The words are `analysis`'s.
 fn quickcheck_text(file: &SourceFile, run: &QuickcheckRun, color: bool) -> String {
-    let r = &run.report;
-    let what = match &run.lemma_name {
-        Some(n) => format!("lemma {n}"),
-        None => format!("lemma \"{}\"", run.statement),
-    };
-    let figures = figures(run);
-    let unmet = run.expect_met == Some(false);
-    let found = matches!(r.outcome, OutcomeKind::Counterexample | OutcomeKind::PotentiallySpurious);
-    let internal = run.is_internal_error();
-    if !found && !unmet && !internal {
+    let Some(d) = run.finding() else {
         if run.quiet {
             return String::new();
         }
-        let detail = r.message.as_deref().map(|m| format!("{m}; ")).unwrap_or_default();
-        let line = file.line(run.span.start);
-        let mut text = format!("{}:{line}: {what}: {} ({detail}{figures})\n", file.path, outcome_words(r.outcome));
-        for line in &r.log {
+        let mut text = format!("{}:{}: {}\n", file.path, file.line(run.span.start), run.account());
+        for line in &run.report.log {
             text.push_str(&format!("  {line}\n"));
         }
         return printable(&text);
-    }
-    let message = match (unmet, r.outcome) {
-        _ if internal => format!("{} failed with an internal error", r.tester.name()),
-        (true, o) => format!(
-            "expectation not met: `expect = {}`, but {} found {}",
-            run.expect.map_or("", |e| e.name()),
-            r.tester.name(),
-            outcome_words(o)
-        ),
-        (false, OutcomeKind::Counterexample) => format!("{} found a counterexample", r.tester.name()),
-        (false, _) => format!("{} found a potentially spurious counterexample", r.tester.name()),
     };
-    let mut d = Diagnostic::error(run.statement_span, message).with_label(match r.outcome {
-        OutcomeKind::Counterexample => "false for the values below",
-        OutcomeKind::PotentiallySpurious => "false only where an underspecified function was applied",
-        _ => "this lemma",
-    });
-    d.severity = match (unmet || internal, r.outcome) {
-        (true, _) => Severity::Error,
-        (false, OutcomeKind::Counterexample) => Severity::Warning,
-        _ => Severity::Info,
-    };
-    if let Some(cx) = &r.counterexample {
-        let assignment: Vec<String> = cx.assignment.iter().map(|(n, v)| format!("{n} = {v}")).collect();
-        let mut first = format!("counterexample: {}", assignment.join(", "));
-        if !cx.instance.is_empty() {
-            let inst: Vec<String> = cx.instance.iter().map(|(a, t)| format!("{a} = {t}")).collect();
-            first.push_str(&format!(" (with {})", inst.join(", ")));
-        }
-        d = d.with_note(first);
-        for (term, value) in &run.evaluated {
-            d = d.with_note(format!("evaluated: {term} = {value}"));
-        }
-        if let Some(why) = &cx.spurious_because {
-            d = d.with_note(format!("potentially spurious: {why}"));
-        }
-    } else if let Some(m) = &r.message {
-        d = d.with_note(m.clone());
-    }
-    d = d.with_note(figures);
-    for line in &r.log {
-        d = d.with_note(line.clone());
-    }
     format!("{}\n\n", render::diagnostic(&d, &file.path, &file.text, color))
-}
-
-fn outcome_words(o: OutcomeKind) -> &'static str {
-    match o {
-        OutcomeKind::Counterexample => "a counterexample",
-        OutcomeKind::PotentiallySpurious => "a potentially spurious counterexample",
-        OutcomeKind::NoCounterexample => "no counterexample",
-        OutcomeKind::Timeout => "no answer in time (timeout)",
-        OutcomeKind::NotExecutable => "not executable",
-        OutcomeKind::Error => "an error",
-    }
-}
-
-/// `exhaustive, size 3, 14 tests, 0.002 s` (with the seed of a random run, shrinking, and
-/// the tests that passed the premises when asked for).
-fn figures(run: &QuickcheckRun) -> String {
-    let r = &run.report;
-    if r.tests == 0 && r.size == 0 && r.outcome == OutcomeKind::NotExecutable {
-        // Nothing ran: sizes and times would be noise.
-        return r.tester.name().to_owned();
-    }
-    let mut s = format!("{}, size {}, {}", r.tester.name(), r.size, count(r.tests as usize, "test"));
-    if run.show_report || run.verbose {
-        s.push_str(&format!(" ({} passed the premises)", r.passed_premises));
-    }
-    s.push_str(&format!(", {:.3} s", r.seconds));
-    if let Some(seed) = r.seed {
-        s.push_str(&format!(", seed {seed}"));
-    }
-    if let Some(sh) = &r.shrink {
-        s.push_str(&format!(", shrunk from size {} to {} in {} tries", sh.size_before, sh.size_after, sh.attempts));
-    }
-    s
 }
 
 /// `3 errors, 5 values, 12 lemmas` (warnings only when there are some).
