@@ -8,6 +8,15 @@
 
 use line_index::{LineIndex, TextSize, WideEncoding};
 
+/// How columns are counted: characters for people and JSON, UTF-16 code units or bytes for
+/// editors (LSP's `positionEncoding`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Columns {
+    Chars,
+    Utf16,
+    Utf8,
+}
+
 /// A 1-based line and a 1-based column in characters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Position {
@@ -29,6 +38,11 @@ impl LineMap {
     /// The position of byte `offset`: clamped to the end of the text, and moved back to the
     /// start of the character when it points inside one.
     pub fn position(&self, offset: u32) -> Position {
+        self.position_in(offset, Columns::Chars)
+    }
+
+    /// `position` with columns counted as `columns` says (still 1-based).
+    pub fn position_in(&self, offset: u32, columns: Columns) -> Position {
         let mut offset = offset.min(u32::from(self.index.len()));
         // A UTF-8 character is at most 4 bytes, so at most 3 steps back reach its start;
         // offset 0 always converts.
@@ -38,7 +52,12 @@ impl LineMap {
             }
             offset = offset.saturating_sub(1);
         };
-        let column = self.index.to_wide(WideEncoding::Utf32, line_col).map_or(line_col.col, |wide| wide.col);
+        let wide = |e| self.index.to_wide(e, line_col).map_or(line_col.col, |wide| wide.col);
+        let column = match columns {
+            Columns::Chars => wide(WideEncoding::Utf32),
+            Columns::Utf16 => wide(WideEncoding::Utf16),
+            Columns::Utf8 => line_col.col,
+        };
         Position { line: line_col.line + 1, column: column + 1 }
     }
 }
@@ -50,6 +69,14 @@ mod tests {
     fn pos(text: &str, offset: usize) -> (u32, u32) {
         let p = LineMap::new(text).position(offset as u32);
         (p.line, p.column)
+    }
+
+    #[test]
+    fn columns_count_characters_utf16_units_or_bytes() {
+        // `𝔄` is 4 bytes, 2 UTF-16 units, 1 character.
+        let text = "a𝔄b\n";
+        let at = |columns| LineMap::new(text).position_in(5, columns).column;
+        assert_eq!((at(Columns::Chars), at(Columns::Utf16), at(Columns::Utf8)), (3, 4, 6));
     }
 
     #[test]

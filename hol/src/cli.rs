@@ -37,6 +37,10 @@ pub enum Command {
     /// does not stop the others. Each `value` gets a few seconds of evaluation.
     #[command(after_help = EXIT_STATUS)]
     Check(CheckArgs),
+    /// Serve the Language Server Protocol on stdin and stdout, for editors: parse and type
+    /// errors and each lemma's quickcheck findings on the open `.thy` documents, updated as
+    /// they change.
+    Lsp,
 }
 
 #[derive(Debug, Args)]
@@ -182,7 +186,7 @@ mod tests {
         let cli =
             parse_from(&Registry::standard(), ["hol", "check", "--format", "json", "--skip-tests", "a.thy", "b.thy"])
                 .expect("valid arguments");
-        let Command::Check(args) = cli.command;
+        let Command::Check(args) = cli.command else { panic!("not `check`") };
         assert_eq!(args.format, Format::Json);
         assert!(args.skip_tests && !args.dump_ir && !args.interpreter);
         assert_eq!(args.files, [PathBuf::from("a.thy"), PathBuf::from("b.thy")]);
@@ -207,7 +211,7 @@ mod tests {
             ],
         )
         .expect("valid arguments");
-        let Command::Check(args) = cli.command;
+        let Command::Check(args) = cli.command else { panic!("not `check`") };
         assert_eq!(args.tester.as_deref(), Some("smart_exhaustive"));
         assert_eq!((args.size, args.timeout, args.seed), (Some(7), Some(2.5), Some(42)));
     }
@@ -220,7 +224,7 @@ mod tests {
         let tester = |spelling: &str| {
             let cli = parse_from(&registry, ["hol", "check", "--tester", spelling, "a.thy"]);
             cli.map(|cli| {
-                let Command::Check(args) = cli.command;
+                let Command::Check(args) = cli.command else { panic!("not `check`") };
                 args.tester
             })
         };
@@ -244,7 +248,7 @@ mod tests {
             ["hol", "check", "--deny", "counterexample", "--deny", "not-tested", "a.thy"],
         )
         .expect("valid arguments");
-        let Command::Check(args) = cli.command;
+        let Command::Check(args) = cli.command else { panic!("not `check`") };
         assert_eq!(args.deny, [DenyArg::Counterexample, DenyArg::NotTested]);
         assert!(parse_from(&Registry::standard(), ["hol", "check", "--deny", "warnings", "a.thy"]).is_err());
     }

@@ -9,7 +9,7 @@ use std::panic;
 use std::sync::Mutex;
 
 /// Stack of the worker thread. Only reserved address space until touched.
-const WORKER_STACK: usize = 512 << 20;
+pub const WORKER_STACK: usize = 512 << 20;
 
 /// Installs a panic hook that stays quiet inside the library's barrier (which reports the
 /// panic, with the location recorded here) and behaves as the default hook everywhere else.

@@ -9,6 +9,7 @@ mod cli;
 mod guard;
 mod interrupt;
 mod json;
+mod lsp;
 mod progress;
 mod render;
 mod report;
@@ -25,7 +26,10 @@ fn main() -> ExitCode {
     let cli = cli::parse_from(&registry, std::env::args_os()).unwrap_or_else(|e| e.exit());
     guard::install_panic_hook();
     interrupt::install();
-    let Command::Check(args) = cli.command;
+    let args = match cli.command {
+        Command::Check(args) => args,
+        Command::Lsp => return serve_lsp(registry),
+    };
     let color = args.format == Format::Human
         && io::stdout().is_terminal()
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
@@ -89,4 +93,29 @@ fn main() -> ExitCode {
         }
     }
     ExitCode::from(tally.exit_status())
+}
+
+/// Time each quickcheck run may take in the editor, where an answer is wanted while typing.
+const EDITOR_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// `hol lsp`: the language server on stdin and stdout until the client says `exit`.
+fn serve_lsp(registry: std::sync::Arc<quickcheck::Registry>) -> ExitCode {
+    let (connection, io_threads) = lsp_server::Connection::stdio();
+    let overrides = quickcheck::Overrides { timeout: Some(EDITOR_TIMEOUT), ..quickcheck::Overrides::default() };
+    let options = analysis::Options { registry, overrides, ..analysis::Options::default() };
+    let served = lsp::serve(&connection, &options);
+    // The writer thread ends when the connection's sender is dropped.
+    drop(connection);
+    let joined = io_threads.join();
+    match (served, joined) {
+        (Ok(()), Ok(())) => ExitCode::SUCCESS,
+        (Err(why), _) => {
+            let _ = writeln!(io::stderr(), "error: hol lsp: {why}");
+            ExitCode::from(1)
+        }
+        (_, Err(e)) => {
+            let _ = writeln!(io::stderr(), "error: hol lsp: {e}");
+            ExitCode::from(1)
+        }
+    }
 }

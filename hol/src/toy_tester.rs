@@ -67,7 +67,7 @@ fn a_tester_added_through_the_registry_is_offered_accepted_run_and_named() {
     let help = cmd.find_subcommand_mut("check").expect("check").render_long_help().to_string();
     assert!(help.contains("smallest") && help.contains(Smallest.about()), "{help}");
     let cli = cli::parse_from(&registry, ["hol", "check", "--tester", "smallest", "Toy.thy"]).expect("valid");
-    let Command::Check(args) = cli.command;
+    let Command::Check(args) = cli.command else { panic!("not `check`") };
     assert_eq!(args.tester.as_deref(), Some("smallest"));
     assert!(cli::parse_from(&Registry::standard(), ["hol", "check", "--tester", "smallest", "Toy.thy"]).is_err());
 
