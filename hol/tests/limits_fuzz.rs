@@ -27,27 +27,11 @@ const VALUE_LIMIT: Duration = Duration::from_secs(5);
 /// Time limit the generator gives each quickcheck command.
 const QUICKCHECK_LIMIT: Duration = Duration::from_secs(1);
 
-/// SplitMix64: small, seedable, and the same everywhere.
-struct Rng(u64);
+#[path = "../../tests/support/split_mix.rs"]
+mod split_mix;
+use split_mix::Rng;
 
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `lo..=hi`.
-    fn range(&mut self, lo: u64, hi: u64) -> u64 {
-        lo + self.next() % (hi - lo + 1)
-    }
-
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.range(0, items.len() as u64 - 1) as usize]
-    }
-
     /// A natural number of 1 to `max_digits` digits, as text and (when it fits) as a `u128`.
     fn numeral(&mut self, max_digits: u64) -> (String, Option<u128>) {
         let digits = self.range(1, max_digits);

@@ -10,21 +10,9 @@ const LAWS: &str = include_str!("../../theories/laws.txt");
 /// Random assignments per law.
 const CASES: usize = 60;
 
-/// SplitMix64: a tiny seeded generator, so failures replay.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+#[path = "../../tests/support/split_mix.rs"]
+mod split_mix;
+use split_mix::Rng;
 
 #[derive(Clone, Debug)]
 enum Ty {

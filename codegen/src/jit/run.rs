@@ -240,13 +240,22 @@ impl Jit {
 }
 
 /// Runs `f` on a new thread with a stack of `bytes` bytes (for deep recursion in compiled
-/// code; on smaller stacks it ends as `TooDeep` earlier). Panics in `f` are propagated.
+/// code; on smaller stacks it ends as `TooDeep` earlier). When no thread can be started
+/// (the process is out of threads or memory), `f` runs on the calling thread, whose stack
+/// check ends deep recursion as `TooDeep` there. Panics in `f` are propagated.
 pub fn on_big_stack<T: Send>(bytes: usize, f: impl FnOnce() -> T + Send) -> T {
-    std::thread::scope(|s| {
-        let h = std::thread::Builder::new().stack_size(bytes).spawn_scoped(s, f).expect("spawn JIT thread");
-        match h.join() {
-            Ok(v) => v,
-            Err(p) => std::panic::resume_unwind(p),
-        }
-    })
+    // `spawn_scoped` drops the closure when it fails: the work waits here to be taken.
+    let slot = std::sync::Mutex::new(Some(f));
+    let take = || slot.lock().unwrap_or_else(|e| e.into_inner()).take();
+    let ran = std::thread::scope(|s| {
+        let h = std::thread::Builder::new().stack_size(bytes).spawn_scoped(s, || take().map(|f| f())).ok()?;
+        Some(h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+    });
+    match ran.flatten() {
+        Some(v) => v,
+        None => match take() {
+            Some(f) => f(),
+            None => unreachable!("the thread took the work and returned its result"),
+        },
+    }
 }

@@ -215,24 +215,10 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 /// The file a `file:` URI names (percent-escapes decoded), for sibling imports.
 fn file_path(uri: &Uri) -> Option<PathBuf> {
-    let rest = uri.as_str().strip_prefix("file://")?;
-    let bytes = rest.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = |b: u8| (b as char).to_digit(16);
-        match (bytes[i], bytes.get(i + 1).copied().and_then(hex), bytes.get(i + 2).copied().and_then(hex)) {
-            (b'%', Some(h), Some(l)) => {
-                out.push((h * 16 + l) as u8);
-                i += 3;
-            }
-            (b, _, _) => {
-                out.push(b);
-                i += 1;
-            }
-        }
+    if !uri.scheme().is_some_and(|s| s.as_str().eq_ignore_ascii_case("file")) {
+        return None;
     }
-    Some(PathBuf::from(String::from_utf8_lossy(&out).into_owned()))
+    Some(PathBuf::from(uri.path().as_estr().decode().into_string_lossy().into_owned()))
 }
 
 #[cfg(test)]

@@ -167,3 +167,10 @@ fn unknown_requests_get_an_error_and_malformed_notifications_are_ignored() {
     assert_eq!(client.response(7), json!({ "error": -32601 }));
     client.shutdown();
 }
+
+#[test]
+fn file_uris_name_their_files() {
+    let uri = |s: &str| s.parse::<lsp_types::Uri>().unwrap();
+    assert_eq!(super::file_path(&uri("file:///tmp/My%20Theories/A.thy")), Some("/tmp/My Theories/A.thy".into()));
+    assert_eq!(super::file_path(&uri("untitled:Untitled-1")), None);
+}
