@@ -408,7 +408,8 @@ fn clean_trials(files: Vec<PathBuf>, prefix: &'static str) -> Vec<Trial> {
                 }
             }));
         }
-        trials.push(Trial::test(format!("{prefix}/expectations/{name}"), move || expectations_met(&get(&run)?)));
+        let file = name.clone();
+        trials.push(Trial::test(format!("{prefix}/expectations/{name}"), move || expectations_met(&file, &get(&run)?)));
         let sound = thy.clone();
         trials.push(Trial::test(format!("{prefix}/sound/{name}"), move || no_false_counterexamples(&sound)));
     }
@@ -416,18 +417,47 @@ fn clean_trials(files: Vec<PathBuf>, prefix: &'static str) -> Vec<Trial> {
 }
 
 /// Testers whose expectations the suite holds `hol` to.
-const BUILT_TESTERS: [&str; 2] = ["random", "exhaustive"];
+const BUILT_TESTERS: [&str; 3] = ["random", "exhaustive", "narrowing"];
 
-/// Every `random` and `exhaustive` expectation of a full JSON run is met, and the exit
-/// status is 0 exactly when every expectation is.
-fn expectations_met(run: &Run) -> Result<(), Failed> {
+/// Expectations of built testers that today's `hol` does not meet yet, as `(file, line,
+/// tester, outcome today)`: asserted as they are, so that meeting one fails the trial until
+/// it is removed here.
+/// FIXME(issue 15): narrowing with existential quantifiers over infinite types (these
+/// lemmas, or the definitions they use, have one) says "not executable" today.
+const NOT_YET_MET: [(&str, u64, &str, &str); 10] = [
+    ("Hotel.thy", 84, "narrowing", "not_executable"),
+    ("Quantifiers.thy", 48, "narrowing", "not_executable"),
+    ("Quantifiers.thy", 52, "narrowing", "not_executable"),
+    ("Quantifiers.thy", 56, "narrowing", "not_executable"),
+    ("Quantifiers.thy", 60, "narrowing", "not_executable"),
+    ("Quantifiers.thy", 64, "narrowing", "not_executable"),
+    ("Quantifiers.thy", 68, "narrowing", "not_executable"),
+    ("Quantifiers.thy", 72, "narrowing", "not_executable"),
+    ("Quantifiers.thy", 76, "narrowing", "not_executable"),
+    ("Quantifiers.thy", 80, "narrowing", "not_executable"),
+];
+
+/// Every expectation of a built tester in the full JSON run of `file` is met (but those
+/// `NOT_YET_MET` lists, which give what they give today), and the exit status is 0 exactly
+/// when every expectation is.
+fn expectations_met(file: &str, run: &Run) -> Result<(), Failed> {
     let records = run.records()?;
     let mut problems = Vec::new();
     let mut all_met = true;
     for r in records.iter().filter(|r| r["kind"] == "quickcheck") {
         let (tester, met) = (r["tester"].as_str().unwrap_or("?"), r["expect_met"].as_bool());
         all_met &= met != Some(false);
-        if BUILT_TESTERS.contains(&tester) {
+        let pending =
+            NOT_YET_MET.iter().find(|(f, line, t, _)| file == *f && r["line"].as_u64() == Some(*line) && tester == *t);
+        if let Some((_, line, _, today)) = pending {
+            if met != Some(false) || r["outcome"] != *today {
+                problems.push(format!(
+                    "line {line}: {tester} was expected not to meet its expectation yet (giving {today}), but gave {}: \
+                     remove it from NOT_YET_MET",
+                    r["outcome"]
+                ));
+            }
+        } else if BUILT_TESTERS.contains(&tester) {
             if met == Some(false) {
                 problems.push(format!(
                     "line {}: {tester} expected {}, got {} ({})",
@@ -460,6 +490,7 @@ fn no_false_counterexamples(thy: &Path) -> Result<(), Failed> {
     let mut runs: Vec<Vec<&str>> =
         SOUNDNESS_SEEDS.iter().map(|s| vec!["--tester", "random", "--seed", s, "--timeout", "2"]).collect();
     runs.push(vec!["--tester", "exhaustive", "--timeout", "2"]);
+    runs.push(vec!["--tester", "narrowing", "--timeout", "2"]);
     let mut problems = Vec::new();
     for flags in &runs {
         let run = run_json(thy, flags, EXAMPLE_TIME_LIMIT)?;

@@ -15,7 +15,7 @@ use quickcheck::Cancel;
 use std::path::Path;
 
 /// What to do with a file.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Options {
     /// Do not test lemmas (report them only).
     pub skip_tests: bool,
@@ -27,6 +27,19 @@ pub struct Options {
     pub interpreter: bool,
     /// The testers: the names a theory's quickcheck options may use, and what runs them.
     pub registry: std::sync::Arc<quickcheck::Registry>,
+}
+
+impl Default for Options {
+    /// Test with every tester hol has (`testers::standard`).
+    fn default() -> Options {
+        Options {
+            skip_tests: false,
+            overrides: Overrides::default(),
+            dump_ir: false,
+            interpreter: false,
+            registry: std::sync::Arc::new(crate::testers::standard()),
+        }
+    }
 }
 
 /// How an analysis ended.

@@ -53,6 +53,10 @@ impl QuickcheckRun {
             for (term, value) in &self.evaluated {
                 d = d.with_note(format!("evaluated: {term} = {value}"));
             }
+            if !cx.partial.is_empty() {
+                let partial: Vec<String> = cx.partial.iter().map(|(n, v)| format!("{n} = {v}")).collect();
+                d = d.with_note(format!("false for every value at `_` (proved by narrowing): {}", partial.join(", ")));
+            }
             if let Some(why) = &cx.spurious_because {
                 d = d.with_note(format!("potentially spurious: {why}"));
             }

@@ -13,6 +13,7 @@
 //!   same for every front end.
 //! - `lemmas`: option layering and quickcheck runs; the only caller of the testers.
 //! - `values`: evaluating `value`s and their limits.
+//! - `testers`: the registry of every tester hol has (`quickcheck`'s and `narrowing`).
 //! - `loader`: where text comes from (`Loader`, the guarded `FsLoader`, `Overlay` for
 //!   unsaved buffers).
 //! - `position`: byte offsets → line/column (`LineMap`), for renderers and editors.
@@ -33,6 +34,7 @@ pub mod lemmas;
 pub mod loader;
 pub mod position;
 pub mod source;
+pub mod testers;
 pub mod values;
 
 pub use driver::{analyse, analyse_all, Analysis, Ended, Options};

@@ -25,7 +25,7 @@ pub fn evaluation_failed(term: Span, error: &EvalError, limits: &Limits) -> Diag
         EvalError::Timeout => d.with_note(format!("each `value` may evaluate for {} s", VALUE_TIMEOUT.as_secs())),
         EvalError::OutOfFuel => d.with_note(format!("each `value` may take {} evaluation steps", limits.fuel)),
         EvalError::TooDeep => d.with_note(format!("calls may nest {} deep", limits.max_depth)),
-        EvalError::Undefined(_) | EvalError::NotExecutable(_) | EvalError::OutOfMemory => d,
+        EvalError::Undefined(_) | EvalError::NotExecutable(_) | EvalError::OutOfMemory | EvalError::Need(_) => d,
     }
 }
 

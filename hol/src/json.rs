@@ -14,7 +14,8 @@
 //!   `timeout`, `not_executable`, `error`), `message`, `expect` and `expect_met` (`null`
 //!   without an expectation), `counterexample` (variable → value in theory syntax, in the
 //!   lemma's order, or `null`), `instance` (type variable → type), `evaluated` (`[{"term",
-//!   "value"}]`), `spurious_because`, `tests`, `passed_premises`, `size`, `seconds`, `seed`
+//!   "value"}]`), `spurious_because`, `partial` (narrowing's partial counterexample, as
+//!   `counterexample`), `tests`, `passed_premises`, `size`, `seconds`, `seed`
 //!   (random runs), `exhausted` (the whole space of finite types was tested), `shrink`
 //!   (`{"size_before", "size_after", "attempts", "seconds"}` or `null`), `log` (with
 //!   `verbose`: one line per instance and size tested).
@@ -98,6 +99,8 @@ pub struct RunRecord<'a> {
     pub instance: Option<Pairs<'a>>,
     pub evaluated: Vec<EvaluatedRecord<'a>>,
     pub spurious_because: Option<&'a str>,
+    /// Narrowing's partial counterexample (`_` where any value is a counterexample).
+    pub partial: Option<Pairs<'a>>,
     pub tests: u64,
     pub passed_premises: u64,
     pub size: u64,
@@ -269,6 +272,7 @@ fn run_record<'a>(file: &'a SourceFile, run: &'a QuickcheckRun) -> RunRecord<'a>
         instance: cx.filter(|c| !c.instance.is_empty()).map(|c| Pairs(&c.instance)),
         evaluated: run.evaluated.iter().map(|(term, value)| EvaluatedRecord { term, value }).collect(),
         spurious_because: cx.and_then(|c| c.spurious_because.as_deref()),
+        partial: cx.filter(|c| !c.partial.is_empty()).map(|c| Pairs(&c.partial)),
         tests: r.tests,
         passed_premises: r.passed_premises,
         size: r.size,
@@ -463,6 +467,7 @@ mod tests {
             evaluated: vec![],
             instance: vec![("'a".into(), "finite_2".into())],
             spurious_because: None,
+            partial: Vec::new(),
         });
         report.tests = 12;
         report.passed_premises = 12;

@@ -22,7 +22,7 @@ use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let registry = std::sync::Arc::new(quickcheck::Registry::standard());
+    let registry = std::sync::Arc::new(analysis::testers::standard());
     let cli = cli::parse_from(&registry, std::env::args_os()).unwrap_or_else(|e| e.exit());
     guard::install_panic_hook();
     interrupt::install();

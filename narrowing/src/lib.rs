@@ -1,2 +1,18 @@
-//! `narrowing`: will own symbolic testing with partial values refined on demand at every `case`
-//! of the core IR, including existential quantifiers over infinite types.
+//! `narrowing`: the `narrowing` tester, symbolic testing with partial values. Instead of
+//! enumerating whole values, it evaluates the conjecture on partial ones, whose unknown
+//! parts are holes (`lang::interp::Hole`), and refines a variable only where evaluation
+//! needs to look inside it, so one evaluation decides every value that agrees on the parts
+//! it looked at (§5 of Bulwahn's "The New Quickcheck for Isabelle"; Lazy SmallCheck).
+//!
+//! Map: `tester` (the registry row), `search` (refinement, depth first, over one type
+//! instance and size), `assignment` (the partial values: slots, alternatives by size).
+//!
+//! What it does not know: how a case is evaluated beyond the interpreter's contract for
+//! holes (`lang::interp::partial`), and everything around a search (sizes, instances,
+//! limits, re-checks, reports), which is `quickcheck::driver`'s, as for every tester.
+
+mod assignment;
+mod search;
+mod tester;
+
+pub use tester::NarrowingTester;

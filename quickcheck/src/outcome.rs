@@ -60,6 +60,10 @@ pub struct Counterexample {
     pub instance: Vec<(String, String)>,
     /// Why the counterexample is only potentially spurious: the underspecified function.
     pub spurious_because: Option<String>,
+    /// Narrowing's partial counterexample: the variables whose values it left partly open,
+    /// with `_` where the lemma is false whatever the value is (proved, not tested; the
+    /// assignment above is one completion). Empty for other testers.
+    pub partial: Vec<(String, String)>,
 }
 
 /// What shrinking did to a random counterexample.

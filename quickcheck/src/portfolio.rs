@@ -30,9 +30,10 @@ pub fn run(
         if rows.iter().any(applies) { rows.into_iter().filter(applies).collect() } else { rows };
     let answered = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel();
-    let mut reports: Vec<(Coverage, Report)> = Vec::new();
+    // With each report, its row's place in the portfolio (for ties).
+    let mut reports: Vec<(Coverage, usize, Report)> = Vec::new();
     std::thread::scope(|s| {
-        for t in rows {
+        for (row, t) in rows.into_iter().enumerate() {
             let tx = tx.clone();
             let answered = &answered;
             let run = move || driver::run(t, conjectures, opts, seed, engine, cancel, Some(answered));
@@ -42,27 +43,31 @@ pub fn run(
                     Report::new(TesterName::new(t.name()), OutcomeKind::Error)
                         .with_message("internal error: the tester panicked")
                 });
-                let _ = tx.send((t.coverage(), r));
+                let _ = tx.send((t.coverage(), row, r));
             });
             if spawned.is_err() {
                 // No thread: run it here instead.
-                reports.push((t.coverage(), run()));
+                reports.push((t.coverage(), row, run()));
             }
         }
         drop(tx);
-        for (coverage, r) in rx.iter() {
+        for (coverage, row, r) in rx.iter() {
             if r.outcome == OutcomeKind::Counterexample {
                 answered.store(true, Ordering::Relaxed);
             }
-            reports.push((coverage, r));
+            reports.push((coverage, row, r));
         }
     });
     pick(reports).unwrap_or_else(|| Report::new(registry.default_name(), OutcomeKind::Error))
 }
 
-/// The answer of the portfolio from the testers' reports.
-fn pick(mut reports: Vec<(Coverage, Report)>) -> Option<Report> {
-    let rank = |(coverage, r): &(Coverage, Report)| match (r.outcome, coverage) {
+/// The answer of the portfolio from the testers' reports, which arrive in finishing order.
+/// The first counterexample wins (the others were cancelled by it). Otherwise the best kind
+/// of answer wins, and among answers of the same kind the one that searched the largest
+/// size, then the earlier row, so that which tester happened to finish first never changes
+/// the answer.
+fn pick(mut reports: Vec<(Coverage, usize, Report)>) -> Option<Report> {
+    let rank = |coverage: &Coverage, r: &Report| match (r.outcome, coverage) {
         (OutcomeKind::Counterexample, _) => 0,
         (OutcomeKind::NoCounterexample, Coverage::Complete) => 1,
         (OutcomeKind::PotentiallySpurious, _) => 2,
@@ -71,7 +76,9 @@ fn pick(mut reports: Vec<(Coverage, Report)>) -> Option<Report> {
         (OutcomeKind::Error, _) => 5,
         (OutcomeKind::Timeout, _) => 6,
     };
-    // Among equals, the one that answered first (reports arrive in finishing order).
-    reports.sort_by_key(rank);
-    reports.into_iter().next().map(|(_, r)| r)
+    if let Some(i) = reports.iter().position(|(_, _, r)| r.outcome == OutcomeKind::Counterexample) {
+        return Some(reports.swap_remove(i).2);
+    }
+    reports.sort_by_key(|(coverage, row, r)| (rank(coverage, r), std::cmp::Reverse(r.size), *row));
+    reports.into_iter().next().map(|(_, _, r)| r)
 }

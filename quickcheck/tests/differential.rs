@@ -10,25 +10,11 @@ use quickcheck::{check_lemma, Cancel, Options, OutcomeKind, Registry, Report, Te
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+#[path = "../../tests/support/theories.rs"]
+mod corpus;
+
 fn theories() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let mut out = Vec::new();
-    let mut stack = vec![root.join("tests/fixtures"), root.join("theories"), root.join("tests/acceptance")];
-    while let Some(d) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else { continue };
-        for p in entries.flatten().map(|e| e.path()) {
-            // `limits/` holds inputs at the edge of the front end's limits (terms nested
-            // 999 deep, 100,000 constructors), run through the binary with its large stack
-            // by the fixture harness, not on a test thread.
-            if p.is_dir() && !p.ends_with("errors") && !p.ends_with("limits") {
-                stack.push(p);
-            } else if p.extension().is_some_and(|e| e == "thy") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
+    corpus::theories(&Path::new(env!("CARGO_MANIFEST_DIR")).join(".."))
 }
 
 fn same(a: &Report, b: &Report) -> bool {

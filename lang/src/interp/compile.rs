@@ -164,6 +164,8 @@ pub(crate) struct Code<'p> {
     pub types: Types,
     funs: Box<[OnceCell<FunCode>]>,
     preds: Box<[OnceCell<PredCode>]>,
+    /// Values may hold holes anywhere (`partial`), not only at the top.
+    pub partial: bool,
 }
 
 impl<'p> Code<'p> {
@@ -173,6 +175,7 @@ impl<'p> Code<'p> {
             types: Types::default(),
             funs: prog.funs.iter().map(|_| OnceCell::new()).collect(),
             preds: prog.inductives.iter().map(|_| OnceCell::new()).collect(),
+            partial: false,
         }
     }
 

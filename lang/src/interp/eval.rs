@@ -10,6 +10,7 @@
 
 use super::arith::Int;
 use super::compile::{Code, FunCode, LambdaCode, Node, Op};
+use super::partial::{need, Hole};
 use super::sets;
 use super::types::TyInfo;
 use super::value::{Closure, Fields, SetValue, Value};
@@ -136,6 +137,7 @@ impl<'c, 'p> Run<'c, 'p> {
     pub fn eval_bool(&mut self, e: &Node) -> R<bool> {
         match self.eval(e)? {
             Value::Bool(b) => Ok(b),
+            Value::Hole(h) => Err(need(h, false)),
             _ => Err(ill("a condition is not a boolean")),
         }
     }
@@ -163,7 +165,11 @@ impl<'c, 'p> Run<'c, 'p> {
             match e {
                 Node::Var(v) => return Ok(self.var(*v)),
                 Node::Const(v) => return Ok(v.clone()),
-                Node::If(c, t, f) => e = if self.eval_bool(c)? { t } else { f },
+                Node::If(c, t, f) => match self.eval_bool(c) {
+                    Ok(b) => e = if b { t } else { f },
+                    Err(d @ EvalError::Need(_)) => return self.parallel_if(d, t, f),
+                    Err(x) => return Err(x),
+                },
                 Node::Let(v, rhs, body) => {
                     let x = self.eval(rhs)?;
                     self.set_var(*v, x);
@@ -172,6 +178,9 @@ impl<'c, 'p> Run<'c, 'p> {
                 Node::Case { scrut, alts, default } => {
                     let s = self.eval(scrut)?;
                     let Value::Ctor(tag, fields) = &s else {
+                        if let Value::Hole(h) = s {
+                            return Err(need(h, false));
+                        }
                         return Err(ill("case analysis of a value that is not a datatype value"));
                     };
                     match alts.get(*tag as usize) {
@@ -188,8 +197,16 @@ impl<'c, 'p> Run<'c, 'p> {
                     }
                 }
                 Node::NatCase { scrut, zero, pred, succ } => {
-                    let Value::Int(n) = self.eval(scrut)? else {
-                        return Err(ill("nat case analysis of a value that is not a number"));
+                    let n = match self.eval(scrut)? {
+                        Value::Int(n) => n,
+                        // `Suc^k ?` with k > 0 is a `Suc` whatever `?` is.
+                        Value::Hole(h) if h.suc > 0 => {
+                            self.set_var(*pred, Value::Hole(Hole { suc: h.suc - 1, ..h }));
+                            e = succ;
+                            continue;
+                        }
+                        Value::Hole(h) => return Err(need(h, false)),
+                        _ => return Err(ill("nat case analysis of a value that is not a number")),
                     };
                     if n.is_zero() || n.is_negative() {
                         e = zero;
@@ -284,13 +301,19 @@ impl<'c, 'p> Run<'c, 'p> {
     pub fn apply(&mut self, mut f: Value, args: Vec<Value>) -> R<Value> {
         let mut rest = &args[..];
         while !rest.is_empty() {
-            let Value::Fun(c) = &f else { return Err(ill("application of a value that is not a function")) };
+            let Value::Fun(c) = &f else {
+                if let Value::Hole(h) = f {
+                    return Err(need(h, true));
+                }
+                return Err(ill("application of a value that is not a function"));
+            };
             let c = c.clone();
             f = match &*c {
                 Closure::Map { default, entries } => {
                     self.tick()?;
                     let x = &rest[0];
                     rest = &rest[1..];
+                    self.holes_in(std::slice::from_ref(x))?;
                     match entries.binary_search_by(|(k, _)| k.cmp(x)) {
                         Ok(i) => entries[i].1.clone(),
                         Err(_) => default.clone(),
@@ -367,6 +390,7 @@ impl<'c, 'p> Run<'c, 'p> {
             Node::SetCompr { var, ty, domain, body } => self.set_compr(*var, ty, domain.as_deref(), body),
             Node::Pred(id, args) => {
                 let vals = self.eval_args(args)?;
+                self.holes_in(&vals)?;
                 Ok(Value::Bool(self.pred(*id, &vals)?))
             }
             Node::Undefined(u) => Err(EvalError::Undefined(u.clone())),
@@ -409,6 +433,7 @@ impl<'c, 'p> Run<'c, 'p> {
         match domain {
             Some(d) => match self.eval(d)? {
                 Value::Set(s) if !s.compl => Ok(Items::Set(s)),
+                Value::Hole(h) => Err(need(h, true)),
                 Value::Set(_) => {
                     let name = crate::core::type_syntax::print_type(p, &ty.ty);
                     Err(EvalError::NotExecutable(format!("{what} the complement of a finite set of {name}")))
@@ -477,6 +502,8 @@ impl<'c, 'p> Run<'c, 'p> {
             // A complement is kept only over an infinite type or one too large to enumerate;
             // only the former makes it infinite.
             (Op::SetFinite { infinite }, Value::Set(s)) => Ok(Value::Bool(!(*infinite && s.is_complement()))),
+            (Op::Suc, Value::Hole(h)) => Ok(Value::Hole(Hole { suc: h.suc + 1, ..h })),
+            (_, Value::Hole(h)) => Err(need(h, true)),
             (Op::SetToList { nil, cons }, Value::Set(s)) => {
                 if s.is_complement() {
                     return Err(EvalError::NotExecutable(
@@ -530,6 +557,11 @@ impl<'c, 'p> Run<'c, 'p> {
     #[inline(never)]
     fn prim2_general(&mut self, op: &Op, a: Value, b: Value) -> R<Value> {
         let p = self.code.prog;
+        if self.code.partial || matches!(a, Value::Hole(_)) || matches!(b, Value::Hole(_)) {
+            if let Some(r) = self.prim2_partial(op, &a, &b) {
+                return r;
+            }
+        }
         match op {
             Op::EqPlain => Ok(Value::Bool(a == b)),
             Op::LtPlain => Ok(Value::Bool(a < b)),

@@ -28,7 +28,7 @@
 //! stacks of its own (see `stack`); the calling thread needs about 512 KiB of free stack.
 //!
 //! Modules: `value` (runtime values, structural order), `arith` (numbers), `sets`,
-//! `compile` (IR → interpreter tree), `eval` (the machine), `compare` (equality and order
+//! `compile` (IR → interpreter tree), `eval` (the machine), `partial` (holes and demands), `compare` (equality and order
 //! at a type), `pred` (inductive predicates), `enumerate` (finite types), `types` (per-type
 //! facts), `print` (theory syntax), `stack` (machine stack growth).
 
@@ -37,6 +37,7 @@ mod compare;
 mod compile;
 mod enumerate;
 mod eval;
+mod partial;
 mod pred;
 mod print;
 mod sets;
@@ -47,6 +48,7 @@ pub use crate::core::cardinality::cardinality;
 pub use arith::Int;
 pub use compile::LambdaCode;
 pub use enumerate::ENUM_CAP;
+pub use partial::{first_hole, Demand, Hole};
 pub use value::{Closure, Fields, SetValue, Value};
 
 use crate::core::ir::{Expr, FunId, Program, Ty, Undef};
@@ -83,6 +85,9 @@ pub enum EvalError {
     OutOfMemory,
     /// Something that cannot be computed (a quantifier over an infinite type), said why.
     NotExecutable(String),
+    /// Evaluation must know more of a partial value (`partial`): only an evaluation given
+    /// holes ends so, and only the narrowing tester gives them.
+    Need(Demand),
 }
 
 impl std::fmt::Display for EvalError {
@@ -96,6 +101,7 @@ impl std::fmt::Display for EvalError {
             EvalError::TooDeep => write!(f, "evaluation did not finish: recursion too deep"),
             EvalError::OutOfMemory => write!(f, "evaluation did not finish: out of memory"),
             EvalError::NotExecutable(why) => write!(f, "not executable: {why}"),
+            EvalError::Need(d) => write!(f, "needs the value of hole {} of a partial value", d.hole.id),
         }
     }
 }
@@ -109,6 +115,15 @@ pub struct Interp<'p> {
 impl<'p> Interp<'p> {
     pub fn new(program: &'p Program) -> Interp<'p> {
         Interp { code: Code::new(program), stack: Vec::new() }
+    }
+
+    /// An interpreter for partial values (`Value::Hole`, the narrowing tester's): it also
+    /// finds holes nested inside the operands of comparisons, set operations and
+    /// predicates, which costs a walk of each operand.
+    pub fn partial(program: &'p Program) -> Interp<'p> {
+        let mut code = Code::new(program);
+        code.partial = true;
+        Interp { code, stack: Vec::new() }
     }
 
     pub fn program(&self) -> &'p Program {

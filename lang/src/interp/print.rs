@@ -87,6 +87,20 @@ impl<'p> Run<'_, 'p> {
         };
         match (&v, ty) {
             (Value::Bool(b), _) => out.push_str(if *b { "True" } else { "False" }),
+            // A hole of a partial value (narrowing's partial counterexamples): `_`, or
+            // `Suc (Suc _)` for a `nat` known to be at least 2.
+            (Value::Hole(h), _) => {
+                let k = h.suc as usize;
+                if k > 0 && arg {
+                    out.push('(');
+                }
+                out.push_str(&"Suc (".repeat(k.saturating_sub(1)));
+                out.push_str(if k > 0 { "Suc _" } else { "_" });
+                out.push_str(&")".repeat(k.saturating_sub(1)));
+                if k > 0 && arg {
+                    out.push(')');
+                }
+            }
             (Value::Int(i), _) => {
                 if arg && i.is_negative() {
                     let _ = write!(out, "({i})");
@@ -126,6 +140,21 @@ impl<'p> Run<'_, 'p> {
                             _ => break,
                         };
                         cur = next;
+                    }
+                    if let Value::Hole(_) = cur {
+                        // A partial list (narrowing): `a # b # _`.
+                        if arg {
+                            tasks.push(Task::Str(")"));
+                        }
+                        tasks.push(Task::Str("_"));
+                        for (x, t) in items.into_iter().rev() {
+                            tasks.push(Task::Str(" # "));
+                            tasks.push(Task::Val(x, t, true, canonical));
+                        }
+                        if arg {
+                            tasks.push(Task::Str("("));
+                        }
+                        return;
                     }
                     seq(tasks, "[", "]", items);
                 } else if is_pair(d) {

@@ -11,6 +11,7 @@
 
 use super::arith::Int;
 use super::compile::LambdaCode;
+use super::partial::Hole;
 use crate::core::ir::FunId;
 use std::cmp::Ordering;
 use std::fmt;
@@ -26,6 +27,10 @@ pub enum Value {
     Ctor(u32, Fields),
     Fun(Rc<Closure>),
     Set(Rc<SetValue>),
+    /// An unknown part of a partial value (the narrowing tester's): evaluation that must
+    /// look inside it stops with `EvalError::Need` (see `partial`). Never produced by
+    /// evaluation itself, only passed in.
+    Hole(Hole),
 }
 
 /// The fields of a constructor value: shared, immutable, and not allocated when empty.
@@ -205,7 +210,7 @@ fn detach(v: &mut Value, next: &mut Option<Rc<[Value]>>, work: &mut Vec<Rc<[Valu
                 }
             }
         }
-        Value::Bool(_) | Value::Int(_) => {}
+        Value::Bool(_) | Value::Int(_) | Value::Hole(_) => {}
     }
 }
 
@@ -286,6 +291,7 @@ impl Value {
             Value::Ctor(..) => 2,
             Value::Fun(_) => 3,
             Value::Set(_) => 4,
+            Value::Hole(_) => 5,
         }
     }
 }
@@ -332,6 +338,7 @@ fn cmp_structural(a: &Value, b: &Value) -> Ordering {
         let o = match (a, b) {
             (Value::Bool(x), Value::Bool(y)) => x.cmp(y),
             (Value::Int(x), Value::Int(y)) => x.cmp(y),
+            (Value::Hole(x), Value::Hole(y)) => x.cmp(y),
             (Value::Ctor(t, f), Value::Ctor(u, g)) => {
                 if t == u && !f.ptr_eq(g) {
                     push_seq(&mut stack, f, g);
@@ -503,5 +510,6 @@ fn debug_value(v: &Value, f: &mut fmt::Formatter<'_>, depth: usize) -> fmt::Resu
             }
             write!(f, "}}")
         }
+        Value::Hole(h) => write!(f, "?{}+{}", h.id, h.suc),
     }
 }

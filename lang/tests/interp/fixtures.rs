@@ -26,6 +26,7 @@ fn error_name(e: &EvalError) -> &'static str {
         EvalError::TooDeep => "TooDeep",
         EvalError::OutOfMemory => "OutOfMemory",
         EvalError::NotExecutable(_) => "NotExecutable",
+        EvalError::Need(_) => "Need",
     }
 }
 

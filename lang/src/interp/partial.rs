@@ -1,0 +1,245 @@
+//! Partial values, for the narrowing tester: a `Value::Hole` stands for a value not chosen
+//! yet. Evaluation that must look inside a hole (a `case` on it, arithmetic, a comparison it
+//! cannot decide without it, a set operation, an application) stops with
+//! `EvalError::Need(Demand)` naming the hole: an ordinary error value, nothing unwinds. The
+//! tester then refines that hole and evaluates again. Whatever is decided without looking
+//! at a hole holds for every value the hole stands for, so one evaluation decides a whole
+//! family of cases.
+//!
+//! The rules, which compiled code must follow too (the demanded hole shapes the narrowing
+//! tree, so both engines must demand the same one):
+//! - evaluation order is the interpreter's: left to right, arguments before the call,
+//!   scrutinee before branches;
+//! - `nat` holes are lazy: `Suc` of `Suc^k ?` is `Suc^(k+1) ?`, a `case` on it with `k > 0`
+//!   takes the `Suc` branch, and a comparison with a number is decided from the lower
+//!   bound `k` where it can be (`0 = Suc ?` is `False` without refining `?`);
+//! - equality walks both values: a difference anywhere decides `False`, otherwise the first
+//!   hole met (preorder, left operand first) is demanded; a hole equals itself;
+//! - order is lexicographic: the first hole met before a difference is demanded;
+//! - `if c then t else f` with one branch a truth value `b` (the lowering of `∧`, `∨`, `⟶`):
+//!   when `c` demands a hole, the other branch is evaluated, and if it gives `b` too the
+//!   result is `b` with nothing refined (Lazy SmallCheck's parallel conjunction); otherwise
+//!   `c`'s demand stands;
+//! - anything else that meets a hole demands the first hole of its operands.
+//!
+//! Only an interpreter made with `Interp::partial` looks for holes inside operands (a cost
+//! the other testers do not pay); holes at the top of an operand are caught everywhere, in
+//! branches that were errors before.
+
+use super::compile::{Node, Op};
+use super::eval::{Run, R};
+use super::value::{Closure, Value};
+use super::EvalError;
+use std::cmp::Ordering;
+
+/// A hole: `id` numbers it for the tester; `suc` counts the `Suc`s applied to it, so a
+/// `nat` hole stands for `Suc^suc ?id` (always 0 for holes of other types).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Hole {
+    pub id: u32,
+    pub suc: u32,
+}
+
+impl Hole {
+    pub fn new(id: u32) -> Hole {
+        Hole { id, suc: 0 }
+    }
+}
+
+/// What an evaluation needs to know to go on: the outermost constructor of `hole`, or,
+/// when `whole`, its whole value (arithmetic needs the number, not only whether it is `0`
+/// or a `Suc`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Demand {
+    pub hole: Hole,
+    pub whole: bool,
+}
+
+pub(crate) fn need(hole: Hole, whole: bool) -> EvalError {
+    EvalError::Need(Demand { hole, whole })
+}
+
+/// The first hole of `v` in preorder (fields left to right), if any.
+pub fn first_hole(v: &Value) -> Option<Hole> {
+    let mut work = vec![v];
+    while let Some(v) = work.pop() {
+        match v {
+            Value::Hole(h) => return Some(*h),
+            Value::Bool(_) | Value::Int(_) => {}
+            Value::Ctor(_, fields) => work.extend(fields.iter().rev()),
+            Value::Set(s) => work.extend(s.elems().iter().rev()),
+            Value::Fun(c) => match &**c {
+                Closure::Partial { args, .. } => work.extend(args.iter().rev()),
+                Closure::Lambda { captured, args, .. } => {
+                    work.extend(args.iter().rev());
+                    work.extend(captured.iter().rev());
+                }
+                Closure::Map { default, entries } => {
+                    for (k, x) in entries.iter().rev() {
+                        work.push(x);
+                        work.push(k);
+                    }
+                    work.push(default);
+                }
+            },
+        }
+    }
+    None
+}
+
+/// Whether `Suc^k ?` is certainly above the number `c` (so differs from it).
+fn above(h: &Hole, c: &Value) -> bool {
+    match c {
+        Value::Int(c) => *c < super::Int::from(h.suc as i64),
+        _ => false,
+    }
+}
+
+/// Structural equality of values that may hold holes: `Ok` when decided for every value
+/// of the holes, `Err(hole)` naming the first hole that must be known.
+pub(crate) fn eq_partial(a: &Value, b: &Value) -> Result<bool, Hole> {
+    let mut work = vec![(a, b)];
+    let mut first = None;
+    while let Some((a, b)) = work.pop() {
+        match (a, b) {
+            (Value::Hole(x), Value::Hole(y)) if x.id == y.id => {
+                if x.suc != y.suc {
+                    return Ok(false);
+                }
+            }
+            (Value::Hole(h), c) | (c, Value::Hole(h)) => {
+                if above(h, c) {
+                    return Ok(false);
+                }
+                // The left operand's hole when both are holes (the or-pattern binds it).
+                first.get_or_insert(*h);
+            }
+            (Value::Ctor(t, f), Value::Ctor(u, g)) => {
+                if t != u || f.len() != g.len() {
+                    return Ok(false);
+                }
+                work.extend(f.iter().zip(g.iter()).rev());
+            }
+            (a, b) => {
+                if a != b {
+                    return Ok(false);
+                }
+            }
+        }
+    }
+    match first {
+        Some(h) => Err(h),
+        None => Ok(true),
+    }
+}
+
+/// The structural (lexicographic) order of values that may hold holes: `Err(hole)` when a
+/// hole is met before the first difference.
+pub(crate) fn cmp_partial(a: &Value, b: &Value) -> Result<Ordering, Hole> {
+    let mut work = vec![(a, b)];
+    while let Some((a, b)) = work.pop() {
+        let o = match (a, b) {
+            (Value::Hole(x), Value::Hole(y)) if x.id == y.id => x.suc.cmp(&y.suc),
+            (Value::Hole(h), c) if above(h, c) => Ordering::Greater,
+            (c, Value::Hole(h)) if above(h, c) => Ordering::Less,
+            (Value::Hole(h), _) | (_, Value::Hole(h)) => return Err(*h),
+            (Value::Ctor(t, f), Value::Ctor(u, g)) => {
+                if t == u {
+                    if f.len() != g.len() {
+                        return Ok(f.len().cmp(&g.len()));
+                    }
+                    work.extend(f.iter().zip(g.iter()).rev());
+                }
+                t.cmp(u)
+            }
+            (a, b) => a.cmp(b),
+        };
+        if o != Ordering::Equal {
+            return Ok(o);
+        }
+    }
+    Ok(Ordering::Equal)
+}
+
+impl Run<'_, '_> {
+    /// A binary primitive on operands that hold a hole somewhere (partial mode only);
+    /// `None` when neither does.
+    pub(crate) fn prim2_partial(&mut self, op: &Op, a: &Value, b: &Value) -> Option<R<Value>> {
+        let hole = first_hole(a).or_else(|| first_hole(b))?;
+        let demand = |h| need(h, true);
+        let bool = |r: Result<bool, Hole>| r.map(Value::Bool).map_err(demand);
+        Some(match op {
+            Op::EqPlain => bool(eq_partial(a, b)),
+            Op::Eq(t) if !t.has_fun => bool(eq_partial(a, b)),
+            Op::LtPlain => bool(cmp_partial(a, b).map(Ordering::is_lt)),
+            Op::LePlain => bool(cmp_partial(a, b).map(Ordering::is_le)),
+            Op::Lt(t) if t.plain_order => bool(cmp_partial(a, b).map(Ordering::is_lt)),
+            Op::Le(t) if t.plain_order => bool(cmp_partial(a, b).map(Ordering::is_le)),
+            _ => Err(demand(hole)),
+        })
+    }
+
+    /// `if` whose condition demanded `d`: decided anyway when one branch is the truth value
+    /// `b` and the other evaluates to `b` as well.
+    pub(crate) fn parallel_if(&mut self, d: EvalError, t: &Node, f: &Node) -> R<Value> {
+        let (lit, other) = match (t, f) {
+            (Node::Const(Value::Bool(b)), other) | (other, Node::Const(Value::Bool(b))) => (*b, other),
+            _ => return Err(d),
+        };
+        match self.eval(other) {
+            Ok(Value::Bool(x)) if x == lit => Ok(Value::Bool(lit)),
+            _ => Err(d),
+        }
+    }
+
+    /// In partial mode, the demand for the first hole among `args`.
+    pub(crate) fn holes_in(&self, args: &[Value]) -> R<()> {
+        if self.code.partial {
+            if let Some(h) = args.iter().find_map(first_hole) {
+                return Err(need(h, true));
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hole(id: u32, suc: u32) -> Value {
+        Value::Hole(Hole { id, suc })
+    }
+
+    #[test]
+    fn equality_decides_on_any_difference() {
+        let cons = |x, xs| Value::ctor(1, vec![x, xs]);
+        let nil = Value::nullary(0);
+        // [?0, 1] = [2, 3]: the second elements differ, so no refinement is needed.
+        let a = cons(hole(0, 0), cons(Value::nat(1), nil.clone()));
+        let b = cons(Value::nat(2), cons(Value::nat(3), nil.clone()));
+        assert_eq!(eq_partial(&a, &b), Ok(false));
+        // [?0] = [2]: ?0 decides.
+        let a = cons(hole(0, 0), nil.clone());
+        let b = cons(Value::nat(2), nil.clone());
+        assert_eq!(eq_partial(&a, &b), Err(Hole::new(0)));
+        // A hole equals itself; Suc ?0 differs from ?0 and from 0.
+        assert_eq!(eq_partial(&hole(0, 0), &hole(0, 0)), Ok(true));
+        assert_eq!(eq_partial(&hole(0, 1), &hole(0, 0)), Ok(false));
+        assert_eq!(eq_partial(&Value::nat(0), &hole(3, 1)), Ok(false));
+        assert_eq!(eq_partial(&Value::nat(1), &hole(3, 1)), Err(Hole { id: 3, suc: 1 }));
+    }
+
+    #[test]
+    fn order_demands_the_first_hole_before_a_difference() {
+        assert_eq!(cmp_partial(&Value::nat(1), &hole(0, 2)), Ok(Ordering::Less));
+        assert_eq!(cmp_partial(&hole(0, 2), &Value::nat(2)), Err(Hole { id: 0, suc: 2 }));
+        assert_eq!(cmp_partial(&hole(0, 2), &hole(0, 1)), Ok(Ordering::Greater));
+        let pair = |x, y| Value::ctor(0, vec![x, y]);
+        assert_eq!(cmp_partial(&pair(Value::nat(1), hole(1, 0)), &pair(Value::nat(2), hole(2, 0))), Ok(Ordering::Less));
+        assert_eq!(
+            cmp_partial(&pair(hole(1, 0), Value::nat(1)), &pair(Value::nat(2), Value::nat(0))),
+            Err(Hole::new(1))
+        );
+    }
+}

@@ -1,0 +1,80 @@
+//! Narrowing against the exhaustive tester on every lemma of the repository's theories:
+//! at size `s` narrowing decides every assignment the exhaustive tester enumerates at size
+//! `s + 1` (Isabelle's narrowing counts depth from 0), so where both finish they must agree
+//! on the outcome and on the size of the first counterexample. (That narrowing refutes no
+//! lemma a theory marks `expect = no_counterexample` is the fixture harness's soundness
+//! trial, which runs every built tester over every theory.)
+
+use quickcheck::{check_lemma, Cancel, Options, OutcomeKind, Registry, Report, TesterName};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+#[path = "../../tests/support/theories.rs"]
+mod corpus;
+
+fn theories() -> Vec<PathBuf> {
+    corpus::theories(&Path::new(env!("CARGO_MANIFEST_DIR")).join(".."))
+}
+
+fn registry() -> Registry {
+    Registry::standard().with(narrowing::NarrowingTester)
+}
+
+fn run(th: &lang::CheckedTheory, index: usize, tester: &'static str, size: u64) -> Report {
+    let opts = Options {
+        tester: Some(TesterName::new(tester)),
+        size,
+        timeout: Duration::from_millis(300),
+        ..Options::default()
+    };
+    check_lemma(th, index, &opts, false, &registry(), &Cancel::new())
+}
+
+/// Outcomes whose comparison says something (a search cut short says nothing).
+fn finished(r: &Report) -> bool {
+    matches!(r.outcome, OutcomeKind::Counterexample | OutcomeKind::NoCounterexample | OutcomeKind::PotentiallySpurious)
+        && !r.message.as_ref().is_some_and(|m| m.contains("too big") || m.contains("cut short"))
+}
+
+#[test]
+fn narrowing_agrees_with_exhaustive_one_size_up() {
+    let files = theories();
+    assert!(files.len() > 20, "theories found: {files:?}");
+    let (mut compared, mut refuted, mut problems) = (0, 0, Vec::new());
+    for f in &files {
+        let th = lang::check_theory(&std::fs::read_to_string(f).unwrap());
+        for item in &th.items {
+            let lang::ItemKind::Lemma { index, .. } = item.kind else { continue };
+            for size in 1..=5 {
+                let n = run(&th, index, "narrowing", size);
+                let e = run(&th, index, "exhaustive", size + 1);
+                if !finished(&n) || !finished(&e) {
+                    break;
+                }
+                compared += 1;
+                let found = |r: &Report| r.outcome != OutcomeKind::NoCounterexample;
+                // The first counterexample's size: exhaustive's size 1 is inside its size 2.
+                let agree = n.outcome == e.outcome && (!found(&n) || n.size == e.size.saturating_sub(1).max(1));
+                if found(&n) {
+                    refuted += 1;
+                }
+                if !agree {
+                    problems.push(format!(
+                        "{}: lemma {index}, size {size}:\n  narrowing:  {:?} at size {} {:?}\n  exhaustive: {:?} at size {} {:?}",
+                        f.display(),
+                        n.outcome,
+                        n.size,
+                        n.counterexample.map(|c| c.assignment),
+                        e.outcome,
+                        e.size,
+                        e.counterexample.map(|c| c.assignment)
+                    ));
+                    break;
+                }
+            }
+        }
+    }
+    eprintln!("{compared} (lemma, size) pairs compared, {refuted} refuted");
+    assert!(compared > 300 && refuted > 50, "only {compared} compared, {refuted} refuted");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
