@@ -91,14 +91,20 @@ impl QuickcheckRun {
     }
 
     /// `exhaustive, size 3, 14 tests, 0.002 s` (with the seed of a random run, shrinking,
-    /// and the tests that passed the premises when asked for).
+    /// narrowing's partial cases and refinements, and the tests that passed the premises
+    /// when asked for).
     pub fn figures(&self) -> String {
         let r = &self.report;
         if r.tests == 0 && r.size == 0 && r.outcome == OutcomeKind::NotExecutable {
             // Nothing ran: sizes and times would be noise.
             return r.tester.name().to_owned();
         }
-        let tests = if r.tests == 1 { "1 test".to_owned() } else { format!("{} tests", r.tests) };
+        let plural = |n: u64, what: &str| if n == 1 { format!("1 {what}") } else { format!("{n} {what}s") };
+        let tests = match r.refinements {
+            // Narrowing: each test is a partial case, standing for every value of its holes.
+            Some(refined) => format!("{}, {}", plural(r.tests, "partial case"), plural(refined, "refinement")),
+            None => plural(r.tests, "test"),
+        };
         let mut s = format!("{}, size {}, {tests}", r.tester.name(), r.size);
         if self.show_report || self.verbose {
             s.push_str(&format!(" ({} passed the premises)", r.passed_premises));

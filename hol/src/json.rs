@@ -15,7 +15,8 @@
 //!   without an expectation), `counterexample` (variable → value in theory syntax, in the
 //!   lemma's order, or `null`), `instance` (type variable → type), `evaluated` (`[{"term",
 //!   "value"}]`), `spurious_because`, `partial` (narrowing's partial counterexample, as
-//!   `counterexample`), `tests`, `passed_premises`, `size`, `seconds`, `seed`
+//!   `counterexample`), `tests` (for narrowing: partial cases), `refinements` (narrowing's
+//!   holes refined, `null` for the others), `passed_premises`, `size`, `seconds`, `seed`
 //!   (random runs), `exhausted` (the whole space of finite types was tested), `shrink`
 //!   (`{"size_before", "size_after", "attempts", "seconds"}` or `null`), `log` (with
 //!   `verbose`: one line per instance and size tested).
@@ -45,7 +46,7 @@ pub enum Record<'a> {
     Info(DiagnosticRecord<'a>),
     Value(ValueRecord<'a>),
     Lemma(LemmaRecord<'a>),
-    Quickcheck(RunRecord<'a>),
+    Quickcheck(Box<RunRecord<'a>>),
     Ir(IrRecord<'a>),
     Summary(SummaryRecord),
 }
@@ -102,6 +103,8 @@ pub struct RunRecord<'a> {
     /// Narrowing's partial counterexample (`_` where any value is a counterexample).
     pub partial: Option<Pairs<'a>>,
     pub tests: u64,
+    /// Holes refined (narrowing; its `tests` are partial cases), `null` for other testers.
+    pub refinements: Option<u64>,
     pub passed_premises: u64,
     pub size: u64,
     pub seconds: f64,
@@ -249,7 +252,7 @@ pub fn record<'a>(file: &'a SourceFile, event: &'a Event) -> Option<Record<'a>> 
                 .collect(),
         }),
         Event::QuickcheckStarted { .. } => return None,
-        Event::Quickcheck(run) => Record::Quickcheck(run_record(file, run)),
+        Event::Quickcheck(run) => Record::Quickcheck(Box::new(run_record(file, run))),
         Event::Ir { text } => Record::Ir(IrRecord { file: path, ir: text }),
     })
 }
@@ -274,6 +277,7 @@ fn run_record<'a>(file: &'a SourceFile, run: &'a QuickcheckRun) -> RunRecord<'a>
         spurious_because: cx.and_then(|c| c.spurious_because.as_deref()),
         partial: cx.filter(|c| !c.partial.is_empty()).map(|c| Pairs(&c.partial)),
         tests: r.tests,
+        refinements: r.refinements,
         passed_premises: r.passed_premises,
         size: r.size,
         seconds: r.seconds,

@@ -59,8 +59,6 @@ pub struct Narrowing<'c> {
     roots: Vec<Option<u32>>,
     limits: Limits,
     exhausted: bool,
-    /// Refinements made, over all sizes so far.
-    pub refinements: u64,
 }
 
 impl<'c> Narrowing<'c> {
@@ -76,7 +74,6 @@ impl<'c> Narrowing<'c> {
             roots: vec![None; c.vars.len()],
             limits: Limits { fuel: CASE_FUEL, max_depth: CASE_DEPTH, deadline: Some(setup.deadline) },
             exhausted: false,
-            refinements: 0,
         }
     }
 
@@ -159,7 +156,7 @@ impl<'c> Narrowing<'c> {
     }
 
     fn run(&mut self, turn: &mut Turn) -> SizeResult {
-        let mut res = SizeResult::default();
+        let mut res = SizeResult { refinements: Some(0), ..SizeResult::default() };
         // Isabelle's narrowing counts depth from 0 and runs depths 0 to `size`, one level
         // more than the exhaustive tester's generator size `size - 1`: at size `s` the
         // variables range over the exhaustive tester's values at size `s + 1` (lists of up
@@ -227,7 +224,7 @@ impl<'c> Narrowing<'c> {
                         }
                     };
                     if let Some(first) = alts.first() {
-                        self.refinements += 1;
+                        res.refinements = res.refinements.map(|r| r + 1);
                         let len = self.slots.len();
                         self.slots.fill(slot, first);
                         path.push(Frame { slot, alts, next: 1, len });

@@ -212,16 +212,26 @@ pub(crate) fn run(
         report.tests += res.tests;
         report.passed_premises += res.passed;
         report.too_large += res.too_large;
+        if let Some(n) = res.refinements {
+            *report.refinements.get_or_insert(0) += n;
+        }
         if opts.verbose {
             let inst: Vec<String> = conjectures[i].instance.iter().map(|(a, t)| format!("{a} = {t}")).collect();
             let inst = if inst.is_empty() { String::new() } else { format!(" ({})", inst.join(", ")) };
             let plural = if res.tests == 1 { "" } else { "s" };
             let skipped =
                 if res.too_large > 0 { format!(", {} too large to build", res.too_large) } else { String::new() };
-            report.log.push(format!(
-                "size {k}{inst}: {} test{plural}, {} passed the premises{skipped}",
-                res.tests, res.passed
-            ));
+            report.log.push(match res.refinements {
+                Some(r) => format!(
+                    "size {k}{inst}: {} partial case{plural}, {r} refinement{}, {} passed the premises",
+                    res.tests,
+                    if r == 1 { "" } else { "s" },
+                    res.passed
+                ),
+                None => {
+                    format!("size {k}{inst}: {} test{plural}, {} passed the premises{skipped}", res.tests, res.passed)
+                }
+            });
         }
         if res.shrink.is_some() {
             report.shrink = res.shrink;

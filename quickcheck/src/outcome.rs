@@ -86,13 +86,17 @@ pub struct Report {
     /// For no counterexample: the bound searched ("up to size 5"); for not executable, error
     /// and timeout: why.
     pub message: Option<String>,
-    /// Test cases run (assignments tried, including those a premise rejected).
+    /// Test cases run (assignments tried, including those a premise rejected; for narrowing,
+    /// partial cases evaluated).
     pub tests: u64,
     /// Of them, those that passed every premise.
     pub passed_premises: u64,
     /// Random cases abandoned before they ran, their values too large to build; not among
     /// `tests`, and said in `message`.
     pub too_large: u64,
+    /// Holes refined, for a tester that evaluates partial values (narrowing); `None` for the
+    /// others.
+    pub refinements: Option<u64>,
     /// The size reached.
     pub size: u64,
     pub seconds: f64,
@@ -119,6 +123,7 @@ impl Report {
             tests: 0,
             passed_premises: 0,
             too_large: 0,
+            refinements: None,
             size: 0,
             seconds: 0.0,
             seed: None,

@@ -124,7 +124,7 @@ impl<'c> Exhaustive<'c> {
             ticks: 0,
         };
         let end = st.search(0, None);
-        let res = SizeResult { end, tests: st.tests, passed: st.passed, shrink: None, too_large: 0 };
+        let res = SizeResult { end, tests: st.tests, passed: st.passed, ..SizeResult::default() };
         self.exhausted = whole && res.end.is_none();
         res
     }

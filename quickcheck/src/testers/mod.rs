@@ -117,4 +117,7 @@ pub struct SizeResult {
     /// Random cases abandoned while drawing their values, too large to build
     /// (`random::CASE_BUILD_STEPS`); not among `tests`.
     pub too_large: u64,
+    /// Holes refined, for a search over partial values (narrowing: its `tests` are partial
+    /// cases).
+    pub refinements: Option<u64>,
 }
