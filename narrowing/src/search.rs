@@ -59,6 +59,11 @@ pub struct Narrowing<'c> {
     roots: Vec<Option<u32>>,
     limits: Limits,
     exhausted: bool,
+    /// Per step of the schedule: for a premise found true, the length of the search path
+    /// then. It stays true below that path (what was decided without a hole's value holds
+    /// for every value), so it is not evaluated again until a refinement on that path
+    /// changes.
+    held: Vec<Option<usize>>,
 }
 
 impl<'c> Narrowing<'c> {
@@ -74,16 +79,21 @@ impl<'c> Narrowing<'c> {
             roots: vec![None; c.vars.len()],
             limits: Limits { fuel: CASE_FUEL, max_depth: CASE_DEPTH, deadline: Some(setup.deadline) },
             exhausted: false,
+            held: Vec::new(),
         }
     }
 
-    /// Evaluates the schedule's steps on the current partial assignment.
-    fn case(&mut self) -> Result<Case, EvalError> {
+    /// Evaluates the schedule's steps on the current partial assignment, `depth` holes deep
+    /// in the search.
+    fn case(&mut self, depth: usize) -> Result<Case, EvalError> {
         let c = self.c;
         let mut vals: Vec<Option<Value>> = self.roots.iter().map(|r| r.map(|s| self.slots.value(s))).collect();
         let mut demand: Option<Demand> = None;
         let mut taint: Option<Undef> = None;
-        for step in &self.sched.steps {
+        for (i, step) in self.sched.steps.iter().enumerate() {
+            if self.held[i].is_some() {
+                continue;
+            }
             let (fun, uses, part) = match *step {
                 Step::Gen(_) => continue,
                 Step::Bind { var, premise } => {
@@ -108,7 +118,7 @@ impl<'c> Narrowing<'c> {
                 (Err(var), Ok(v)) => vals[var] = Some(v),
                 (Err(_), Err(EvalError::Undefined(_))) => return Ok(Case::Rejected),
                 (Ok(PartRef::Premise(_)), Ok(Value::Bool(false))) => return Ok(Case::Rejected),
-                (Ok(PartRef::Premise(_)), Ok(_)) => {}
+                (Ok(PartRef::Premise(_)), Ok(_)) => self.held[i] = Some(depth),
                 (Ok(PartRef::Premise(_)), Err(EvalError::Undefined(u))) => {
                     taint.get_or_insert(u);
                 }
@@ -173,6 +183,7 @@ impl<'c> Narrowing<'c> {
             self.roots[v] = Some(self.slots.open(ty, budget));
         }
         let mut path: Vec<Frame> = Vec::new();
+        self.held = vec![None; self.sched.steps.len()];
         loop {
             if res.tests % BUDGET_INTERVAL == BUDGET_INTERVAL - 1 {
                 if let Some(e) = turn.budget.over() {
@@ -181,7 +192,7 @@ impl<'c> Narrowing<'c> {
                 }
             }
             res.tests += 1;
-            let case = match self.case() {
+            let case = match self.case(path.len()) {
                 Ok(c) => c,
                 Err(e) => {
                     res.end = Some(End::Stopped(stop_of(e)));
@@ -244,6 +255,9 @@ impl<'c> Narrowing<'c> {
                     let alt = f.alts[f.next].clone();
                     f.next += 1;
                     self.slots.fill(f.slot, &alt);
+                    // What was decided with this hole's previous alternative is undone.
+                    let changed = path.len() - 1;
+                    self.held.iter_mut().filter(|h| h.is_some_and(|d| d > changed)).for_each(|h| *h = None);
                     break;
                 }
                 path.pop();
