@@ -112,7 +112,7 @@ impl<'c> Narrowing<'c> {
             let args = vals.iter().map(|v| v.clone().unwrap_or(Value::Bool(false))).collect();
             let r = self.interp.call(fun, args, &self.limits);
             match (part, r) {
-                (_, Err(EvalError::Need(d))) => {
+                (_, Err(EvalError::Need(d))) | (Ok(_), Ok(Value::Stuck(d))) => {
                     demand.get_or_insert(d);
                 }
                 (Err(var), Ok(v)) => vals[var] = Some(v),

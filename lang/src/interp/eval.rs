@@ -10,7 +10,7 @@
 
 use super::arith::Int;
 use super::compile::{Code, FunCode, LambdaCode, Node, Op};
-use super::partial::{need, Hole};
+use super::partial::{blocked, Hole};
 use super::sets;
 use super::types::TyInfo;
 use super::value::{Closure, Fields, SetValue, Value};
@@ -137,8 +137,7 @@ impl<'c, 'p> Run<'c, 'p> {
     pub fn eval_bool(&mut self, e: &Node) -> R<bool> {
         match self.eval(e)? {
             Value::Bool(b) => Ok(b),
-            Value::Hole(h) => Err(need(h, false)),
-            _ => Err(ill("a condition is not a boolean")),
+            v => Err(blocked(&v, false).unwrap_or_else(|| ill("a condition is not a boolean"))),
         }
     }
 
@@ -165,21 +164,28 @@ impl<'c, 'p> Run<'c, 'p> {
             match e {
                 Node::Var(v) => return Ok(self.var(*v)),
                 Node::Const(v) => return Ok(v.clone()),
-                Node::If(c, t, f) => match self.eval_bool(c) {
-                    Ok(b) => e = if b { t } else { f },
-                    Err(d @ EvalError::Need(_)) => return self.parallel_if(d, t, f),
-                    Err(x) => return Err(x),
-                },
+                Node::If(c, t, f) => {
+                    let len = self.stack.len();
+                    match self.eval_bool(c) {
+                        Ok(b) => e = if b { t } else { f },
+                        Err(d @ EvalError::Need(_)) => {
+                            // The failed condition may have left values above the frame.
+                            self.stack.truncate(len);
+                            return self.parallel_if(d, t, f);
+                        }
+                        Err(x) => return Err(x),
+                    }
+                }
                 Node::Let(v, rhs, body) => {
-                    let x = self.eval(rhs)?;
+                    let x = self.eval_lazy(rhs)?;
                     self.set_var(*v, x);
                     e = body;
                 }
                 Node::Case { scrut, alts, default } => {
                     let s = self.eval(scrut)?;
                     let Value::Ctor(tag, fields) = &s else {
-                        if let Value::Hole(h) = s {
-                            return Err(need(h, false));
+                        if let Some(d) = blocked(&s, false) {
+                            return Err(d);
                         }
                         return Err(ill("case analysis of a value that is not a datatype value"));
                     };
@@ -205,8 +211,10 @@ impl<'c, 'p> Run<'c, 'p> {
                             e = succ;
                             continue;
                         }
-                        Value::Hole(h) => return Err(need(h, false)),
-                        _ => return Err(ill("nat case analysis of a value that is not a number")),
+                        v => {
+                            return Err(blocked(&v, false)
+                                .unwrap_or_else(|| ill("nat case analysis of a value that is not a number")))
+                        }
                     };
                     if n.is_zero() || n.is_negative() {
                         e = zero;
@@ -221,7 +229,7 @@ impl<'c, 'p> Run<'c, 'p> {
                     let Some(fc) = code.fun(*f) else { return Err(ill("call of an unknown function")) };
                     let mut new_base = self.stack.len();
                     for a in args.iter() {
-                        let v = self.eval(a)?;
+                        let v = self.eval_lazy(a)?;
                         self.stack.push(v);
                     }
                     if *own_frame {
@@ -302,8 +310,8 @@ impl<'c, 'p> Run<'c, 'p> {
         let mut rest = &args[..];
         while !rest.is_empty() {
             let Value::Fun(c) = &f else {
-                if let Value::Hole(h) = f {
-                    return Err(need(h, true));
+                if let Some(d) = blocked(&f, true) {
+                    return Err(d);
                 }
                 return Err(ill("application of a value that is not a function"));
             };
@@ -364,7 +372,7 @@ impl<'c, 'p> Run<'c, 'p> {
                 // with one allocation.
                 let n = self.stack.len();
                 for a in args.iter() {
-                    let v = self.eval(a)?;
+                    let v = self.eval_lazy(a)?;
                     self.stack.push(v);
                 }
                 Ok(Value::Ctor(*tag, Fields::from_iter(self.stack.drain(n..))))
@@ -382,7 +390,11 @@ impl<'c, 'p> Run<'c, 'p> {
             Node::FunRef(f) => Ok(Value::Fun(Rc::new(Closure::Partial { fun: *f, args: Fields::empty() }))),
             Node::Apply(f, args) => {
                 let f = self.eval(f)?;
-                let args = self.eval_args(args)?;
+                let mut vals = Vec::with_capacity(args.len());
+                for a in args.iter() {
+                    vals.push(self.eval_lazy(a)?);
+                }
+                let args = vals;
                 self.apply(f, args)
             }
             Node::Lambda(lc) => Ok(self.closure(lc)),
@@ -433,7 +445,7 @@ impl<'c, 'p> Run<'c, 'p> {
         match domain {
             Some(d) => match self.eval(d)? {
                 Value::Set(s) if !s.compl => Ok(Items::Set(s)),
-                Value::Hole(h) => Err(need(h, true)),
+                v @ (Value::Hole(_) | Value::Stuck(_)) => Err(blocked(&v, true).unwrap_or_else(|| ill("hole"))),
                 Value::Set(_) => {
                     let name = crate::core::type_syntax::print_type(p, &ty.ty);
                     Err(EvalError::NotExecutable(format!("{what} the complement of a finite set of {name}")))
@@ -503,7 +515,7 @@ impl<'c, 'p> Run<'c, 'p> {
             // only the former makes it infinite.
             (Op::SetFinite { infinite }, Value::Set(s)) => Ok(Value::Bool(!(*infinite && s.is_complement()))),
             (Op::Suc, Value::Hole(h)) => Ok(Value::Hole(Hole { suc: h.suc + 1, ..h })),
-            (_, Value::Hole(h)) => Err(need(h, true)),
+            (_, v @ (Value::Hole(_) | Value::Stuck(_))) => Err(blocked(&v, true).unwrap_or_else(|| ill("hole"))),
             (Op::SetToList { nil, cons }, Value::Set(s)) => {
                 if s.is_complement() {
                     return Err(EvalError::NotExecutable(
@@ -557,7 +569,10 @@ impl<'c, 'p> Run<'c, 'p> {
     #[inline(never)]
     fn prim2_general(&mut self, op: &Op, a: Value, b: Value) -> R<Value> {
         let p = self.code.prog;
-        if self.code.partial || matches!(a, Value::Hole(_)) || matches!(b, Value::Hole(_)) {
+        if self.code.partial
+            || matches!(a, Value::Hole(_) | Value::Stuck(_))
+            || matches!(b, Value::Hole(_) | Value::Stuck(_))
+        {
             if let Some(r) = self.prim2_partial(op, &a, &b) {
                 return r;
             }

@@ -49,7 +49,7 @@ impl Hole {
 /// What an evaluation needs to know to go on: the outermost constructor of `hole`, or,
 /// when `whole`, its whole value (arithmetic needs the number, not only whether it is `0`
 /// or a `Suc`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Demand {
     pub hole: Hole,
     pub whole: bool,
@@ -59,12 +59,32 @@ pub(crate) fn need(hole: Hole, whole: bool) -> EvalError {
     EvalError::Need(Demand { hole, whole })
 }
 
+/// The demand inspecting `v` raises, if it is a hole or a stuck value (`whole`: the
+/// inspection needs the whole value of a hole).
+pub(crate) fn blocked(v: &Value, whole: bool) -> Option<EvalError> {
+    match v {
+        Value::Hole(h) => Some(need(*h, whole)),
+        Value::Stuck(d) => Some(EvalError::Need(*d)),
+        _ => None,
+    }
+}
+
+/// The hole a hole or a stuck value waits for.
+fn unknown(v: &Value) -> Option<Hole> {
+    match v {
+        Value::Hole(h) => Some(*h),
+        Value::Stuck(d) => Some(d.hole),
+        _ => None,
+    }
+}
+
 /// The first hole of `v` in preorder (fields left to right), if any.
 pub fn first_hole(v: &Value) -> Option<Hole> {
     let mut work = vec![v];
     while let Some(v) = work.pop() {
         match v {
             Value::Hole(h) => return Some(*h),
+            Value::Stuck(d) => return Some(d.hole),
             Value::Bool(_) | Value::Int(_) => {}
             Value::Ctor(_, fields) => work.extend(fields.iter().rev()),
             Value::Set(s) => work.extend(s.elems().iter().rev()),
@@ -107,12 +127,10 @@ pub(crate) fn eq_partial(a: &Value, b: &Value) -> Result<bool, Hole> {
                     return Ok(false);
                 }
             }
-            (Value::Hole(h), c) | (c, Value::Hole(h)) => {
-                if above(h, c) {
-                    return Ok(false);
-                }
-                // The left operand's hole when both are holes (the or-pattern binds it).
-                first.get_or_insert(*h);
+            (Value::Hole(h), c) | (c, Value::Hole(h)) if above(h, c) => return Ok(false),
+            (a, b) if unknown(a).or(unknown(b)).is_some() => {
+                // The left operand's first.
+                first = first.or(unknown(a)).or(unknown(b));
             }
             (Value::Ctor(t, f), Value::Ctor(u, g)) => {
                 if t != u || f.len() != g.len() {
@@ -142,7 +160,9 @@ pub(crate) fn cmp_partial(a: &Value, b: &Value) -> Result<Ordering, Hole> {
             (Value::Hole(x), Value::Hole(y)) if x.id == y.id => x.suc.cmp(&y.suc),
             (Value::Hole(h), c) if above(h, c) => Ordering::Greater,
             (c, Value::Hole(h)) if above(h, c) => Ordering::Less,
-            (Value::Hole(h), _) | (_, Value::Hole(h)) => return Err(*h),
+            (a, b) if unknown(a).or(unknown(b)).is_some() => {
+                return Err(unknown(a).or(unknown(b)).unwrap_or(Hole::new(0)))
+            }
             (Value::Ctor(t, f), Value::Ctor(u, g)) => {
                 if t == u {
                     if f.len() != g.len() {
@@ -189,6 +209,24 @@ impl Run<'_, '_> {
         match self.eval(other) {
             Ok(Value::Bool(x)) if x == lit => Ok(Value::Bool(lit)),
             _ => Err(d),
+        }
+    }
+
+    /// `eval`, except that in partial mode a value whose computation needs a hole becomes
+    /// `Value::Stuck` rather than failing: the demand is raised only if something inspects
+    /// the value (a constructor's field, a `let`, an argument). Only computations stuck on a
+    /// hole are deferred, so what is computed is what strict evaluation computes, and the
+    /// search refines only holes that decide the result, as lazy evaluation would.
+    #[inline]
+    pub(crate) fn eval_lazy(&mut self, e: &Node) -> R<Value> {
+        let len = self.stack.len();
+        match self.eval(e) {
+            Err(EvalError::Need(d)) if self.code.partial => {
+                // The failed evaluation may have left values above the frame.
+                self.stack.truncate(len);
+                Ok(Value::Stuck(d))
+            }
+            r => r,
         }
     }
 

@@ -11,7 +11,7 @@
 
 use super::arith::Int;
 use super::compile::LambdaCode;
-use super::partial::Hole;
+use super::partial::{Demand, Hole};
 use crate::core::ir::FunId;
 use std::cmp::Ordering;
 use std::fmt;
@@ -31,6 +31,9 @@ pub enum Value {
     /// look inside it stops with `EvalError::Need` (see `partial`). Never produced by
     /// evaluation itself, only passed in.
     Hole(Hole),
+    /// A value whose computation needed a hole (narrowing): kept instead of failing, so
+    /// the demand is raised only if something inspects the value (`partial`).
+    Stuck(Demand),
 }
 
 /// The fields of a constructor value: shared, immutable, and not allocated when empty.
@@ -210,7 +213,7 @@ fn detach(v: &mut Value, next: &mut Option<Rc<[Value]>>, work: &mut Vec<Rc<[Valu
                 }
             }
         }
-        Value::Bool(_) | Value::Int(_) | Value::Hole(_) => {}
+        Value::Bool(_) | Value::Int(_) | Value::Hole(_) | Value::Stuck(_) => {}
     }
 }
 
@@ -292,6 +295,7 @@ impl Value {
             Value::Fun(_) => 3,
             Value::Set(_) => 4,
             Value::Hole(_) => 5,
+            Value::Stuck(_) => 6,
         }
     }
 }
@@ -339,6 +343,7 @@ fn cmp_structural(a: &Value, b: &Value) -> Ordering {
             (Value::Bool(x), Value::Bool(y)) => x.cmp(y),
             (Value::Int(x), Value::Int(y)) => x.cmp(y),
             (Value::Hole(x), Value::Hole(y)) => x.cmp(y),
+            (Value::Stuck(x), Value::Stuck(y)) => x.cmp(y),
             (Value::Ctor(t, f), Value::Ctor(u, g)) => {
                 if t == u && !f.ptr_eq(g) {
                     push_seq(&mut stack, f, g);
@@ -511,5 +516,6 @@ fn debug_value(v: &Value, f: &mut fmt::Formatter<'_>, depth: usize) -> fmt::Resu
             write!(f, "}}")
         }
         Value::Hole(h) => write!(f, "?{}+{}", h.id, h.suc),
+        Value::Stuck(d) => write!(f, "stuck(?{})", d.hole.id),
     }
 }

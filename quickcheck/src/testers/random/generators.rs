@@ -639,7 +639,7 @@ fn number_of_choice(nat: bool, c: u64) -> i64 {
 /// map entries.
 pub fn value_size(v: &Value) -> u64 {
     match v {
-        Value::Bool(_) | Value::Int(_) | Value::Hole(_) => 0,
+        Value::Bool(_) | Value::Int(_) | Value::Hole(_) | Value::Stuck(_) => 0,
         Value::Ctor(_, _) => {
             let f = v.fields();
             if f.is_empty() {

@@ -1,0 +1,47 @@
+//! Narrowing's throughput on the peers' workloads (b) and (c) at depth 5 (`cargo bench -p
+//! narrowing`), in partial cases per second, with Lazy SmallCheck's figures on this machine
+//! for reference (printed at start-up: its counts and times are constants from
+//! `shared/peers/`, not measured here). The space is exactly Lazy SmallCheck's
+//! (`Workloads.thy`), which `tests/peers.rs` checks by count. The baseline measured in the
+//! same run is the exhaustive tester over the same space, for (b) only: (c)'s space (trees
+//! of five levels) is far too large to enumerate.
+
+#[path = "../tests/support/workloads.rs"]
+mod workloads;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use narrowing::NarrowingTester;
+use quickcheck::testers::exhaustive::ExhaustiveTester;
+use std::time::Instant;
+use workloads::{conjecture, run_size, DEPTH_5, LSC_B, LSC_C};
+
+fn bench(c: &mut Criterion) {
+    for (id, lemma, lsc, baseline) in
+        [("b_sorted_insort", "sorted_insort", LSC_B, true), ("c_bst_ins", "ordered_ins", LSC_C, false)]
+    {
+        let conj = conjecture(lemma);
+        let t0 = Instant::now();
+        let partial = run_size(&NarrowingTester, &conj, DEPTH_5).tests;
+        let secs = t0.elapsed().as_secs_f64();
+        eprintln!(
+            "{id}: narrowing {partial} partial cases in {:.1} ms ({:.0}/s); Lazy SmallCheck {} in {:.1} ms ({:.0}/s)",
+            secs * 1e3,
+            partial as f64 / secs,
+            lsc.0,
+            lsc.1 * 1e3,
+            lsc.0 as f64 / lsc.1
+        );
+        let mut g = c.benchmark_group(id);
+        g.throughput(Throughput::Elements(partial));
+        g.bench_function("narrowing", |b| b.iter(|| run_size(&NarrowingTester, &conj, DEPTH_5)));
+        if baseline {
+            let cases = run_size(&ExhaustiveTester, &conj, DEPTH_5 + 1).tests;
+            g.throughput(Throughput::Elements(cases));
+            g.bench_function("exhaustive_same_space", |b| b.iter(|| run_size(&ExhaustiveTester, &conj, DEPTH_5 + 1)));
+        }
+        g.finish();
+    }
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
