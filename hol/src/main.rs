@@ -54,6 +54,7 @@ fn main() -> ExitCode {
                 timeout,
                 seed: args.seed,
             },
+            ..analysis::Options::default()
         },
         progress: args.format == Format::Human && io::stderr().is_terminal(),
     };

@@ -1,0 +1,141 @@
+//! The analysis of one text of one document, on a thread of its own with a large stack.
+//! Parse and type errors are published at once (`Options::diagnostics_first`); the first
+//! lemma that needs testing waits for the debounce, so a burst of keystrokes starts one
+//! round of testing; lemmas whose runs the cache holds are reported without waiting. The
+//! whole list of diagnostics so far is published after each event that adds one, and only
+//! while this analysis is its document's current one, so nothing of an older text
+//! survives an edit. What is found is recorded for hover, inlay hints and code actions.
+
+use super::diagnostics;
+use super::document::{lock, Findings, Lemma, Text};
+use analysis::position::Columns;
+use analysis::{Cancel, Ended, Event, FsLoader, MemoryCache, Overlay};
+use lsp_server::{Message, Notification};
+use lsp_types::{PublishDiagnosticsParams, Uri};
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Which analysis of each document is current: a worker publishes under this lock, only
+/// while its generation is the document's.
+pub type Current = Arc<Mutex<HashMap<Uri, u64>>>;
+
+/// What the server's tests observe of its work: how many quickcheck runs were tested (not
+/// reused from the cache).
+#[derive(Clone, Debug, Default)]
+pub struct Probe {
+    pub tested: Arc<AtomicUsize>,
+}
+
+pub struct Job {
+    pub uri: Uri,
+    pub path: PathBuf,
+    pub version: i32,
+    pub generation: u64,
+    pub text: String,
+    pub loader: Overlay<FsLoader>,
+    pub options: analysis::Options,
+    pub columns: Columns,
+    pub cancel: Cancel,
+    pub cache: Arc<MemoryCache>,
+    pub findings: Arc<Mutex<Findings>>,
+    pub current: Current,
+    pub sender: crossbeam_channel::Sender<Message>,
+    /// When the change arrived, and how long to wait after it before testing.
+    pub changed_at: Instant,
+    pub debounce: Duration,
+    pub probe: Probe,
+}
+
+impl Job {
+    pub fn run(self) {
+        if !self.record(|f| *f = Findings { generation: self.generation, ..Findings::default() }) {
+            return;
+        }
+        let text = Text::new(&self.text, self.columns);
+        let doc = diagnostics::Document { uri: &self.uri, text: &text };
+        let mut published = Vec::new();
+        let mut first = true;
+        let mut waited = false;
+        let mut sink = |event: Event| {
+            match &event {
+                Event::QuickcheckStarted { .. } => {
+                    if !std::mem::replace(&mut waited, true) {
+                        self.debounce();
+                    }
+                    // Cancelled during the debounce, the run ends before it starts.
+                    if !self.cancel.is_cancelled() {
+                        self.probe.tested.fetch_add(1, Ordering::Relaxed);
+                    }
+                }
+                Event::Lemma { span, statement_span, quickchecks, .. } => {
+                    let lemma = Lemma {
+                        span: *span,
+                        statement_span: *statement_span,
+                        commands: quickchecks.iter().map(|q| q.span).collect(),
+                    };
+                    self.record(|f| f.lemmas.push(lemma));
+                }
+                Event::Quickcheck(run) => {
+                    self.record(|f| f.runs.push((**run).clone()));
+                }
+                _ => {}
+            }
+            let added = diagnostics::of_event(&doc, &event);
+            let changed = added.is_some();
+            published.extend(added);
+            // The first event replaces the previous text's diagnostics at once.
+            if changed || std::mem::take(&mut first) {
+                self.publish(&published);
+            }
+        };
+        let mut options = self.options.clone();
+        options.cache = Some(self.cache.clone());
+        options.diagnostics_first = true;
+        let ended = analysis::analyse(&self.path, &self.text, &self.loader, &options, &self.cancel, &mut sink);
+        self.publish(&published);
+        if ended == Ended::Completed && !self.cancel.is_cancelled() {
+            // What this text did not use belongs to texts gone by.
+            self.cache.sweep();
+        }
+    }
+
+    /// Waits until the debounce after the change has passed, or the text is replaced.
+    fn debounce(&self) {
+        let until = self.changed_at + self.debounce;
+        while !self.cancel.is_cancelled() {
+            let left = until.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return;
+            }
+            std::thread::sleep(left.min(Duration::from_millis(5)));
+        }
+    }
+
+    /// Runs `f` if this analysis is still its document's current one (under the lock, so a
+    /// newer analysis cannot take over meanwhile); says whether it ran.
+    fn while_current(&self, f: impl FnOnce()) -> bool {
+        let current = lock(&self.current);
+        let is_current = !self.cancel.is_cancelled() && current.get(&self.uri) == Some(&self.generation);
+        if is_current {
+            f();
+        }
+        is_current
+    }
+
+    /// Changes the document's findings if this analysis is still its current one.
+    fn record(&self, change: impl FnOnce(&mut Findings)) -> bool {
+        self.while_current(|| change(&mut lock(&self.findings)))
+    }
+
+    /// Publishes `diagnostics` if this analysis is still its document's current one.
+    fn publish(&self, diagnostics: &[lsp_types::Diagnostic]) {
+        self.while_current(|| {
+            let params = PublishDiagnosticsParams::new(self.uri.clone(), diagnostics.to_vec(), Some(self.version));
+            let n = Notification::new("textDocument/publishDiagnostics".into(), params);
+            let _ = self.sender.send(Message::Notification(n));
+        });
+    }
+}
