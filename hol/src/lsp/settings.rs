@@ -1,5 +1,6 @@
 //! The settings a client may change: the time limit of each quickcheck run in the editor,
-//! how long typing must pause before lemmas are tested, and a tester for every run. They
+//! how long typing must pause before lemmas are tested, a tester for every run, and the
+//! random tester's seed (so an editor can show what `hol check --seed N` shows). They
 //! come in `initializationOptions` and `workspace/didChangeConfiguration`, either bare
 //! (`{"timeout": 1}`) or under a `hol` section (`{"hol": {"timeout": 1}}`), as editors send
 //! them. A value out of range or of the wrong kind is refused with a message and leaves the
@@ -24,11 +25,13 @@ pub struct Settings {
     pub debounce: Duration,
     /// The tester of every run (`tester`; `null` restores the theory's own choice).
     pub tester: Option<String>,
+    /// The seed of every random run (`seed`; `null`: a fresh one each run).
+    pub seed: Option<u64>,
 }
 
 impl Default for Settings {
     fn default() -> Settings {
-        Settings { timeout: TIMEOUT, debounce: DEBOUNCE, tester: None }
+        Settings { timeout: TIMEOUT, debounce: DEBOUNCE, tester: None, seed: None }
     }
 }
 
@@ -57,6 +60,13 @@ impl Settings {
                     Value::String(t) if testers.contains(&t.as_str()) => self.tester = Some(t.clone()),
                     _ => refused.push(format!("hol: `tester` must be null or one of {}, not {v}", testers.join(", "))),
                 },
+                "seed" => match v {
+                    Value::Null => self.seed = None,
+                    Value::Number(n) if n.as_u64().is_some() => self.seed = n.as_u64(),
+                    _ => {
+                        refused.push(format!("hol: `seed` must be null or a whole number from 0 to 2^64 - 1, not {v}"))
+                    }
+                },
                 // Settings of other tools, or of a later hol: not ours to refuse.
                 _ => {}
             }
@@ -70,6 +80,9 @@ impl Settings {
         options.overrides.timeout = Some(self.timeout);
         if let Some(t) = &self.tester {
             options.overrides.tester = Some(quickcheck::TesterName::from(t.clone()));
+        }
+        if self.seed.is_some() {
+            options.overrides.seed = self.seed;
         }
         options
     }
@@ -86,10 +99,11 @@ mod tests {
         let mut s = Settings::default();
         assert!(s.update(&json!({ "timeout": 0.5, "debounce": 0 }), &testers).is_empty());
         assert_eq!((s.timeout, s.debounce), (Duration::from_millis(500), Duration::ZERO));
-        assert!(s.update(&json!({ "hol": { "tester": "random" } }), &testers).is_empty());
-        assert_eq!(s.tester.as_deref(), Some("random"));
-        let refused = s.update(&json!({ "timeout": -1, "debounce": "x", "tester": "nitpick", "other": 1 }), &testers);
-        assert_eq!(refused.len(), 3, "{refused:?}");
+        assert!(s.update(&json!({ "hol": { "tester": "random", "seed": 7 } }), &testers).is_empty());
+        assert_eq!((s.tester.as_deref(), s.seed), (Some("random"), Some(7)));
+        let refused =
+            s.update(&json!({ "timeout": -1, "debounce": "x", "tester": "nitpick", "seed": -1, "other": 1 }), &testers);
+        assert_eq!(refused.len(), 4, "{refused:?}");
         assert_eq!((s.timeout, s.tester.as_deref()), (Duration::from_millis(500), Some("random")));
         assert!(s.update(&json!(null), &testers).is_empty());
         assert!(s.update(&json!({ "tester": null }), &testers).is_empty());
