@@ -35,19 +35,27 @@ pub trait RunCache: Send + Sync + std::fmt::Debug {
     fn put(&self, key: RunKey, run: QuickcheckRun);
 }
 
-/// A `RunCache` in memory that forgets what the latest analyses did not use: `sweep` drops
-/// every run not looked up or stored since the previous `sweep`, so the cache holds what the
-/// current text needs and no more.
+/// A `RunCache` in memory that forgets what the latest analyses did not use: `sweep`, after
+/// an analysis that completed, drops every run that neither it nor the one before it looked
+/// up or stored. The cache holds what the current text needs, and what the text before it
+/// needed, so undoing an edit finds its runs again.
 #[derive(Debug, Default)]
 pub struct MemoryCache {
-    runs: Mutex<HashMap<RunKey, (QuickcheckRun, bool)>>,
+    /// Each run, and how many sweeps ago it was last used.
+    runs: Mutex<HashMap<RunKey, (QuickcheckRun, u8)>>,
 }
 
+/// A run unused by this many analyses in a row is dropped.
+const KEPT_FOR: u8 = 2;
+
 impl MemoryCache {
-    /// Drops the runs unused since the last sweep, and marks the rest unused.
+    /// Drops the runs the last `KEPT_FOR` analyses did not use, and ages the rest.
     pub fn sweep(&self) {
         let mut runs = lock(&self.runs);
-        runs.retain(|_, (_, used)| std::mem::take(used));
+        runs.retain(|_, (_, age)| {
+            *age += 1;
+            *age <= KEPT_FOR
+        });
     }
 
     /// How many runs are stored.
@@ -63,13 +71,13 @@ impl MemoryCache {
 impl RunCache for MemoryCache {
     fn get(&self, key: &RunKey) -> Option<QuickcheckRun> {
         let mut runs = lock(&self.runs);
-        let (run, used) = runs.get_mut(key)?;
-        *used = true;
+        let (run, age) = runs.get_mut(key)?;
+        *age = 0;
         Some(run.clone())
     }
 
     fn put(&self, key: RunKey, run: QuickcheckRun) {
-        lock(&self.runs).insert(key, (run, true));
+        lock(&self.runs).insert(key, (run, 0));
     }
 }
 
@@ -146,4 +154,49 @@ pub fn relocated(mut run: QuickcheckRun, from: u32, to: u32) -> QuickcheckRun {
         }
     }
     run
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quickcheck::{OutcomeKind, Report};
+
+    fn run(at: u32) -> QuickcheckRun {
+        QuickcheckRun {
+            span: Span::new(at as usize, at as usize + 4),
+            lemma_name: None,
+            statement: "x".into(),
+            statement_span: Span::new(at as usize + 1, at as usize + 2),
+            command: None,
+            report: Report::new("exhaustive", OutcomeKind::NoCounterexample),
+            evaluated: Vec::new(),
+            expect: None,
+            expect_met: None,
+            quiet: false,
+            verbose: false,
+            show_report: false,
+        }
+    }
+
+    #[test]
+    fn a_run_survives_one_text_that_does_not_use_it_and_not_two() {
+        let cache = MemoryCache::default();
+        let (a, b) = (RunKey(1, 1), RunKey(2, 2));
+        cache.put(a, run(0));
+        cache.sweep();
+        cache.put(b, run(0));
+        cache.sweep();
+        // An edit undone: the text before the last one finds its run.
+        assert!(cache.get(&a).is_some());
+        cache.sweep();
+        cache.sweep();
+        assert_eq!(cache.len(), 1, "b, unused by two analyses, is gone");
+        assert!(cache.get(&b).is_none() && cache.get(&a).is_some());
+    }
+
+    #[test]
+    fn a_run_moves_with_its_lemma() {
+        let moved = relocated(relocated(run(100), 100, 0), 0, 7);
+        assert_eq!((moved.span, moved.statement_span), (Span::new(7, 11), Span::new(8, 9)));
+    }
 }
