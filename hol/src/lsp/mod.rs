@@ -7,7 +7,8 @@
 //! - `diagnostics`: events as LSP diagnostics, in the words of `analysis::findings`;
 //! - `hover`, `hints`, `actions`: a lemma's report and a name's type on hover, the
 //!   counterexample as an inlay hint, and the `quickcheck[...]` commands that replay it;
-//! - `settings`: what `initializationOptions` and `workspace/didChangeConfiguration` set.
+//! - `settings`: what `initializationOptions` and `workspace/didChangeConfiguration` set;
+//! - `transport`: stdin and stdout, framed, with bounded memory on any input.
 //!
 //! Sibling imports read the open documents first (`analysis::Overlay`), then the disk.
 //! Positions are UTF-16 by default and UTF-8 when the client offers it; the conversion is
@@ -20,6 +21,7 @@ mod document;
 mod hints;
 mod hover;
 mod settings;
+mod transport;
 mod worker;
 
 use analysis::position::Columns;
@@ -39,6 +41,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
+pub use transport::stdio;
 use worker::{Current, Job, Probe};
 
 /// Serves `connection` until the client asks to exit. `Err` says why the protocol broke.
@@ -48,9 +51,16 @@ pub fn serve(connection: &Connection, options: &analysis::Options) -> Result<(),
 
 /// `serve`, counting its work into `probe`.
 fn serve_with(connection: &Connection, options: &analysis::Options, probe: Probe) -> Result<(), String> {
-    let (id, params) = connection.initialize_start().map_err(|e| e.to_string())?;
+    let (id, params) = connection.initialize_start().map_err(|e| format!("no `initialize` request: {e}"))?;
     let init_options = params.get("initializationOptions").cloned().unwrap_or(Value::Null);
     let params: InitializeParams = serde_json::from_value(params).unwrap_or_default();
+    let refresh_hints = params
+        .capabilities
+        .workspace
+        .as_ref()
+        .and_then(|w| w.inlay_hint.as_ref())
+        .and_then(|h| h.refresh_support)
+        .unwrap_or(false);
     let offered = params.capabilities.general.and_then(|g| g.position_encodings).unwrap_or_default();
     let (encoding, columns) = if offered.contains(&PositionEncodingKind::UTF8) {
         (PositionEncodingKind::UTF8, Columns::Utf8)
@@ -80,6 +90,7 @@ fn serve_with(connection: &Connection, options: &analysis::Options, probe: Probe
         current: Current::default(),
         generation: 0,
         probe,
+        refresh_hints: refresh_hints.then(Arc::default),
     };
     server.configure(&init_options);
     for message in &connection.receiver {
@@ -109,6 +120,8 @@ struct Server<'a> {
     /// The last generation given to an analysis.
     generation: u64,
     probe: Probe,
+    /// Numbers the server's `workspace/inlayHint/refresh` requests, when the client takes them.
+    refresh_hints: Option<Arc<std::sync::atomic::AtomicUsize>>,
 }
 
 /// Why a request got no result.
@@ -232,6 +245,7 @@ impl Server<'_> {
             changed_at: Instant::now(),
             debounce: self.settings.debounce,
             probe: self.probe.clone(),
+            refresh_hints: self.refresh_hints.clone(),
         };
         let spawned = std::thread::Builder::new()
             .name("hol-lsp-analysis".into())

@@ -18,6 +18,8 @@ struct Client {
     conn: Connection,
     server: Option<std::thread::JoinHandle<Result<(), String>>>,
     probe: Probe,
+    /// The methods of the requests the server sent, as they passed by.
+    server_requests: std::cell::RefCell<Vec<String>>,
 }
 
 impl Client {
@@ -38,9 +40,12 @@ impl Client {
                 serve_with(&server_end, &options, server_probe)
             })
             .unwrap();
-        let client = Client { conn: client_end, server: Some(server), probe };
+        let client = Client { conn: client_end, server: Some(server), probe, server_requests: Default::default() };
         let init = json!({
-            "capabilities": { "general": { "positionEncodings": encodings } },
+            "capabilities": {
+                "general": { "positionEncodings": encodings },
+                "workspace": { "inlayHint": { "refreshSupport": true } },
+            },
             "initializationOptions": init_options,
         });
         client.request(1, "initialize", init);
@@ -65,6 +70,7 @@ impl Client {
                 Message::Response(r) if r.id == RequestId::from(id) => {
                     return r.response_result.unwrap_or_else(|e| json!({ "error": e.code }))
                 }
+                Message::Request(r) => self.server_requests.borrow_mut().push(r.method),
                 _ => {}
             }
         }
@@ -83,6 +89,7 @@ impl Client {
                         return p.diagnostics;
                     }
                 }
+                Message::Request(r) => self.server_requests.borrow_mut().push(r.method),
                 _ => {}
             }
         }
@@ -341,6 +348,9 @@ fn hover_inlay_hints_and_code_actions_on_a_refuted_lemma() {
     // Outside any lemma: nothing.
     assert_eq!(client.at(12, "textDocument/hover", 0, 0), Value::Null);
 
+    // The client was asked to fetch the hints again when the counterexample came.
+    let asked = client.server_requests.borrow().clone();
+    assert!(asked.iter().any(|m| m == "workspace/inlayHint/refresh"), "{asked:?}");
     // The counterexample after the statement's closing quote.
     let hints = client.at(13, "textDocument/inlayHint", 0, 0);
     let hint = &hints.as_array().expect("hints")[0];
@@ -468,4 +478,25 @@ fn random_json_rpc_never_breaks_the_server() {
     client.diagnostics(1000, |ds| !counterexamples(ds).is_empty());
     eprintln!("seed {seed:#x}");
     client.shutdown();
+}
+
+#[test]
+fn a_long_run_blocks_neither_requests_nor_shutdown() {
+    let (client, _) = Client::start_with(&[], json!({ "timeout": 600, "debounce": 0 }));
+    // A true lemma over a space exhaustive testing would take minutes to cover.
+    let text = "theory Lists imports Main begin\n\
+                lemma \"rev (rev (xs :: nat list)) = xs\"\n  quickcheck[exhaustive, size = 60]\n  oops\nend\n";
+    client.open(text);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while client.tested() == 0 {
+        assert!(Instant::now() < deadline, "the run did not start");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    let asked = Instant::now();
+    assert_eq!(client.at(20, "textDocument/hover", 0, 0), Value::Null);
+    assert!(asked.elapsed() < Duration::from_secs(1), "hover waited {:?}", asked.elapsed());
+    let asked = Instant::now();
+    client.shutdown();
+    assert!(asked.elapsed() < Duration::from_secs(2), "shutdown took {:?}", asked.elapsed());
 }

@@ -10,8 +10,9 @@ use super::diagnostics;
 use super::document::{lock, Findings, Lemma, Text};
 use analysis::position::Columns;
 use analysis::{Cancel, Ended, Event, FsLoader, MemoryCache, Overlay};
-use lsp_server::{Message, Notification};
+use lsp_server::{Message, Notification, Request};
 use lsp_types::{PublishDiagnosticsParams, Uri};
+use serde_json::Value;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -47,6 +48,10 @@ pub struct Job {
     pub changed_at: Instant,
     pub debounce: Duration,
     pub probe: Probe,
+    /// Ask the client to fetch inlay hints again when a counterexample arrives (it said it
+    /// can: `workspace.inlayHint.refreshSupport`); hints are pulled when the text changes,
+    /// and a counterexample comes later.
+    pub refresh_hints: Option<Arc<AtomicUsize>>,
 }
 
 impl Job {
@@ -79,7 +84,10 @@ impl Job {
                     self.record(|f| f.lemmas.push(lemma));
                 }
                 Event::Quickcheck(run) => {
-                    self.record(|f| f.runs.push((**run).clone()));
+                    let recorded = self.record(|f| f.runs.push((**run).clone()));
+                    if recorded && run.report.counterexample.is_some() {
+                        self.refresh_hints();
+                    }
                 }
                 _ => {}
             }
@@ -128,6 +136,15 @@ impl Job {
     /// Changes the document's findings if this analysis is still its current one.
     fn record(&self, change: impl FnOnce(&mut Findings)) -> bool {
         self.while_current(|| change(&mut lock(&self.findings)))
+    }
+
+    /// Asks the client for inlay hints again, if it can be asked.
+    fn refresh_hints(&self) {
+        if let Some(requests) = &self.refresh_hints {
+            let id = format!("hol/inlayHint/refresh/{}", requests.fetch_add(1, Ordering::Relaxed));
+            let request = Request::new(id.into(), "workspace/inlayHint/refresh".into(), Value::Null);
+            let _ = self.sender.send(Message::Request(request));
+        }
     }
 
     /// Publishes `diagnostics` if this analysis is still its document's current one.
