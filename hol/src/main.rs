@@ -101,7 +101,8 @@ fn serve_lsp(registry: std::sync::Arc<quickcheck::Registry>) -> ExitCode {
     let (connection, transport) = lsp::stdio();
     // The editor's time limit and other settings are the server's (`lsp/settings.rs`).
     let options = analysis::Options { registry, ..analysis::Options::default() };
-    let served = lsp::serve(&connection, &options);
+    // Hover checks the text on the server's own thread: it gets the large stack too.
+    let served = guard::with_large_stack_watched(|| lsp::serve(&connection, &options), || {});
     // The writer thread ends when the connection's sender is dropped.
     drop(connection);
     match served.and(transport.join()) {
