@@ -1,9 +1,13 @@
-//! The server in process over `Connection::memory()`: the handshake and its position
-//! encoding, diagnostics for a parse error and a counterexample at their spans, an edit
-//! that fixes the definition removing the stale counterexample, the run cache (an edit to
-//! one function re-tests only the lemmas that reach it), settings, hover, inlay hints and
-//! code actions, unknown requests answered with an error, malformed notifications ignored,
-//! random JSON-RPC survived, and `shutdown`.
+//! The server in process over `Connection::memory()`, a test per request and notification
+//! it handles: the handshake and its position encoding; diagnostics for a parse error and a
+//! counterexample at their spans; an edit that fixes the definition removing the stale
+//! counterexample; errors at once and testing after the debounce; a new text cancelling a
+//! long run of the old; the run cache (an edit to one function re-tests only the lemmas that
+//! reach it, counted); settings from `initializationOptions` and
+//! `workspace/didChangeConfiguration`; hover, inlay hints (and their refresh) and code
+//! actions; `didClose`; requests answered while a long run goes on, and a prompt
+//! `shutdown`; unknown requests and bad parameters answered with errors, malformed
+//! notifications ignored, and random JSON-RPC survived (seeded; `HOL_FUZZ_SEED` replays).
 
 use super::{serve_with, Probe};
 use lsp_server::{Connection, Message, Notification, Request, RequestId};
@@ -499,4 +503,56 @@ fn a_long_run_blocks_neither_requests_nor_shutdown() {
     let asked = Instant::now();
     client.shutdown();
     assert!(asked.elapsed() < Duration::from_secs(2), "shutdown took {:?}", asked.elapsed());
+}
+
+#[test]
+fn a_new_text_cancels_a_long_run_of_the_old_one() {
+    let (client, _) = Client::start_with(&[], json!({ "timeout": 600, "debounce": 0 }));
+    client.open(
+        "theory Lists imports Main begin\n\
+         lemma \"rev (rev (xs :: nat list)) = xs\"\n  quickcheck[exhaustive, size = 60]\n  oops\nend\n",
+    );
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while client.tested() == 0 {
+        assert!(Instant::now() < deadline, "the run did not start");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    // The long run ends soon after the next text arrives, which gets its answer.
+    let changed = Instant::now();
+    client.change(2, &theory("myrev xs"));
+    client.diagnostics(2, |ds| counterexamples(ds).len() == 1);
+    while client.probe.ended.load(std::sync::atomic::Ordering::Relaxed) < 2 {
+        assert!(changed.elapsed() < Duration::from_secs(5), "the old analysis still runs");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    client.shutdown();
+}
+
+#[test]
+fn closing_a_document_clears_its_diagnostics_and_findings() {
+    let (client, _) = Client::start(&[]);
+    client.open(&theory("myrev xs"));
+    client.diagnostics(1, |ds| counterexamples(ds).len() == 1);
+    client.notify("textDocument/didClose", json!({ "textDocument": { "uri": URI } }));
+    // The empty publication has no version: the document is gone.
+    loop {
+        match client.conn.receiver.recv_timeout(Duration::from_secs(30)).expect("a publication") {
+            Message::Notification(n) if n.method == "textDocument/publishDiagnostics" => {
+                let p: PublishDiagnosticsParams = serde_json::from_value(n.params).unwrap();
+                if p.version.is_none() {
+                    assert!(p.diagnostics.is_empty());
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(client.at(30, "textDocument/hover", 4, 2), Value::Null);
+    assert_eq!(client.at(31, "textDocument/inlayHint", 0, 0), json!([]));
+    // `$/cancelRequest` and `initialized` again change nothing.
+    client.notify("$/cancelRequest", json!({ "id": 30 }));
+    client.notify("initialized", json!({}));
+    client.open(&theory("myrev xs"));
+    client.diagnostics(1, |ds| counterexamples(ds).len() == 1);
+    client.shutdown();
 }

@@ -24,10 +24,11 @@ use std::time::{Duration, Instant};
 pub type Current = Arc<Mutex<HashMap<Uri, u64>>>;
 
 /// What the server's tests observe of its work: how many quickcheck runs were tested (not
-/// reused from the cache).
+/// reused from the cache), and how many analyses have ended (completed or cancelled).
 #[derive(Clone, Debug, Default)]
 pub struct Probe {
     pub tested: Arc<AtomicUsize>,
+    pub ended: Arc<AtomicUsize>,
 }
 
 pub struct Job {
@@ -56,6 +57,11 @@ pub struct Job {
 
 impl Job {
     pub fn run(self) {
+        self.analyse();
+        self.probe.ended.fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn analyse(&self) {
         if !self.record(|f| *f = Findings { generation: self.generation, ..Findings::default() }) {
             return;
         }
