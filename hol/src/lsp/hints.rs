@@ -1,9 +1,10 @@
-//! Inlay hints: after the statement of a refuted lemma, its counterexample on the line
-//! itself (`counterexample: xs = [a1, a2]`, the words of the diagnostic's note), so it is
-//! read without opening the diagnostic.
+//! A refuted lemma's counterexample on the lemma itself (`counterexample: xs = [a1, a2]`,
+//! the words of the diagnostic's note), so it is read without opening the diagnostic: an
+//! inlay hint after the statement, or, for a client without inlay hints (Neovim before
+//! 0.10), a code lens over the lemma.
 
 use super::document::{Findings, Text};
-use lsp_types::{InlayHint, InlayHintLabel, Range};
+use lsp_types::{CodeLens, Command, InlayHint, InlayHintLabel, Range};
 
 /// The hints of the runs whose statement ends inside `range`.
 pub fn hints(text: &Text, findings: &Findings, range: Range) -> Vec<InlayHint> {
@@ -30,4 +31,22 @@ pub fn hints(text: &Text, findings: &Findings, range: Range) -> Vec<InlayHint> {
         });
     }
     hints
+}
+
+/// One code lens per refuted lemma, over its first line, titled with the counterexample.
+/// The lens runs nothing: its command is only its title.
+pub fn lenses(text: &Text, findings: &Findings) -> Vec<CodeLens> {
+    let mut lenses: Vec<CodeLens> = Vec::new();
+    for lemma in &findings.lemmas {
+        let words = findings.runs_of(lemma).into_iter().find_map(|r| r.assignment_words());
+        let Some(title) = words else { continue };
+        let start = text.position(lemma.span.start);
+        let range = Range { start, end: start };
+        lenses.push(CodeLens {
+            range,
+            command: Some(Command { title, command: String::new(), arguments: None }),
+            data: None,
+        });
+    }
+    lenses
 }

@@ -6,7 +6,8 @@
 //!   a debounce, runs reused from the cache, a newer text cancelling it);
 //! - `diagnostics`: events as LSP diagnostics, in the words of `analysis::findings`;
 //! - `hover`, `hints`, `actions`: a lemma's report and a name's type on hover, the
-//!   counterexample as an inlay hint, and the `quickcheck[...]` commands that replay it;
+//!   counterexample as an inlay hint (or a code lens, for clients without inlay hints), and
+//!   the `quickcheck[...]` commands that replay it;
 //! - `settings`: what `initializationOptions` and `workspace/didChangeConfiguration` set;
 //! - `transport`: stdin and stdout, framed, with bounded memory on any input.
 //!
@@ -29,10 +30,11 @@ use analysis::{Cancel, FsLoader, MemoryCache, Overlay};
 use document::{lock, Document, Findings, Text};
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types::{
-    CodeActionParams, CodeActionProviderCapability, DidChangeConfigurationParams, DidChangeTextDocumentParams,
-    DidCloseTextDocumentParams, DidOpenTextDocumentParams, HoverParams, HoverProviderCapability, InitializeParams,
-    InlayHintParams, MessageType, OneOf, PositionEncodingKind, PublishDiagnosticsParams, ServerCapabilities,
-    ShowMessageParams, TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
+    CodeActionParams, CodeActionProviderCapability, CodeLensOptions, CodeLensParams, DidChangeConfigurationParams,
+    DidChangeTextDocumentParams, DidCloseTextDocumentParams, DidOpenTextDocumentParams, HoverParams,
+    HoverProviderCapability, InitializeParams, InlayHintParams, MessageType, OneOf, PositionEncodingKind,
+    PublishDiagnosticsParams, ServerCapabilities, ShowMessageParams, TextDocumentSyncCapability, TextDocumentSyncKind,
+    Uri,
 };
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -61,6 +63,8 @@ fn serve_with(connection: &Connection, options: &analysis::Options, probe: Probe
         .and_then(|w| w.inlay_hint.as_ref())
         .and_then(|h| h.refresh_support)
         .unwrap_or(false);
+    // Without inlay hints the counterexample goes in a code lens instead.
+    let lenses = params.capabilities.text_document.as_ref().is_none_or(|t| t.inlay_hint.is_none());
     let offered = params.capabilities.general.and_then(|g| g.position_encodings).unwrap_or_default();
     let (encoding, columns) = if offered.contains(&PositionEncodingKind::UTF8) {
         (PositionEncodingKind::UTF8, Columns::Utf8)
@@ -73,6 +77,7 @@ fn serve_with(connection: &Connection, options: &analysis::Options, probe: Probe
         hover_provider: Some(HoverProviderCapability::Simple(true)),
         inlay_hint_provider: Some(OneOf::Left(true)),
         code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
+        code_lens_provider: lenses.then_some(CodeLensOptions { resolve_provider: Some(false) }),
         ..ServerCapabilities::default()
     };
     let result = serde_json::json!({
@@ -138,6 +143,7 @@ impl Server<'_> {
             "textDocument/hover" => params(request.params).map(|p| self.hover(p)),
             "textDocument/inlayHint" => params(request.params).map(|p| self.inlay_hints(p)),
             "textDocument/codeAction" => params(request.params).map(|p| self.code_actions(p)),
+            "textDocument/codeLens" => params(request.params).map(|p| self.code_lenses(p)),
             method => Err((ErrorCode::MethodNotFound, format!("hol lsp does not handle `{method}`"))),
         };
         self.respond(id, result);
@@ -291,6 +297,11 @@ impl Server<'_> {
     fn inlay_hints(&self, p: InlayHintParams) -> Value {
         let hints = self.with_doc(&p.text_document.uri, |_, text, findings| hints::hints(text, findings, p.range));
         serde_json::to_value(hints.unwrap_or_default()).unwrap_or(Value::Null)
+    }
+
+    fn code_lenses(&self, p: CodeLensParams) -> Value {
+        let lenses = self.with_doc(&p.text_document.uri, |_, text, findings| hints::lenses(text, findings));
+        serde_json::to_value(lenses.unwrap_or_default()).unwrap_or(Value::Null)
     }
 
     fn code_actions(&self, p: CodeActionParams) -> Value {

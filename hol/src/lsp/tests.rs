@@ -24,6 +24,8 @@ struct Client {
     probe: Probe,
     /// The methods of the requests the server sent, as they passed by.
     server_requests: std::cell::RefCell<Vec<String>>,
+    /// What the server said it can do.
+    capabilities: Value,
 }
 
 impl Client {
@@ -34,6 +36,20 @@ impl Client {
 
     /// `start`, with `initializationOptions`.
     fn start_with(encodings: &[&str], init_options: Value) -> (Client, Value) {
+        let capabilities = json!({
+            "general": { "positionEncodings": encodings },
+            "workspace": { "inlayHint": { "refreshSupport": true } },
+            "textDocument": { "inlayHint": {} },
+        });
+        Client::start_full(capabilities, init_options)
+    }
+
+    /// A client with these capabilities.
+    fn start_capable(capabilities: Value) -> (Client, Value) {
+        Client::start_full(capabilities, Value::Null)
+    }
+
+    fn start_full(capabilities: Value, init_options: Value) -> (Client, Value) {
         let (server_end, client_end) = Connection::memory();
         let probe = Probe::default();
         let server_probe = probe.clone();
@@ -44,16 +60,17 @@ impl Client {
                 serve_with(&server_end, &options, server_probe)
             })
             .unwrap();
-        let client = Client { conn: client_end, server: Some(server), probe, server_requests: Default::default() };
-        let init = json!({
-            "capabilities": {
-                "general": { "positionEncodings": encodings },
-                "workspace": { "inlayHint": { "refreshSupport": true } },
-            },
-            "initializationOptions": init_options,
-        });
+        let mut client = Client {
+            conn: client_end,
+            server: Some(server),
+            probe,
+            server_requests: Default::default(),
+            capabilities: Value::Null,
+        };
+        let init = json!({ "capabilities": capabilities, "initializationOptions": init_options });
         client.request(1, "initialize", init);
         let result = client.response(1);
+        client.capabilities = result["capabilities"].clone();
         client.notify("initialized", json!({}));
         (client, result["capabilities"]["positionEncoding"].clone())
     }
@@ -554,5 +571,23 @@ fn closing_a_document_clears_its_diagnostics_and_findings() {
     client.notify("initialized", json!({}));
     client.open(&theory("myrev xs"));
     client.diagnostics(1, |ds| counterexamples(ds).len() == 1);
+    client.shutdown();
+}
+
+#[test]
+fn a_client_without_inlay_hints_gets_the_counterexample_as_a_code_lens() {
+    // The client declares text document capabilities, inlay hints not among them.
+    let (client, _) = Client::start_with(&[], Value::Null);
+    assert_eq!(client.capabilities["codeLensProvider"], Value::Null, "a client with inlay hints gets none");
+    client.shutdown();
+    let (client, _) = Client::start_capable(json!({ "textDocument": { "hover": {} } }));
+    assert!(client.capabilities["codeLensProvider"].is_object(), "{}", client.capabilities);
+    client.open(&theory("myrev xs"));
+    client.diagnostics(1, |ds| counterexamples(ds).len() == 1);
+    client.request(40, "textDocument/codeLens", json!({ "textDocument": { "uri": URI } }));
+    let lenses = client.response(40);
+    let lens = &lenses.as_array().expect("lenses")[0];
+    assert_eq!(lens["range"]["start"], json!({ "line": 4, "character": 0 }), "{lens}");
+    assert!(lens["command"]["title"].as_str().unwrap().starts_with("counterexample: xs = ["), "{lens}");
     client.shutdown();
 }
