@@ -2,8 +2,10 @@
 //! defaults (`quickcheck_params`, `declare [[...]]`) and the front end's overrides, one run
 //! per command (a lemma without one is tested with the defaults), each announced
 //! (`QuickcheckStarted`) and then reported (`Quickcheck`) with the lemma's evaluated terms
-//! resolved to their source text. The one module that calls the testers: everything this
-//! crate asks of `quickcheck`'s API beyond its report types is here.
+//! resolved to their source text; with a cache (`cache`), a run whose key is stored is
+//! reported from it instead, without being announced. The one module that calls the
+//! testers: everything this crate asks of `quickcheck`'s API beyond its report types is
+//! here.
 
 use crate::barrier;
 use crate::cache::{self, LemmaDigest, RunCache};
@@ -69,7 +71,8 @@ pub(crate) struct RunSettings<'a> {
     pub cache: Option<&'a dyn RunCache>,
 }
 
-/// Reports a lemma (the item at `span`), then, unless tests are skipped, each of its runs.
+/// Reports a lemma (the item at `lemma.span`), then, unless tests are skipped, each of its
+/// runs.
 /// Returns false when the analysis was cancelled.
 pub(crate) fn report(
     text: &str,

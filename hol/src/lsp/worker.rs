@@ -1,10 +1,16 @@
 //! The analysis of one text of one document, on a thread of its own with a large stack.
-//! Parse and type errors are published at once (`Options::diagnostics_first`); the first
-//! lemma that needs testing waits for the debounce, so a burst of keystrokes starts one
-//! round of testing; lemmas whose runs the cache holds are reported without waiting. The
-//! whole list of diagnostics so far is published after each event that adds one, and only
-//! while this analysis is its document's current one, so nothing of an older text
-//! survives an edit. What is found is recorded for hover, inlay hints and code actions.
+//! Parse and type errors come first (`Options::diagnostics_first`); the first lemma that
+//! needs testing waits for the debounce, so a burst of keystrokes starts one round of
+//! testing; lemmas whose runs the cache holds are reported without waiting.
+//!
+//! Publishing: the first publication of a text replaces the last one of the text before,
+//! so it waits until what is known at once is in (the errors, and the runs from the cache):
+//! it is made when the first run starts testing, when the analysis ends, or at the first
+//! event after `HOLD`, whichever comes first. Published earlier, a list without the cached
+//! counterexamples would make them flicker on every keystroke. After it, the whole list so
+//! far is published after each event that adds to it, and only while this analysis is its
+//! document's current one, so nothing of an older text survives an edit. What is found is
+//! recorded for hover, inlay hints and code actions.
 
 use super::diagnostics;
 use super::document::{lock, Findings, Lemma, Text};
@@ -18,6 +24,9 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+/// How long the first publication of a text may wait for what is known at once.
+const HOLD: Duration = Duration::from_millis(20);
 
 /// Which analysis of each document is current: a worker publishes under this lock, only
 /// while its generation is the document's.
@@ -68,11 +77,15 @@ impl Job {
         let text = Text::new(&self.text, self.columns);
         let doc = diagnostics::Document { uri: &self.uri, text: &text };
         let mut published = Vec::new();
-        let mut first = true;
+        let started = Instant::now();
+        let mut holding = true;
         let mut waited = false;
         let mut sink = |event: Event| {
             match &event {
                 Event::QuickcheckStarted { .. } => {
+                    if std::mem::take(&mut holding) {
+                        self.publish(&published);
+                    }
                     if !std::mem::replace(&mut waited, true) {
                         self.debounce();
                     }
@@ -100,8 +113,10 @@ impl Job {
             let added = diagnostics::of_event(&doc, &event);
             let changed = added.is_some();
             published.extend(added);
-            // The first event replaces the previous text's diagnostics at once.
-            if changed || std::mem::take(&mut first) {
+            if holding && started.elapsed() >= HOLD {
+                holding = false;
+                self.publish(&published);
+            } else if changed && !holding {
                 self.publish(&published);
             }
         };
