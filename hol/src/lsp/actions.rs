@@ -1,6 +1,7 @@
 //! Code actions on a refuted lemma: insert the `quickcheck[...]` command that replays the
 //! counterexample (the tester and the size it was found at), or one that records it as
-//! expected (`expect = counterexample`), on a new line after the lemma's last command.
+//! expected (`expect = counterexample`), on a new line after the lemma's last command,
+//! unless the lemma already has that command.
 //! Theories have no seed option, so a random counterexample is replayed by its tester and
 //! size, which finds one again but not necessarily the same.
 
@@ -29,7 +30,10 @@ pub fn actions(uri: &Uri, text: &Text, findings: &Findings, range: Range) -> Vec
         let last = text.position(extent.end);
         let at = Position { line: last.line, character: u32::MAX };
         let at = text.position(text.offset(at));
-        for (title, command) in [("Replay this counterexample", replay), ("Expect this counterexample", expect)] {
+        // A command the lemma already has is not offered again.
+        let written: Vec<&str> = findings.runs_of(lemma).iter().filter_map(|r| r.command.as_deref()).collect();
+        let offers = [("Replay this counterexample", replay), ("Expect this counterexample", expect)];
+        for (title, command) in offers.into_iter().filter(|(_, c)| !written.contains(&c.as_str())) {
             let edit = TextEdit { range: Range { start: at, end: at }, new_text: format!("\n  {command}") };
             out.push(CodeActionOrCommand::CodeAction(CodeAction {
                 title: format!("{title}: insert `{command}`"),

@@ -345,7 +345,8 @@ fn settings_come_from_initialization_options_and_configuration_changes() {
 #[test]
 fn hover_inlay_hints_and_code_actions_on_a_refuted_lemma() {
     let (client, _) = Client::start(&[]);
-    let text = theory("myrev xs");
+    // The command without a size: the replay names the size the counterexample was found at.
+    let text = theory("myrev xs").replace("quickcheck[exhaustive, size = 3]", "quickcheck[exhaustive]");
     client.open(&text);
     client.diagnostics(1, |ds| !counterexamples(ds).is_empty());
 
@@ -353,7 +354,7 @@ fn hover_inlay_hints_and_code_actions_on_a_refuted_lemma() {
     let hover = client.at(10, "textDocument/hover", 4, 2);
     let report = hover["contents"]["value"].as_str().expect("a report").to_owned();
     for words in [
-        "quickcheck[exhaustive, size = 3]",
+        "`quickcheck[exhaustive]`",
         "exhaustive found a counterexample",
         "counterexample: xs = [",
         "evaluated: ",
@@ -378,12 +379,12 @@ fn hover_inlay_hints_and_code_actions_on_a_refuted_lemma() {
     assert_eq!((hint["position"]["line"].as_u64(), hint["position"]["character"].as_u64()), (Some(4), Some(38)));
     assert!(hint["label"].as_str().unwrap().starts_with("counterexample: xs = ["), "{hint}");
 
-    // Two actions, each inserting a command after `quickcheck[exhaustive, size = 3]`.
+    // Two actions, each inserting a command after `quickcheck[exhaustive]`.
     let actions = client.at(14, "textDocument/codeAction", 4, 20);
     let actions = actions.as_array().expect("actions");
     assert_eq!(actions.len(), 2, "{actions:?}");
     let edit = &actions[0]["edit"]["changes"][URI][0];
-    assert_eq!(edit["range"]["start"], json!({ "line": 5, "character": 34 }), "{edit}");
+    assert_eq!(edit["range"]["start"], json!({ "line": 5, "character": 24 }), "{edit}");
     let replay = edit["newText"].as_str().unwrap();
     assert!(replay.starts_with("\n  quickcheck[exhaustive, size = "), "{replay}");
     let expect = actions[1]["edit"]["changes"][URI][0]["newText"].as_str().unwrap();
@@ -394,6 +395,10 @@ fn hover_inlay_hints_and_code_actions_on_a_refuted_lemma() {
     replayed.insert_str(at, replay);
     client.change(2, &replayed);
     client.diagnostics(2, |ds| counterexamples(ds).len() == 2);
+    // The replay is not offered again, now that the lemma has it.
+    let offered = client.at(16, "textDocument/codeAction", 4, 20);
+    let titles: Vec<&str> = offered.as_array().unwrap().iter().map(|a| a["title"].as_str().unwrap()).collect();
+    assert!(titles.len() == 1 && titles[0].starts_with("Expect"), "{titles:?}");
     // No actions away from a refuted lemma.
     assert_eq!(client.at(15, "textDocument/codeAction", 0, 0), json!([]));
     client.shutdown();
