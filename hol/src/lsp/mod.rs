@@ -185,10 +185,9 @@ impl Server<'_> {
                 if let Ok(p) = serde_json::from_value::<DidChangeConfigurationParams>(n.params) {
                     if self.configure(&p.settings) {
                         // The runs' options changed: every open document is analysed again.
-                        let docs: Vec<(Uri, i32, String)> =
-                            self.docs.iter().map(|(u, d)| (u.clone(), d.version, d.text.clone())).collect();
-                        for (uri, version, text) in docs {
-                            self.changed(uri, version, text);
+                        let uris: Vec<Uri> = self.docs.keys().cloned().collect();
+                        for uri in uris {
+                            self.start(&uri);
                         }
                     }
                 }
@@ -211,41 +210,53 @@ impl Server<'_> {
     }
 
     /// A document opened or changed: cancel the analysis of its previous text and start one
-    /// of this text.
+    /// of this text; analyse again the other open documents that may import it.
     fn changed(&mut self, uri: Uri, version: i32, text: String) {
-        self.generation += 1;
-        let generation = self.generation;
-        let cancel = Cancel::new();
         let (cache, findings) = match self.docs.get(&uri) {
-            Some(old) => {
-                old.cancel.cancel();
-                (old.cache.clone(), old.findings.clone())
-            }
+            Some(old) => (old.cache.clone(), old.findings.clone()),
             None => (Arc::new(MemoryCache::default()), Arc::new(Mutex::new(Findings::default()))),
         };
-        let doc = Document {
-            text: text.clone(),
-            version,
-            generation,
-            cancel: cancel.clone(),
-            cache: cache.clone(),
-            findings: findings.clone(),
+        let doc = Document { text, version, generation: 0, cancel: Cancel::new(), cache, findings };
+        if let Some(old) = self.docs.insert(uri.clone(), doc) {
+            old.cancel.cancel();
+        }
+        self.start(&uri);
+        // A theory is imported by its name, its file's stem: a document that never writes
+        // the name cannot import it. The others are analysed again, and the run cache
+        // re-tests only their lemmas that reach what changed.
+        let Some(stem) = file_path(&uri).and_then(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned())) else {
+            return;
         };
-        self.docs.insert(uri.clone(), doc);
-        lock(&self.current).insert(uri.clone(), generation);
+        let importers: Vec<Uri> =
+            self.docs.iter().filter(|(u, d)| **u != uri && d.text.contains(&stem)).map(|(u, _)| u.clone()).collect();
+        for other in importers {
+            self.start(&other);
+        }
+    }
+
+    /// Starts an analysis of the current text of the open document `uri`, cancelling the
+    /// one under way.
+    fn start(&mut self, uri: &Uri) {
+        self.generation += 1;
+        let generation = self.generation;
         let loader = self.loader();
+        let Some(doc) = self.docs.get_mut(uri) else { return };
+        doc.cancel.cancel();
+        doc.cancel = Cancel::new();
+        doc.generation = generation;
+        lock(&self.current).insert(uri.clone(), generation);
         let job = Job {
-            path: file_path(&uri).unwrap_or_else(|| PathBuf::from(uri.as_str())),
-            uri,
-            version,
+            path: file_path(uri).unwrap_or_else(|| PathBuf::from(uri.as_str())),
+            uri: uri.clone(),
+            version: doc.version,
             generation,
-            text,
+            text: doc.text.clone(),
             loader,
             options: self.settings.apply(self.options),
             columns: self.columns,
-            cancel,
-            cache,
-            findings,
+            cancel: doc.cancel.clone(),
+            cache: doc.cache.clone(),
+            findings: doc.findings.clone(),
             current: self.current.clone(),
             sender: self.connection.sender.clone(),
             changed_at: Instant::now(),

@@ -5,7 +5,7 @@
 //! long run of the old; the run cache (an edit to one function re-tests only the lemmas that
 //! reach it, counted); settings from `initializationOptions` and
 //! `workspace/didChangeConfiguration`; hover, inlay hints (and their refresh) and code
-//! actions; `didClose`; requests answered while a long run goes on, and a prompt
+//! actions; `didClose`; an edit to an imported theory reaching the importing one; requests answered while a long run goes on, and a prompt
 //! `shutdown`; unknown requests and bad parameters answered with errors, malformed
 //! notifications ignored, and random JSON-RPC survived (seeded; `HOL_FUZZ_SEED` replays).
 
@@ -594,5 +594,38 @@ fn a_client_without_inlay_hints_gets_the_counterexample_as_a_code_lens() {
     let lens = &lenses.as_array().expect("lenses")[0];
     assert_eq!(lens["range"]["start"], json!({ "line": 4, "character": 0 }), "{lens}");
     assert!(lens["command"]["title"].as_str().unwrap().starts_with("counterexample: xs = ["), "{lens}");
+    client.shutdown();
+}
+
+#[test]
+fn an_edit_to_an_imported_theory_updates_the_theories_that_import_it() {
+    let (client, _) = Client::start(&[]);
+    let open = |uri: &str, text: &str| {
+        let doc = json!({ "uri": uri, "languageId": "isabelle", "version": 1, "text": text });
+        client.notify("textDocument/didOpen", json!({ "textDocument": doc }));
+    };
+    let b = "file:///tmp/hol-lsp-test/B.thy";
+    let a = "file:///tmp/hol-lsp-test/A.thy";
+    let base =
+        |body: &str| format!("theory B imports Main begin\nfun f :: \"nat ⇒ nat\" where \"f n = {body}\"\nend\n");
+    open(b, &base("n + 1"));
+    open(a, "theory A imports B begin\nlemma on_f: \"f n = n\"\n  quickcheck[exhaustive]\n  oops\nend\n");
+    // A's publications, until `done` accepts one.
+    let a_diagnostics = |done: &dyn Fn(&[Diagnostic]) -> bool| loop {
+        match client.conn.receiver.recv_timeout(Duration::from_secs(60)).expect("a publication") {
+            Message::Notification(n) if n.method == "textDocument/publishDiagnostics" => {
+                let p: PublishDiagnosticsParams = serde_json::from_value(n.params).unwrap();
+                if p.uri.as_str() == a && done(&p.diagnostics) {
+                    return p.diagnostics;
+                }
+            }
+            _ => {}
+        }
+    };
+    a_diagnostics(&|ds| counterexamples(ds).len() == 1);
+    // B's unsaved fix reaches A: its counterexample goes.
+    let doc = json!({ "uri": b, "version": 2 });
+    client.notify("textDocument/didChange", json!({ "textDocument": doc, "contentChanges": [{ "text": base("n") }] }));
+    a_diagnostics(&|ds| ds.is_empty());
     client.shutdown();
 }
