@@ -4,10 +4,11 @@
 //! counterexample; errors at once and testing after the debounce; a new text cancelling a
 //! long run of the old; the run cache (an edit to one function re-tests only the lemmas that
 //! reach it, counted); settings from `initializationOptions` and
-//! `workspace/didChangeConfiguration`; hover, inlay hints (and their refresh) and code
-//! actions; `didClose`; an edit to an imported theory reaching the importing one; requests answered while a long run goes on, and a prompt
-//! `shutdown`; unknown requests and bad parameters answered with errors, malformed
-//! notifications ignored, and random JSON-RPC survived (seeded; `HOL_FUZZ_SEED` replays).
+//! `workspace/didChangeConfiguration`; hover, inlay hints (and their refresh), code lenses
+//! and code actions; `didClose`; an edit to an imported theory reaching the importing one;
+//! requests answered while a long run goes on, and a prompt `shutdown`; unknown requests and
+//! bad parameters answered with errors, malformed notifications ignored, and random
+//! JSON-RPC survived (seeded; `HOL_FUZZ_SEED` replays).
 
 use super::{serve_with, Probe};
 use lsp_server::{Connection, Message, Notification, Request, RequestId};
