@@ -27,6 +27,13 @@ pub struct Options {
     pub interpreter: bool,
     /// The testers: the names a theory's quickcheck options may use, and what runs them.
     pub registry: std::sync::Arc<quickcheck::Registry>,
+    /// Report every diagnostic of checking before the first item, instead of each just
+    /// before the item after it: an editor shows a parse error at once, whatever is tested
+    /// before it in the file.
+    pub diagnostics_first: bool,
+    /// Runs of earlier analyses to reuse when nothing they depend on changed, and where this
+    /// analysis keeps its own (`cache`). `None`: every lemma is tested.
+    pub cache: Option<std::sync::Arc<dyn crate::cache::RunCache>>,
 }
 
 impl Default for Options {
@@ -38,6 +45,8 @@ impl Default for Options {
             dump_ir: false,
             interpreter: false,
             registry: std::sync::Arc::new(crate::testers::standard()),
+            diagnostics_first: false,
+            cache: None,
         }
     }
 }
@@ -120,6 +129,11 @@ fn pipeline(
         );
     }
     diagnostics.sort_by_key(|d| d.primary.span.start);
+    if options.diagnostics_first {
+        for diagnostic in diagnostics.drain(..) {
+            emit(Event::Diagnostic { diagnostic, origin: Origin::Check });
+        }
+    }
     let mut diagnostics = diagnostics.into_iter().peekable();
     let items = theory.items.clone();
     let mut evaluator = ValueEvaluator::new(&mut theory, !options.interpreter);
@@ -130,6 +144,7 @@ fn pipeline(
         skip_tests: options.skip_tests,
         registry: &options.registry,
         cancel,
+        cache: options.cache.as_deref(),
     };
     for item in &items {
         if cancel.is_cancelled() {
@@ -165,16 +180,18 @@ fn pipeline(
                 emit(event);
             }
             ItemKind::Lemma { name, statement, quickchecks, index } => {
-                let lemma = LemmaRef { name: name.as_deref(), statement: *statement, commands: quickchecks };
+                let lemma =
+                    LemmaRef { span: item.span, name: name.as_deref(), statement: *statement, commands: quickchecks };
                 let target = Target::Test { theory: &theory, index: *index };
-                if !lemmas::report(text, item.span, &lemma, &target, &defaults, &settings, emit) {
+                if !lemmas::report(text, &lemma, &target, &defaults, &settings, emit) {
                     return Ended::Cancelled;
                 }
             }
             ItemKind::Untested { name, statement, quickchecks, reason } => {
-                let lemma = LemmaRef { name: name.as_deref(), statement: *statement, commands: quickchecks };
+                let lemma =
+                    LemmaRef { span: item.span, name: name.as_deref(), statement: *statement, commands: quickchecks };
                 let target = Target::Untested { reason };
-                if !lemmas::report(text, item.span, &lemma, &target, &defaults, &settings, emit) {
+                if !lemmas::report(text, &lemma, &target, &defaults, &settings, emit) {
                     return Ended::Cancelled;
                 }
             }

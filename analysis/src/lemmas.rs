@@ -2,10 +2,13 @@
 //! defaults (`quickcheck_params`, `declare [[...]]`) and the front end's overrides, one run
 //! per command (a lemma without one is tested with the defaults), each announced
 //! (`QuickcheckStarted`) and then reported (`Quickcheck`) with the lemma's evaluated terms
-//! resolved to their source text. The one module that calls the testers: everything this
-//! crate asks of `quickcheck`'s API beyond its report types is here.
+//! resolved to their source text; with a cache (`cache`), a run whose key is stored is
+//! reported from it instead, without being announced. The one module that calls the
+//! testers: everything this crate asks of `quickcheck`'s API beyond its report types is
+//! here.
 
 use crate::barrier;
+use crate::cache::{self, LemmaDigest, RunCache};
 use crate::event::{Event, QuickcheckCommand, QuickcheckRun};
 use crate::source::{balanced, collapse, slice, term_text};
 use lang::{CheckedTheory, QuickcheckCmd, RawOption, Span};
@@ -38,6 +41,8 @@ impl Defaults {
 
 /// A lemma item to test, with its quickcheck commands.
 pub(crate) struct LemmaRef<'a> {
+    /// The lemma item.
+    pub span: Span,
     pub name: Option<&'a str>,
     /// The statement's span (the quoted term).
     pub statement: Span,
@@ -62,13 +67,15 @@ pub(crate) struct RunSettings<'a> {
     pub skip_tests: bool,
     pub registry: &'a Registry,
     pub cancel: &'a Cancel,
+    /// Runs of earlier analyses to reuse, and where to keep this one's.
+    pub cache: Option<&'a dyn RunCache>,
 }
 
-/// Reports a lemma (the item at `span`), then, unless tests are skipped, each of its runs.
+/// Reports a lemma (the item at `lemma.span`), then, unless tests are skipped, each of its
+/// runs.
 /// Returns false when the analysis was cancelled.
 pub(crate) fn report(
     text: &str,
-    span: Span,
     lemma: &LemmaRef,
     target: &Target,
     defaults: &Defaults,
@@ -76,7 +83,7 @@ pub(crate) fn report(
     emit: &mut dyn FnMut(Event),
 ) -> bool {
     emit(Event::Lemma {
-        span,
+        span: lemma.span,
         name: lemma.name.map(str::to_owned),
         statement: collapse(term_text(text, lemma.statement)),
         statement_span: lemma.statement,
@@ -93,8 +100,9 @@ fn command(text: &str, q: &QuickcheckCmd) -> QuickcheckCommand {
     }
 }
 
-/// Runs and reports each run of `lemma` (the file's text is `text`). Returns false when the
-/// analysis was cancelled: the run under way then reports nothing.
+/// Runs and reports each run of `lemma` (the file's text is `text`), or reuses its result
+/// from the cache. Returns false when the analysis was cancelled: the run under way then
+/// reports nothing.
 fn run_lemma(
     text: &str,
     lemma: &LemmaRef,
@@ -105,12 +113,25 @@ fn run_lemma(
 ) -> bool {
     let runs: Vec<Option<&QuickcheckCmd>> =
         if lemma.commands.is_empty() { vec![None] } else { lemma.commands.iter().map(Some).collect() };
+    let mut digest = match (settings.cache, target) {
+        (Some(_), Target::Test { theory, index }) => {
+            let commands: Vec<Span> = lemma.commands.iter().map(|c| c.span).collect();
+            Some(LemmaDigest::new(theory, *index, text, lemma.span, &commands))
+        }
+        _ => None,
+    };
     for cmd in runs {
         if settings.cancel.is_cancelled() {
             return false;
         }
         let opts = layered(defaults, cmd.map(|c| c.options.as_slice()), settings.overrides);
         let span = cmd.map_or(lemma.statement, |c| c.span);
+        let key = digest.as_mut().and_then(|d| d.key(&opts, settings.interpreter));
+        let cached = settings.cache.zip(key).and_then(|(cache, key)| cache.get(&key));
+        if let Some(run) = cached {
+            emit(Event::Quickcheck(Box::new(cache::relocated(run, 0, lemma.span.start))));
+            continue;
+        }
         emit(Event::QuickcheckStarted { span });
         let report = match target {
             Target::Test { theory, index } => test(theory, *index, &opts, settings),
@@ -126,7 +147,7 @@ fn run_lemma(
             .as_ref()
             .map(|cx| cx.evaluated.iter().map(|e| (collapse(&balanced(text, e.span)), e.value.clone())).collect())
             .unwrap_or_default();
-        emit(Event::Quickcheck(Box::new(QuickcheckRun {
+        let run = QuickcheckRun {
             span,
             lemma_name: lemma.name.map(str::to_owned),
             statement: collapse(term_text(text, lemma.statement)),
@@ -139,7 +160,13 @@ fn run_lemma(
             verbose: opts.verbose,
             show_report: opts.report,
             report,
-        })));
+        };
+        if let Some((cache, key)) = settings.cache.zip(key) {
+            if !run.report.cancelled && !run.is_internal_error() {
+                cache.put(key, cache::relocated(run.clone(), lemma.span.start, 0));
+            }
+        }
+        emit(Event::Quickcheck(Box::new(run)));
     }
     true
 }

@@ -6,6 +6,8 @@
 //! each result as an `Event` the moment it is known.
 //!
 //! Module map:
+//! - `cache`: reusing quickcheck runs across analyses, keyed by what each depends on (the
+//!   lemma's text and the test programs of what it reaches).
 //! - `driver`: the per-file pipeline (`analyse`), its `Options`, the panic barrier per
 //!   file and the cancellation points.
 //! - `event`: what an analysis reports (`Event`, `QuickcheckRun`), located by byte spans.
@@ -16,6 +18,7 @@
 //! - `testers`: the registry of every tester hol has (`quickcheck`'s and `narrowing`).
 //! - `loader`: where text comes from (`Loader`, the guarded `FsLoader`, `Overlay` for
 //!   unsaved buffers).
+//! - `names`: the name at an offset and its type (an editor's hover).
 //! - `position`: byte offsets → line/column (`LineMap`), for renderers and editors.
 //! - `source`: span → text helpers (`slice`, `term_text`, `collapse`, `balanced`).
 //! - cancellation: `quickcheck::Cancel`, re-exported as `Cancel`, checked between items and
@@ -27,16 +30,19 @@
 //! an event, never the end of the stream; events are `Send`.
 
 pub mod barrier;
+pub mod cache;
 pub mod driver;
 pub mod event;
 pub mod findings;
 pub mod lemmas;
 pub mod loader;
+pub mod names;
 pub mod position;
 pub mod source;
 pub mod testers;
 pub mod values;
 
+pub use cache::{MemoryCache, RunCache, RunKey};
 pub use driver::{analyse, analyse_all, Analysis, Ended, Options};
 pub use event::{Event, Origin, QuickcheckCommand, QuickcheckRun};
 pub use lemmas::Overrides;

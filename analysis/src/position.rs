@@ -28,11 +28,19 @@ pub struct Position {
 #[derive(Debug)]
 pub struct LineMap {
     index: LineIndex,
+    /// Where each line's text ends, before its `\n` or `\r\n`.
+    ends: Vec<u32>,
 }
 
 impl LineMap {
     pub fn new(text: &str) -> LineMap {
-        LineMap { index: LineIndex::new(text) }
+        let mut ends: Vec<u32> = Vec::new();
+        for (i, _) in text.match_indices('\n') {
+            let cr = text.as_bytes().get(i.wrapping_sub(1)) == Some(&b'\r');
+            ends.push((i - usize::from(cr)) as u32);
+        }
+        ends.push(text.len() as u32);
+        LineMap { index: LineIndex::new(text), ends }
     }
 
     /// The position of byte `offset`: clamped to the end of the text, and moved back to the
@@ -60,6 +68,23 @@ impl LineMap {
         };
         Position { line: line_col.line + 1, column: column + 1 }
     }
+
+    /// The byte offset of a 1-based `position` whose column counts as `columns` say (an
+    /// editor's cursor): a line past the end is the end of the text, a column past the end
+    /// of its line is the end of that line.
+    pub fn offset_in(&self, position: Position, columns: Columns) -> u32 {
+        let line = position.line.saturating_sub(1);
+        let (Some(range), Some(&end)) = (self.index.line(line), self.ends.get(line as usize)) else {
+            return u32::from(self.index.len());
+        };
+        let wide = line_index::WideLineCol { line, col: position.column.saturating_sub(1) };
+        let col = match columns {
+            Columns::Chars => self.index.to_utf8(WideEncoding::Utf32, wide).map(|lc| lc.col),
+            Columns::Utf16 => self.index.to_utf8(WideEncoding::Utf16, wide).map(|lc| lc.col),
+            Columns::Utf8 => Some(wide.col),
+        };
+        col.map_or(end, |col| u32::from(range.start()).saturating_add(col).min(end))
+    }
 }
 
 #[cfg(test)]
@@ -77,6 +102,21 @@ mod tests {
         let text = "a𝔄b\n";
         let at = |columns| LineMap::new(text).position_in(5, columns).column;
         assert_eq!((at(Columns::Chars), at(Columns::Utf16), at(Columns::Utf8)), (3, 4, 6));
+    }
+
+    #[test]
+    fn positions_convert_back_to_offsets_and_clamp() {
+        let map = LineMap::new("a𝔄b\nxy\n");
+        for columns in [Columns::Chars, Columns::Utf16, Columns::Utf8] {
+            for offset in [0, 1, 5, 6, 7, 9] {
+                assert_eq!(map.offset_in(map.position_in(offset, columns), columns), offset, "{columns:?} {offset}");
+            }
+        }
+        assert_eq!(map.offset_in(Position { line: 2, column: 99 }, Columns::Utf16), 9);
+        assert_eq!(map.offset_in(Position { line: 3, column: 5 }, Columns::Utf16), 10);
+        assert_eq!(map.offset_in(Position { line: 99, column: 1 }, Columns::Utf16), 10);
+        assert_eq!(LineMap::new("ab\r\nc").offset_in(Position { line: 1, column: 9 }, Columns::Utf8), 2);
+        assert_eq!(map.offset_in(Position { line: 0, column: 0 }, Columns::Utf8), 0);
     }
 
     #[test]

@@ -40,6 +40,10 @@ pub enum Command {
     /// Serve the Language Server Protocol on stdin and stdout, for editors: parse and type
     /// errors and each lemma's quickcheck findings on the open `.thy` documents, updated as
     /// they change.
+    ///
+    /// The editor sets `timeout` (seconds per quickcheck run, 2), `debounce` (milliseconds of
+    /// pause in typing before lemmas are tested, 50), `tester` and `seed` through
+    /// `initializationOptions` or `workspace/didChangeConfiguration`.
     Lsp,
 }
 

@@ -54,6 +54,7 @@ fn main() -> ExitCode {
                 timeout,
                 seed: args.seed,
             },
+            ..analysis::Options::default()
         },
         progress: args.format == Format::Human && io::stderr().is_terminal(),
     };
@@ -95,26 +96,19 @@ fn main() -> ExitCode {
     ExitCode::from(tally.exit_status())
 }
 
-/// Time each quickcheck run may take in the editor, where an answer is wanted while typing.
-const EDITOR_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
-
 /// `hol lsp`: the language server on stdin and stdout until the client says `exit`.
 fn serve_lsp(registry: std::sync::Arc<quickcheck::Registry>) -> ExitCode {
-    let (connection, io_threads) = lsp_server::Connection::stdio();
-    let overrides = quickcheck::Overrides { timeout: Some(EDITOR_TIMEOUT), ..quickcheck::Overrides::default() };
-    let options = analysis::Options { registry, overrides, ..analysis::Options::default() };
-    let served = lsp::serve(&connection, &options);
+    let (connection, transport) = lsp::stdio();
+    // The editor's time limit and other settings are the server's (`lsp/settings.rs`).
+    let options = analysis::Options { registry, ..analysis::Options::default() };
+    // Hover checks the text on the server's own thread: it gets the large stack too.
+    let served = guard::with_large_stack_watched(|| lsp::serve(&connection, &options), || {});
     // The writer thread ends when the connection's sender is dropped.
     drop(connection);
-    let joined = io_threads.join();
-    match (served, joined) {
-        (Ok(()), Ok(())) => ExitCode::SUCCESS,
-        (Err(why), _) => {
+    match served.and(transport.join()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(why) => {
             let _ = writeln!(io::stderr(), "error: hol lsp: {why}");
-            ExitCode::from(1)
-        }
-        (_, Err(e)) => {
-            let _ = writeln!(io::stderr(), "error: hol lsp: {e}");
             ExitCode::from(1)
         }
     }

@@ -4,26 +4,21 @@
 //! information. A run that found nothing publishes nothing: every lemma would carry a
 //! marker, and the editor would show noise where the terminal shows one line.
 
-use analysis::position::{Columns, LineMap};
+use super::document::Text;
 use analysis::Event;
 use lang::{Diagnostic, Severity, Span};
 use lsp_types::{self as lsp, DiagnosticRelatedInformation, DiagnosticSeverity, Location, Uri};
 
-/// Where a document's text is and how its positions are counted.
+/// A document's name and text.
 pub struct Document<'a> {
     pub uri: &'a Uri,
-    pub lines: &'a LineMap,
-    pub columns: Columns,
+    pub text: &'a Text<'a>,
 }
 
 impl Document<'_> {
     /// The LSP range of a byte span (0-based lines and columns).
     pub fn range(&self, span: Span) -> lsp::Range {
-        let at = |offset| {
-            let p = self.lines.position_in(offset, self.columns);
-            lsp::Position { line: p.line - 1, character: p.column - 1 }
-        };
-        lsp::Range { start: at(span.start), end: at(span.end.max(span.start)) }
+        self.text.range(span)
     }
 }
 
