@@ -13,6 +13,8 @@
 //!   same for every front end.
 //! - `lemmas`: option layering and quickcheck runs; the only caller of the testers.
 //! - `values`: evaluating `value`s and their limits.
+//! - `mutants`: lemmas mutated as Mutabelle does (replaced constants, swapped subterms),
+//!   each mutant a theory text with a stable id, for `hol mutants`.
 //! - `loader`: where text comes from (`Loader`, the guarded `FsLoader`, `Overlay` for
 //!   unsaved buffers).
 //! - `position`: byte offsets → line/column (`LineMap`), for renderers and editors.
@@ -31,6 +33,7 @@ pub mod event;
 pub mod findings;
 pub mod lemmas;
 pub mod loader;
+pub mod mutants;
 pub mod position;
 pub mod source;
 pub mod values;

@@ -41,6 +41,56 @@ pub enum Command {
     /// errors and each lemma's quickcheck findings on the open `.thy` documents, updated as
     /// they change.
     Lsp,
+    /// Mutate every lemma of theory files (replaced constants, swapped subterms, as
+    /// Isabelle's Mutabelle does), test each mutant with each strategy, and print a table per
+    /// theory: per strategy, genuine counterexamples of executable mutants, as Table 1 of
+    /// the paper on Isabelle's Quickcheck does. First part of issue 19: no budget, replay,
+    /// shards or plot yet.
+    Mutants(MutantsArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct MutantsArgs {
+    /// Theory files whose lemmas to mutate, in order.
+    #[arg(required = true, value_name = "FILE.thy")]
+    pub files: Vec<PathBuf>,
+
+    /// Mutants per lemma (fewer when a lemma offers fewer that type-check).
+    #[arg(long, value_name = "M", default_value_t = analysis::mutants::DEFAULT_PER_LEMMA)]
+    pub per_lemma: usize,
+
+    /// Seed of the mutant sample (each lemma's own stream is derived from it, so one
+    /// lemma's mutants do not change when another lemma is added) and of the random tester.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub seed: u64,
+
+    /// Strategies to run, comma-separated: tester names and `portfolio` (default: every
+    /// tester and the portfolio).
+    #[arg(long, value_delimiter = ',', value_name = "S,...")]
+    pub strategies: Vec<String>,
+
+    /// Seconds each strategy may take on each mutant.
+    #[arg(long, value_name = "SECONDS", default_value_t = 1.0)]
+    pub timeout: f64,
+
+    /// The size bound of every run.
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    pub size: u64,
+
+    /// Threads testing mutants at once (default: one per core). The table does not depend
+    /// on it.
+    #[arg(long, value_name = "N")]
+    pub jobs: Option<usize>,
+
+    /// Write one JSON line per mutant to this file: its id, theory, lemma, operator, edit
+    /// and text, and each strategy's outcome, counterexample, tests, seconds and seed.
+    #[arg(long, value_name = "FILE")]
+    pub log: Option<PathBuf>,
+
+    /// Output format: `human` (a table per theory and the total) or `json` (one record per
+    /// table).
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
 }
 
 #[derive(Debug, Args)]

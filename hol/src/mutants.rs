@@ -1,0 +1,418 @@
+//! `hol mutants FILE.thy...`: the mutation benchmark (issue 19, first part). Each lemma of
+//! each file is mutated (`analysis::mutants`: replaced constants, swapped subterms, a
+//! sample of `--per-lemma` per lemma drawn from `--seed`), each mutant is tested by each
+//! strategy (every tester of the registry and the portfolio, or those `--strategies`
+//! names) with `--size` and `--timeout`, on `--jobs` threads, and a table per theory and
+//! in total says, per strategy, how many mutants it refuted with a genuine counterexample
+//! of how many it could execute, as Table 1 of Bulwahn's paper does, with the union over
+//! the strategies. Each original lemma is first tested by the portfolio: a counterexample to
+//! one is reported on stderr and its mutants are left out.
+//!
+//! Results do not depend on `--jobs`: jobs are mutants, each tested with a seed of its own
+//! (derived from `--seed` and its id), and the table is summed in mutant order. With
+//! `--timeout` a slow machine may time out where a fast one does not; a deterministic
+//! `--budget`, replay, sharding and plots are not built yet. `--log FILE` writes one JSON
+//! line per mutant: id, theory, lemma, operator, edit, mutant text, and per strategy the
+//! outcome, counterexample, tests, seconds and seed.
+
+use crate::cli::{Format, MutantsArgs};
+use analysis::mutants::{self, Mutant, Settings};
+use analysis::{FsLoader, Loader};
+use quickcheck::{check_lemma, Cancel, OutcomeKind, Registry, TesterName};
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// The strategy that runs the registry's portfolio (no tester named).
+pub const PORTFOLIO: &str = "portfolio";
+
+/// Outcome counts of one strategy over a set of mutants.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub mutants: usize,
+    pub genuine: usize,
+    pub spurious: usize,
+    pub none: usize,
+    pub timeout: usize,
+    pub not_executable: usize,
+    pub errors: usize,
+}
+
+impl Counts {
+    fn add(&mut self, outcome: OutcomeKind) {
+        self.mutants += 1;
+        match outcome {
+            OutcomeKind::Counterexample => self.genuine += 1,
+            OutcomeKind::PotentiallySpurious => self.spurious += 1,
+            OutcomeKind::NoCounterexample => self.none += 1,
+            OutcomeKind::Timeout => self.timeout += 1,
+            OutcomeKind::NotExecutable => self.not_executable += 1,
+            OutcomeKind::Error => self.errors += 1,
+        }
+    }
+
+    /// Mutants the strategy could run (Table 1's denominator).
+    pub fn executable(&self) -> usize {
+        self.mutants - self.not_executable - self.errors
+    }
+
+    fn merge(&mut self, other: &Counts) {
+        self.mutants += other.mutants;
+        self.genuine += other.genuine;
+        self.spurious += other.spurious;
+        self.none += other.none;
+        self.timeout += other.timeout;
+        self.not_executable += other.not_executable;
+        self.errors += other.errors;
+    }
+}
+
+/// The table of one theory (or of all): a row per strategy, then the union.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Table {
+    pub name: String,
+    pub lemmas: usize,
+    pub rows: Vec<(String, Counts)>,
+    pub union: Counts,
+}
+
+impl Table {
+    fn merge(&mut self, other: &Table) {
+        self.lemmas += other.lemmas;
+        for (name, counts) in &other.rows {
+            match self.rows.iter_mut().find(|(n, _)| n == name) {
+                Some((_, c)) => c.merge(counts),
+                None => self.rows.push((name.clone(), counts.clone())),
+            }
+        }
+        self.union.merge(&other.union);
+    }
+}
+
+/// What one strategy found on one mutant: the outcome, and what the log keeps of the run.
+#[derive(Clone, Debug)]
+struct RunResult {
+    outcome: OutcomeKind,
+    message: Option<String>,
+    counterexample: Option<Vec<(String, String)>>,
+    instance: Vec<(String, String)>,
+    tests: u64,
+    seconds: f64,
+    seed: Option<u64>,
+}
+
+impl RunResult {
+    fn error(message: &str) -> RunResult {
+        RunResult {
+            outcome: OutcomeKind::Error,
+            message: Some(message.to_owned()),
+            counterexample: None,
+            instance: Vec::new(),
+            tests: 0,
+            seconds: 0.0,
+            seed: None,
+        }
+    }
+
+    fn of(report: quickcheck::Report) -> RunResult {
+        RunResult {
+            outcome: report.outcome,
+            message: report.message,
+            instance: report.counterexample.as_ref().map(|c| c.instance.clone()).unwrap_or_default(),
+            counterexample: report.counterexample.map(|c| c.assignment),
+            tests: report.tests,
+            seconds: report.seconds,
+            seed: report.seed,
+        }
+    }
+
+    fn json(&self) -> serde_json::Value {
+        let pairs = |v: &[(String, String)]| -> serde_json::Map<String, serde_json::Value> {
+            v.iter().map(|(k, x)| (k.clone(), serde_json::Value::from(x.clone()))).collect()
+        };
+        serde_json::json!({
+            "outcome": self.outcome.name(),
+            "message": self.message,
+            "counterexample": self.counterexample.as_deref().map(pairs),
+            "instance": pairs(&self.instance),
+            "tests": self.tests,
+            "seconds": self.seconds,
+            "seed": self.seed,
+        })
+    }
+}
+
+/// Each strategy's result on one mutant, in strategy order.
+type MutantResult = Vec<RunResult>;
+
+/// Runs `hol mutants`; returns the exit status.
+pub fn run(args: &MutantsArgs, registry: &Registry) -> u8 {
+    let strategies: Vec<String> = if args.strategies.is_empty() {
+        registry.names().iter().map(|s| s.to_string()).chain([PORTFOLIO.to_owned()]).collect()
+    } else {
+        args.strategies.clone()
+    };
+    for s in &strategies {
+        if s != PORTFOLIO && registry.get(s).is_none() {
+            eprintln!(
+                "error: --strategies: unknown strategy `{s}` (the strategies are {}, {PORTFOLIO})",
+                registry.names().join(", ")
+            );
+            return 2;
+        }
+    }
+    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
+    let timeout = Duration::from_secs_f64(args.timeout);
+    let mut total = Table { name: "total".into(), ..Table::default() };
+    let mut status = 0;
+    let mut out = String::new();
+    let mut json = Vec::new();
+    let mut log = match &args.log {
+        Some(path) => match std::fs::File::create(path) {
+            Ok(f) => Some(std::io::BufWriter::new(f)),
+            Err(e) => {
+                eprintln!("error: --log {}: {e}", path.display());
+                return 2;
+            }
+        },
+        None => None,
+    };
+    for file in &args.files {
+        let started = Instant::now();
+        let text = match FsLoader::default().load(file) {
+            Ok(text) => text,
+            Err(e) => {
+                eprintln!("error: {}", e.message(&file.display().to_string()));
+                status = 2;
+                continue;
+            }
+        };
+        let testers = registry.names();
+        let settings = Settings { per_lemma: args.per_lemma, seed: args.seed };
+        let mutation = mutants::mutate(file, &text, &FsLoader::default(), &testers, &settings);
+        let original = mutants::check(file, &text, &FsLoader::default(), &testers);
+        if original.diagnostics.iter().any(|d| d.severity == lang::Severity::Error) {
+            eprintln!("error: {} has errors; `hol check {}` shows them", file.display(), file.display());
+            status = 2;
+        }
+        // Originals refuted by the portfolio are a bug of the theory: their mutants go.
+        let mut kept: Vec<(&str, &Mutant)> = Vec::new();
+        let mut lemma_index = 0;
+        for item in &original.items {
+            let lang::ItemKind::Lemma { index, .. } = item.kind else { continue };
+            if original.lemma(index).code {
+                continue;
+            }
+            let Some(lemma) = mutation.lemmas.get(lemma_index) else { break };
+            lemma_index += 1;
+            let opts = options(None, args, timeout, mutants::fnv(&[lemma.key.as_bytes()]));
+            let report = check_lemma(&original, index, &opts, true, registry, &Cancel::new());
+            if matches!(report.outcome, OutcomeKind::Counterexample | OutcomeKind::PotentiallySpurious) {
+                eprintln!(
+                    "warning: {}: the unmutated lemma `{}` has a {} ({}); its mutants are left out",
+                    file.display(),
+                    lemma.key,
+                    report.outcome.name(),
+                    report.counterexample.as_ref().map(|c| format!("{:?}", c.assignment)).unwrap_or_default()
+                );
+                continue;
+            }
+            kept.extend(lemma.mutants.iter().map(|m| (lemma.key.as_str(), m)));
+        }
+        let results = run_mutants(file, &kept, &strategies, args, timeout, registry, jobs);
+        let mut table = Table { name: mutation.theory.clone(), lemmas: mutation.lemmas.len(), ..Table::default() };
+        table.rows = strategies.iter().map(|s| (s.clone(), Counts::default())).collect();
+        for result in &results {
+            for (i, run) in result.iter().enumerate() {
+                table.rows[i].1.add(run.outcome);
+            }
+            let outcomes: Vec<OutcomeKind> = result.iter().map(|r| r.outcome).collect();
+            table.union.add(union(&outcomes));
+        }
+        if let Some(log) = &mut log {
+            for ((key, mutant), result) in kept.iter().zip(&results) {
+                let runs: serde_json::Map<String, serde_json::Value> =
+                    strategies.iter().zip(result).map(|(s, r)| (s.clone(), r.json())).collect();
+                let line = serde_json::json!({
+                    "id": mutant.id,
+                    "theory": mutation.theory,
+                    "file": file.display().to_string(),
+                    "lemma": key,
+                    "operator": mutant.operator.name(),
+                    "edit": mutant.edit,
+                    "mutant": mutant.text,
+                    "runs": runs,
+                });
+                if let Err(e) = writeln!(log, "{line}") {
+                    eprintln!("error: cannot write the log: {e}");
+                    return 2;
+                }
+            }
+        }
+        let _ = write!(out, "{}", render(&table, Some(started.elapsed())));
+        json.push(table_json(&table));
+        total.merge(&table);
+    }
+    if let Some(mut log) = log {
+        if let Err(e) = log.flush() {
+            eprintln!("error: cannot write the log: {e}");
+            status = 2;
+        }
+    }
+    if args.files.len() > 1 {
+        let _ = write!(out, "{}", render(&total, None));
+        json.push(table_json(&total));
+    }
+    let mut stdout = std::io::stdout().lock();
+    // A reader that went away (`| head`) ends the output, not the process.
+    let _ = match args.format {
+        Format::Human => write!(stdout, "{out}"),
+        Format::Json => json.iter().try_for_each(|j| writeln!(stdout, "{j}")),
+    };
+    status
+}
+
+/// The union over the strategies: refuted by one is refuted; executable by one is
+/// executable.
+fn union(result: &[OutcomeKind]) -> OutcomeKind {
+    let order = [
+        OutcomeKind::Counterexample,
+        OutcomeKind::PotentiallySpurious,
+        OutcomeKind::Timeout,
+        OutcomeKind::NoCounterexample,
+        OutcomeKind::NotExecutable,
+        OutcomeKind::Error,
+    ];
+    order.into_iter().find(|o| result.contains(o)).unwrap_or(OutcomeKind::Error)
+}
+
+fn options(tester: Option<&str>, args: &MutantsArgs, timeout: Duration, seed: u64) -> quickcheck::Options {
+    quickcheck::Options {
+        tester: tester.map(|t| TesterName::from(t.to_owned())),
+        size: args.size,
+        timeout,
+        seed: Some(seed),
+        ..quickcheck::Options::default()
+    }
+}
+
+/// Tests every mutant with every strategy on `jobs` threads; results in mutant order.
+fn run_mutants(
+    file: &Path,
+    mutants: &[(&str, &Mutant)],
+    strategies: &[String],
+    args: &MutantsArgs,
+    timeout: Duration,
+    registry: &Registry,
+    jobs: usize,
+) -> Vec<MutantResult> {
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<MutantResult>>> = Mutex::new(vec![None; mutants.len()]);
+    let work = || loop {
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        let Some((_, mutant)) = mutants.get(i) else { break };
+        let result = analysis::barrier::catch(|| test_mutant(file, mutant, strategies, args, timeout, registry))
+            .unwrap_or_else(|panic| vec![RunResult::error(&format!("internal error: {panic}")); strategies.len()]);
+        if let Ok(mut r) = results.lock() {
+            r[i] = Some(result);
+        }
+    };
+    std::thread::scope(|scope| {
+        let mut spawned = 0;
+        for _ in 0..jobs {
+            // The checker and the testers recurse deeply on deep terms: big stacks.
+            if std::thread::Builder::new().stack_size(256 << 20).spawn_scoped(scope, work).is_ok() {
+                spawned += 1;
+            }
+        }
+        if spawned == 0 {
+            work();
+        }
+    });
+    let results = results.into_inner().unwrap_or_default();
+    results.into_iter().map(|r| r.unwrap_or_else(|| vec![RunResult::error("not run"); strategies.len()])).collect()
+}
+
+fn test_mutant(
+    file: &Path,
+    mutant: &Mutant,
+    strategies: &[String],
+    args: &MutantsArgs,
+    timeout: Duration,
+    registry: &Registry,
+) -> MutantResult {
+    let theory = mutants::check(file, &mutant.theory_text, &FsLoader::default(), &registry.names());
+    let Some(index) = mutants::mutant_lemma(&theory, mutant) else {
+        return vec![RunResult::error("the mutant does not check"); strategies.len()];
+    };
+    let seed = mutants::fnv(&[&args.seed.to_le_bytes(), mutant.id.as_bytes()]);
+    strategies
+        .iter()
+        .map(|s| {
+            let tester = (s != PORTFOLIO).then_some(s.as_str());
+            RunResult::of(check_lemma(
+                &theory,
+                index,
+                &options(tester, args, timeout, seed),
+                true,
+                registry,
+                &Cancel::new(),
+            ))
+        })
+        .collect()
+}
+
+/// The table in words, as Table 1 of the paper: genuine / executable per strategy.
+pub fn render(table: &Table, took: Option<Duration>) -> String {
+    let mut out = String::new();
+    let took = took.map(|t| format!(", {:.1} s", t.as_secs_f64())).unwrap_or_default();
+    let _ = writeln!(out, "{}: {} lemmas, {} mutants{took}", table.name, table.lemmas, table.union.mutants);
+    let _ = writeln!(
+        out,
+        "  {:<18} {:>18} {:>9} {:>9} {:>8} {:>9} {:>7}",
+        "strategy", "genuine/executable", "spurious", "no cex", "timeout", "not exec", "errors"
+    );
+    for (name, c) in table.rows.iter().map(|(n, c)| (n.as_str(), c)).chain([("union", &table.union)]) {
+        let _ = writeln!(
+            out,
+            "  {:<18} {:>18} {:>9} {:>9} {:>8} {:>9} {:>7}",
+            name,
+            format!("{}/{}", c.genuine, c.executable()),
+            c.spurious,
+            c.none,
+            c.timeout,
+            c.not_executable,
+            c.errors
+        );
+    }
+    out
+}
+
+fn counts_json(name: &str, c: &Counts) -> serde_json::Value {
+    serde_json::json!({
+        "strategy": name,
+        "mutants": c.mutants,
+        "genuine": c.genuine,
+        "executable": c.executable(),
+        "potentially_spurious": c.spurious,
+        "no_counterexample": c.none,
+        "timeout": c.timeout,
+        "not_executable": c.not_executable,
+        "errors": c.errors,
+    })
+}
+
+fn table_json(table: &Table) -> serde_json::Value {
+    let rows: Vec<serde_json::Value> = table.rows.iter().map(|(n, c)| counts_json(n, c)).collect();
+    serde_json::json!({
+        "kind": "table",
+        "theory": table.name,
+        "lemmas": table.lemmas,
+        "mutants": table.union.mutants,
+        "rows": rows,
+        "union": counts_json("union", &table.union),
+    })
+}

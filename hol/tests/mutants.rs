@@ -1,0 +1,122 @@
+//! `hol mutants` through the binary (issue 19, first part): the table per theory names
+//! every strategy (the registry's testers and the portfolio) and the union, counts add up,
+//! the table does not depend on `--jobs`, a refuted original lemma is reported and its
+//! mutants left out, and an unknown strategy is a usage error.
+
+#[path = "../../tests/support/process.rs"]
+mod process;
+
+use process::{run_program, Run};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+const HOL: &str = env!("CARGO_BIN_EXE_hol");
+const LIMIT: Duration = Duration::from_secs(120);
+
+const THEORY: &str = "theory Small imports Main begin
+
+lemma rev_append: \"rev (xs @ ys) = rev ys @ rev xs\"
+  sorry
+
+lemma length_append: \"length (xs @ ys) = length xs + length ys\"
+  sorry
+
+lemma take_drop: \"take n xs @ drop n xs = xs\"
+  sorry
+
+lemma bad: \"rev xs = xs\"
+  oops
+
+end
+";
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hol-mutants-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("Small.thy"), THEORY).unwrap();
+    dir
+}
+
+fn mutants(dir: &Path, flags: &[&str]) -> Run {
+    let args: Vec<&str> = ["mutants"].iter().chain(flags).chain(&["Small.thy"]).copied().collect();
+    let run = run_program(HOL, dir, &args, LIMIT).expect("hol runs");
+    assert!(!run.crashed(), "{}", run.output());
+    run
+}
+
+#[test]
+fn the_table_counts_every_strategy_and_does_not_depend_on_jobs() {
+    let dir = scratch("jobs");
+    let flags = ["--format", "json", "--seed", "5", "--timeout", "10", "--per-lemma", "3"];
+    let one = mutants(&dir, &[&flags[..], &["--jobs", "1", "--log", "log.jsonl"]].concat());
+    let two = mutants(&dir, &[&flags[..], &["--jobs", "2"]].concat());
+    assert_eq!(one.code(), Some(0), "{}", one.output());
+    assert_eq!(one.stdout, two.stdout, "the table depends on --jobs");
+    let records: Vec<Value> = one.stdout.lines().map(|l| serde_json::from_str(l).expect("JSON")).collect();
+    let [table] = records.as_slice() else { panic!("one table: {}", one.stdout) };
+    assert_eq!(table["theory"], "Small");
+    assert_eq!(table["lemmas"], 4);
+    // `bad` is refuted unmutated: said on stderr, its mutants left out.
+    assert!(one.stderr.contains("the unmutated lemma `bad`"), "{}", one.stderr);
+    assert_eq!(table["mutants"], 9, "three mutants for each of the three true lemmas");
+    let names: Vec<&str> = table["rows"].as_array().unwrap().iter().map(|r| r["strategy"].as_str().unwrap()).collect();
+    let mut want = quickcheck::Registry::standard().names();
+    want.push("portfolio");
+    assert_eq!(names, want);
+    for row in table["rows"].as_array().unwrap().iter().chain([&table["union"]]) {
+        let n = |k: &str| row[k].as_u64().unwrap();
+        let sum = n("genuine")
+            + n("potentially_spurious")
+            + n("no_counterexample")
+            + n("timeout")
+            + n("not_executable")
+            + n("errors");
+        assert_eq!(sum, n("mutants"), "{row}");
+        assert_eq!(n("executable"), n("mutants") - n("not_executable") - n("errors"), "{row}");
+    }
+    // The log: one line per mutant, each strategy's run in it, ids unique.
+    let log = std::fs::read_to_string(dir.join("log.jsonl")).expect("the log is written");
+    let lines: Vec<Value> = log.lines().map(|l| serde_json::from_str(l).expect("JSON")).collect();
+    assert_eq!(lines.len(), 9, "{log}");
+    let ids: std::collections::HashSet<&str> = lines.iter().map(|l| l["id"].as_str().unwrap()).collect();
+    assert_eq!(ids.len(), 9);
+    for line in &lines {
+        assert!(["rev_append", "length_append", "take_drop"].contains(&line["lemma"].as_str().unwrap()), "{line}");
+        assert!(line["mutant"].as_str().is_some_and(|m| m.starts_with("lemma ")), "{line}");
+        for name in &want {
+            let run = &line["runs"][*name];
+            assert!(run["outcome"].is_string(), "{name}: {line}");
+            if run["outcome"] == "counterexample" {
+                assert!(run["counterexample"].is_object(), "{line}");
+            }
+        }
+    }
+    let genuine = |name: &str| {
+        table["rows"].as_array().unwrap().iter().find(|r| r["strategy"] == name).unwrap()["genuine"].as_u64().unwrap()
+    };
+    // Most mutants of these lemmas are false, and small counterexamples refute them.
+    assert!(genuine("exhaustive") >= 5, "{table}");
+    assert!(table["union"]["genuine"].as_u64().unwrap() >= genuine("exhaustive"));
+}
+
+#[test]
+fn the_human_table_has_a_row_per_strategy_and_the_union() {
+    let dir = scratch("human");
+    let run = mutants(&dir, &["--strategies", "random,exhaustive", "--per-lemma", "2", "--timeout", "10"]);
+    assert_eq!(run.code(), Some(0), "{}", run.output());
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert!(lines[0].starts_with("Small: 4 lemmas, 6 mutants"), "{}", run.stdout);
+    assert!(lines[1].contains("genuine/executable"), "{}", run.stdout);
+    let rows: Vec<&str> = lines[2..].iter().filter_map(|l| l.split_whitespace().next()).collect();
+    assert_eq!(rows, ["random", "exhaustive", "union"], "{}", run.stdout);
+}
+
+#[test]
+fn an_unknown_strategy_is_a_usage_error() {
+    let dir = scratch("unknown");
+    let run = mutants(&dir, &["--strategies", "random,psychic"]);
+    assert_eq!(run.code(), Some(2), "{}", run.output());
+    assert!(run.stderr.contains("unknown strategy `psychic`"), "{}", run.stderr);
+}
