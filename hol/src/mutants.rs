@@ -168,8 +168,6 @@ pub fn run(args: &MutantsArgs, registry: &Registry) -> u8 {
     let timeout = Duration::from_secs_f64(args.timeout);
     let mut total = Table { name: "total".into(), ..Table::default() };
     let mut status = 0;
-    let mut out = String::new();
-    let mut json = Vec::new();
     let mut log = match &args.log {
         Some(path) => match std::fs::File::create(path) {
             Ok(f) => Some(std::io::BufWriter::new(f)),
@@ -252,8 +250,7 @@ pub fn run(args: &MutantsArgs, registry: &Registry) -> u8 {
                 }
             }
         }
-        let _ = write!(out, "{}", render(&table, Some(started.elapsed())));
-        json.push(table_json(&table));
+        show(args.format, &table, Some(started.elapsed()));
         total.merge(&table);
     }
     if let Some(mut log) = log {
@@ -263,16 +260,20 @@ pub fn run(args: &MutantsArgs, registry: &Registry) -> u8 {
         }
     }
     if args.files.len() > 1 {
-        let _ = write!(out, "{}", render(&total, None));
-        json.push(table_json(&total));
+        show(args.format, &total, None);
     }
-    let mut stdout = std::io::stdout().lock();
-    // A reader that went away (`| head`) ends the output, not the process.
-    let _ = match args.format {
-        Format::Human => write!(stdout, "{out}"),
-        Format::Json => json.iter().try_for_each(|j| writeln!(stdout, "{j}")),
-    };
     status
+}
+
+/// Writes a table as soon as it is done. A reader that went away (`| head`) ends the
+/// output, not the run.
+fn show(format: Format, table: &Table, took: Option<Duration>) {
+    let mut stdout = std::io::stdout().lock();
+    let _ = match format {
+        Format::Human => write!(stdout, "{}", render(table, took)),
+        Format::Json => writeln!(stdout, "{}", table_json(table)),
+    };
+    let _ = stdout.flush();
 }
 
 /// The union over the strategies: refuted by one is refuted; executable by one is
