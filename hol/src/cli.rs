@@ -44,9 +44,38 @@ pub enum Command {
     /// Mutate every lemma of theory files (replaced constants, swapped subterms, as
     /// Isabelle's Mutabelle does), test each mutant with each strategy, and print a table per
     /// theory: per strategy, genuine counterexamples of executable mutants, as Table 1 of
-    /// the paper on Isabelle's Quickcheck does. First part of issue 19: no budget, replay,
-    /// shards or plot yet.
-    Mutants(MutantsArgs),
+    /// the paper on Isabelle's Quickcheck does. First part of issue 19: no budget, replay
+    /// or plot yet.
+    Mutants(MutantsCommand),
+}
+
+/// `hol mutants FILE...`, or `hol mutants merge LOG...`.
+#[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct MutantsCommand {
+    #[command(subcommand)]
+    pub action: Option<MutantsAction>,
+    #[command(flatten)]
+    pub run: MutantsArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum MutantsAction {
+    /// Combine the logs (`--log`) of the shards of one run into the table of the whole run,
+    /// refusing logs of different runs, a shard given twice or missing, and a mutant in two
+    /// shards.
+    Merge(MergeArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The shards' logs.
+    #[arg(required = true, value_name = "LOG")]
+    pub logs: Vec<PathBuf>,
+
+    /// Output format, as for a run.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
 }
 
 #[derive(Debug, Args)]
@@ -81,6 +110,13 @@ pub struct MutantsArgs {
     /// on it.
     #[arg(long, value_name = "N")]
     pub jobs: Option<usize>,
+
+    /// Test only shard I of N (0 ≤ I < N): the lemmas whose id (a fixed hash of theory and
+    /// lemma) is I modulo N. `auto/N` takes I from `JOB_COMPLETION_INDEX` (a Kubernetes
+    /// Indexed Job) or else `SLURM_ARRAY_TASK_ID` (a Slurm job array numbered from 0).
+    /// `hol mutants merge` combines the shards' logs.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<String>,
 
     /// Write one JSON line per mutant to this file: its id, theory, lemma, operator, edit
     /// and text, and each strategy's outcome, counterexample, tests, seconds and seed.

@@ -30,7 +30,10 @@ fn main() -> ExitCode {
     let args = match cli.command {
         Command::Check(args) => args,
         Command::Lsp => return serve_lsp(registry),
-        Command::Mutants(args) => {
+        Command::Mutants(cli::MutantsCommand { action: Some(cli::MutantsAction::Merge(merge)), .. }) => {
+            return ExitCode::from(mutants::merge(&merge));
+        }
+        Command::Mutants(cli::MutantsCommand { action: None, run: args }) => {
             if !(args.timeout.is_finite() && (0.0..=86_400.0).contains(&args.timeout)) {
                 let _ = writeln!(io::stderr(), "error: --timeout: must be between 0 and 86400 seconds");
                 return ExitCode::from(Status::InputError as u8);

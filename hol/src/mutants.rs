@@ -8,19 +8,23 @@
 //! the strategies. Each original lemma is first tested by the portfolio: a counterexample to
 //! one is reported on stderr and its mutants are left out.
 //!
-//! Results do not depend on `--jobs`: jobs are mutants, each tested with a seed of its own
+//! A progress bar shows on a terminal (stderr), none when piped. Results do not depend on
+//! `--jobs`: jobs are mutants, each tested with a seed of its own
 //! (derived from `--seed` and its id), and the table is summed in mutant order. With
 //! `--timeout` a slow machine may time out where a fast one does not; a deterministic
-//! `--budget`, replay, sharding and plots are not built yet. `--log FILE` writes one JSON
-//! line per mutant: id, theory, lemma, operator, edit, mutant text, and per strategy the
-//! outcome, counterexample, tests, seconds and seed.
+//! `--budget`, replay and plots are not built yet. `--log FILE` writes JSON lines: the run
+//! (files, strategies, seed, bounds, shard), each theory, each lemma (whether its original
+//! was refuted, how many mutants it has), and each mutant (id, theory, lemma, operator,
+//! edit, mutant text, and per strategy the outcome, counterexample, tests, seconds and
+//! seed). `--shard I/N` tests the lemmas whose id is I modulo N; `merge` (`hol mutants
+//! merge LOG...`) rebuilds the tables of the whole run from its shards' logs.
 
-use crate::cli::{Format, MutantsArgs};
+use crate::cli::{Format, MergeArgs, MutantsArgs};
 use analysis::mutants::{self, Mutant, Settings};
 use analysis::{FsLoader, Loader};
 use quickcheck::{check_lemma, Cancel, OutcomeKind, Registry, TesterName};
 use std::fmt::Write as _;
-use std::io::Write as _;
+use std::io::{IsTerminal as _, Write as _};
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -164,6 +168,13 @@ pub fn run(args: &MutantsArgs, registry: &Registry) -> u8 {
             return 2;
         }
     }
+    let (shard, shards) = match parse_shard(args.shard.as_deref()) {
+        Ok(s) => s,
+        Err(why) => {
+            eprintln!("error: --shard: {why}");
+            return 2;
+        }
+    };
     let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
     let timeout = Duration::from_secs_f64(args.timeout);
     let mut total = Table { name: "total".into(), ..Table::default() };
@@ -178,6 +189,23 @@ pub fn run(args: &MutantsArgs, registry: &Registry) -> u8 {
         },
         None => None,
     };
+    let files: Vec<String> = args.files.iter().map(|f| f.display().to_string()).collect();
+    if let Some(log) = &mut log {
+        let header = serde_json::json!({
+            "kind": "run",
+            "files": files,
+            "strategies": strategies,
+            "seed": args.seed,
+            "per_lemma": args.per_lemma,
+            "size": args.size,
+            "timeout": args.timeout,
+            "shard": [shard, shards],
+        });
+        if let Err(e) = writeln!(log, "{header}") {
+            eprintln!("error: cannot write the log: {e}");
+            return 2;
+        }
+    }
     for file in &args.files {
         let started = Instant::now();
         let text = match FsLoader::default().load(file) {
@@ -198,6 +226,7 @@ pub fn run(args: &MutantsArgs, registry: &Registry) -> u8 {
         }
         // Originals refuted by the portfolio are a bug of the theory: their mutants go.
         let mut kept: Vec<(&str, &Mutant)> = Vec::new();
+        let mut lemma_records = Vec::new();
         let mut lemma_index = 0;
         for item in &original.items {
             let lang::ItemKind::Lemma { index, .. } = item.kind else { continue };
@@ -206,6 +235,17 @@ pub fn run(args: &MutantsArgs, registry: &Registry) -> u8 {
             }
             let Some(lemma) = mutation.lemmas.get(lemma_index) else { break };
             lemma_index += 1;
+            if mutants::fnv(&[mutation.theory.as_bytes(), lemma.key.as_bytes()]) % shards != shard {
+                continue;
+            }
+            let mut record = serde_json::json!({
+                "kind": "lemma",
+                "theory": mutation.theory,
+                "file": file.display().to_string(),
+                "lemma": lemma.key,
+                "original": "not refuted",
+                "mutants": lemma.mutants.len(),
+            });
             let opts = options(None, args, timeout, mutants::fnv(&[lemma.key.as_bytes()]));
             let report = check_lemma(&original, index, &opts, true, registry, &Cancel::new());
             if matches!(report.outcome, OutcomeKind::Counterexample | OutcomeKind::PotentiallySpurious) {
@@ -216,25 +256,31 @@ pub fn run(args: &MutantsArgs, registry: &Registry) -> u8 {
                     report.outcome.name(),
                     report.counterexample.as_ref().map(|c| format!("{:?}", c.assignment)).unwrap_or_default()
                 );
+                record["original"] = report.outcome.name().into();
+                record["mutants"] = 0.into();
+                lemma_records.push(record);
                 continue;
             }
+            lemma_records.push(record);
             kept.extend(lemma.mutants.iter().map(|m| (lemma.key.as_str(), m)));
         }
         let results = run_mutants(file, &kept, &strategies, args, timeout, registry, jobs);
-        let mut table = Table { name: mutation.theory.clone(), lemmas: mutation.lemmas.len(), ..Table::default() };
-        table.rows = strategies.iter().map(|s| (s.clone(), Counts::default())).collect();
-        for result in &results {
-            for (i, run) in result.iter().enumerate() {
-                table.rows[i].1.add(run.outcome);
-            }
-            let outcomes: Vec<OutcomeKind> = result.iter().map(|r| r.outcome).collect();
-            table.union.add(union(&outcomes));
-        }
+        let outcomes = results.iter().map(|r| r.iter().map(|run| run.outcome).collect::<Vec<_>>());
+        let table = table_of(&mutation.theory, lemma_records.len(), &strategies, outcomes);
         if let Some(log) = &mut log {
+            let theory =
+                serde_json::json!({"kind": "theory", "theory": mutation.theory, "file": file.display().to_string()});
+            for record in [&theory].into_iter().chain(&lemma_records) {
+                if let Err(e) = writeln!(log, "{record}") {
+                    eprintln!("error: cannot write the log: {e}");
+                    return 2;
+                }
+            }
             for ((key, mutant), result) in kept.iter().zip(&results) {
                 let runs: serde_json::Map<String, serde_json::Value> =
                     strategies.iter().zip(result).map(|(s, r)| (s.clone(), r.json())).collect();
                 let line = serde_json::json!({
+                    "kind": "mutant",
                     "id": mutant.id,
                     "theory": mutation.theory,
                     "file": file.display().to_string(),
@@ -250,7 +296,13 @@ pub fn run(args: &MutantsArgs, registry: &Registry) -> u8 {
                 }
             }
         }
-        show(args.format, &table, Some(started.elapsed()));
+        show(args.format, &table);
+        eprintln!(
+            "note: {}: {} mutants tested in {:.1} s",
+            mutation.theory,
+            kept.len(),
+            started.elapsed().as_secs_f64()
+        );
         total.merge(&table);
     }
     if let Some(mut log) = log {
@@ -260,17 +312,192 @@ pub fn run(args: &MutantsArgs, registry: &Registry) -> u8 {
         }
     }
     if args.files.len() > 1 {
-        show(args.format, &total, None);
+        show(args.format, &total);
     }
     status
 }
 
+/// `--shard`: `(I, N)`; `(0, 1)` without one.
+fn parse_shard(spec: Option<&str>) -> Result<(u64, u64), String> {
+    let Some(spec) = spec else { return Ok((0, 1)) };
+    let Some((index, count)) = spec.split_once('/') else {
+        return Err(format!("`{spec}` is not I/N (or auto/N)"));
+    };
+    let count: u64 = count.trim().parse().map_err(|_| format!("`{count}` is not a number of shards"))?;
+    let index: u64 = if index.trim() == "auto" {
+        let variables = ["JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID"];
+        let found = variables.iter().find_map(|v| std::env::var(v).ok().map(|value| (v, value)));
+        let Some((variable, value)) = found else {
+            return Err("auto: neither JOB_COMPLETION_INDEX nor SLURM_ARRAY_TASK_ID is set".to_owned());
+        };
+        value.trim().parse().map_err(|_| format!("auto: {variable} = `{value}` is not a shard index"))?
+    } else {
+        index.trim().parse().map_err(|_| format!("`{index}` is not a shard index"))?
+    };
+    if count == 0 || index >= count {
+        return Err(format!("shard {index} of {count}: need 0 ≤ I < N"));
+    }
+    Ok((index, count))
+}
+
+/// The table of one theory from each mutant's outcomes, strategy by strategy.
+fn table_of(
+    name: &str,
+    lemmas: usize,
+    strategies: &[String],
+    outcomes: impl Iterator<Item = Vec<OutcomeKind>>,
+) -> Table {
+    let mut table = Table { name: name.to_owned(), lemmas, ..Table::default() };
+    table.rows = strategies.iter().map(|s| (s.clone(), Counts::default())).collect();
+    for result in outcomes {
+        for (row, outcome) in table.rows.iter_mut().zip(&result) {
+            row.1.add(*outcome);
+        }
+        table.union.add(union(&result));
+    }
+    table
+}
+
+fn outcome_named(name: &str) -> Option<OutcomeKind> {
+    [
+        OutcomeKind::Counterexample,
+        OutcomeKind::PotentiallySpurious,
+        OutcomeKind::NoCounterexample,
+        OutcomeKind::Timeout,
+        OutcomeKind::NotExecutable,
+        OutcomeKind::Error,
+    ]
+    .into_iter()
+    .find(|o| o.name() == name)
+}
+
+/// `hol mutants merge LOG...`: the tables of the whole run from its shards' logs. Returns
+/// the exit status (2 when the logs do not make one run).
+pub fn merge(args: &MergeArgs) -> u8 {
+    match merged(&args.logs) {
+        Ok(tables) => {
+            let several = tables.len() > 1;
+            let mut total = Table { name: "total".into(), ..Table::default() };
+            for table in &tables {
+                show(args.format, table);
+                total.merge(table);
+            }
+            if several {
+                show(args.format, &total);
+            }
+            0
+        }
+        Err(why) => {
+            eprintln!("error: hol mutants merge: {why}");
+            2
+        }
+    }
+}
+
+fn merged(logs: &[std::path::PathBuf]) -> Result<Vec<Table>, String> {
+    let mut header: Option<serde_json::Value> = None;
+    let mut shards_seen: Vec<u64> = Vec::new();
+    let mut ids = std::collections::HashSet::new();
+    // Per theory, in the order of the run's files: lemma count and mutant outcomes.
+    let mut theories: Vec<(usize, String, usize, Vec<Vec<OutcomeKind>>)> = Vec::new();
+    for path in logs {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut records = text.lines().enumerate().map(|(i, line)| {
+            serde_json::from_str::<serde_json::Value>(line)
+                .map_err(|e| format!("{}:{}: not a JSON record: {e}", path.display(), i + 1))
+        });
+        let first = records.next().ok_or_else(|| format!("{}: empty", path.display()))??;
+        if first["kind"] != "run" {
+            return Err(format!("{}: does not start with the run's record", path.display()));
+        }
+        let shard = first["shard"].as_array().and_then(|s| Some((s.first()?.as_u64()?, s.get(1)?.as_u64()?)));
+        let Some((index, count)) = shard else {
+            return Err(format!("{}: no shard in the run's record", path.display()));
+        };
+        let mut same_run = first.clone();
+        same_run["shard"] = count.into();
+        match &header {
+            None => header = Some(same_run),
+            Some(h) if *h == same_run => {}
+            Some(_) => {
+                return Err(format!(
+                    "{}: a log of another run (files, strategies, seed or bounds differ)",
+                    path.display()
+                ))
+            }
+        }
+        if shards_seen.contains(&index) {
+            return Err(format!("{}: shard {index} of {count} given twice", path.display()));
+        }
+        if shards_seen.len() as u64 >= count {
+            return Err(format!("{}: more logs than the {count} shards", path.display()));
+        }
+        shards_seen.push(index);
+        let files: Vec<String> = first["files"]
+            .as_array()
+            .map(|f| f.iter().filter_map(|x| x.as_str().map(str::to_owned)).collect())
+            .unwrap_or_default();
+        let strategies = first["strategies"].as_array().map_or(0, Vec::len);
+        for record in records {
+            let record = record?;
+            let theory = record["theory"].as_str().unwrap_or_default().to_owned();
+            let file = record["file"].as_str().unwrap_or_default();
+            let position = files.iter().position(|f| f == file).unwrap_or(files.len());
+            let at = match theories.iter().position(|(p, t, ..)| *p == position && *t == theory) {
+                Some(at) => at,
+                None => {
+                    theories.push((position, theory.clone(), 0, Vec::new()));
+                    theories.len() - 1
+                }
+            };
+            match record["kind"].as_str() {
+                Some("theory") => {}
+                Some("lemma") => theories[at].2 += 1,
+                Some("mutant") => {
+                    let id = record["id"].as_str().unwrap_or_default().to_owned();
+                    if !ids.insert(id.clone()) {
+                        return Err(format!("{}: mutant {id} is in two shards", path.display()));
+                    }
+                    let runs = record["runs"]
+                        .as_object()
+                        .ok_or_else(|| format!("{}: mutant {id} has no runs", path.display()))?;
+                    let outcomes: Option<Vec<OutcomeKind>> = first["strategies"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .map(|s| outcome_named(runs.get(s.as_str()?)?["outcome"].as_str()?))
+                        .collect();
+                    match outcomes {
+                        Some(o) if o.len() == strategies => theories[at].3.push(o),
+                        _ => return Err(format!("{}: mutant {id} lacks a strategy's outcome", path.display())),
+                    }
+                }
+                _ => return Err(format!("{}: an unknown record: {record}", path.display())),
+            }
+        }
+    }
+    let Some(header) = header else { return Err("no logs".to_owned()) };
+    let count = header["shard"].as_u64().unwrap_or(0);
+    let missing: Vec<u64> = (0..count).filter(|i| !shards_seen.contains(i)).collect();
+    if !missing.is_empty() || shards_seen.is_empty() {
+        return Err(format!("shards missing: {missing:?}"));
+    }
+    let strategies: Vec<String> =
+        header["strategies"].as_array().into_iter().flatten().filter_map(|s| s.as_str().map(str::to_owned)).collect();
+    // Stable: theories of one file keep the order they were met in.
+    theories.sort_by_key(|(position, ..)| *position);
+    Ok(theories
+        .into_iter()
+        .map(|(_, name, lemmas, outcomes)| table_of(&name, lemmas, &strategies, outcomes.into_iter()))
+        .collect())
+}
+
 /// Writes a table as soon as it is done. A reader that went away (`| head`) ends the
 /// output, not the run.
-fn show(format: Format, table: &Table, took: Option<Duration>) {
+fn show(format: Format, table: &Table) {
     let mut stdout = std::io::stdout().lock();
     let _ = match format {
-        Format::Human => write!(stdout, "{}", render(table, took)),
+        Format::Human => write!(stdout, "{}", render(table)),
         Format::Json => writeln!(stdout, "{}", table_json(table)),
     };
     let _ = stdout.flush();
@@ -312,6 +539,17 @@ fn run_mutants(
 ) -> Vec<MutantResult> {
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<MutantResult>>> = Mutex::new(vec![None; mutants.len()]);
+    // A progress bar on a terminal; none when stderr is piped.
+    let bar = if std::io::stderr().is_terminal() {
+        let bar = indicatif::ProgressBar::new(mutants.len() as u64);
+        if let Ok(style) = indicatif::ProgressStyle::with_template("{msg} {bar:30} {pos}/{len} mutants ({elapsed})") {
+            bar.set_style(style);
+        }
+        bar.set_message(file.display().to_string());
+        bar
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
     let work = || loop {
         let i = next.fetch_add(1, Ordering::Relaxed);
         let Some((_, mutant)) = mutants.get(i) else { break };
@@ -320,6 +558,7 @@ fn run_mutants(
         if let Ok(mut r) = results.lock() {
             r[i] = Some(result);
         }
+        bar.inc(1);
     };
     std::thread::scope(|scope| {
         let mut spawned = 0;
@@ -333,6 +572,7 @@ fn run_mutants(
             work();
         }
     });
+    bar.finish_and_clear();
     let results = results.into_inner().unwrap_or_default();
     results.into_iter().map(|r| r.unwrap_or_else(|| vec![RunResult::error("not run"); strategies.len()])).collect()
 }
@@ -367,10 +607,9 @@ fn test_mutant(
 }
 
 /// The table in words, as Table 1 of the paper: genuine / executable per strategy.
-pub fn render(table: &Table, took: Option<Duration>) -> String {
+pub fn render(table: &Table) -> String {
     let mut out = String::new();
-    let took = took.map(|t| format!(", {:.1} s", t.as_secs_f64())).unwrap_or_default();
-    let _ = writeln!(out, "{}: {} lemmas, {} mutants{took}", table.name, table.lemmas, table.union.mutants);
+    let _ = writeln!(out, "{}: {} lemmas, {} mutants", table.name, table.lemmas, table.union.mutants);
     let _ = writeln!(
         out,
         "  {:<18} {:>18} {:>9} {:>9} {:>8} {:>9} {:>7}",

@@ -1,7 +1,9 @@
 //! `hol mutants` through the binary (issue 19, first part): the table per theory names
 //! every strategy (the registry's testers and the portfolio) and the union, counts add up,
 //! the table does not depend on `--jobs`, a refuted original lemma is reported and its
-//! mutants left out, and an unknown strategy is a usage error.
+//! mutants left out, the log has a line per mutant, the shards of a run (their index from
+//! `JOB_COMPLETION_INDEX`) merge into the table of the whole run and `merge` refuses logs
+//! that do not make one run, and an unknown strategy is a usage error.
 
 #[path = "../../tests/support/process.rs"]
 mod process;
@@ -78,11 +80,14 @@ fn the_table_counts_every_strategy_and_does_not_depend_on_jobs() {
     }
     // The log: one line per mutant, each strategy's run in it, ids unique.
     let log = std::fs::read_to_string(dir.join("log.jsonl")).expect("the log is written");
-    let lines: Vec<Value> = log.lines().map(|l| serde_json::from_str(l).expect("JSON")).collect();
+    let records: Vec<Value> = log.lines().map(|l| serde_json::from_str(l).expect("JSON")).collect();
+    let kinds: Vec<&str> = records.iter().map(|r| r["kind"].as_str().unwrap()).collect();
+    assert_eq!(kinds[..6], ["run", "theory", "lemma", "lemma", "lemma", "lemma"], "{log}");
+    let lines: Vec<&Value> = records.iter().filter(|r| r["kind"] == "mutant").collect();
     assert_eq!(lines.len(), 9, "{log}");
     let ids: std::collections::HashSet<&str> = lines.iter().map(|l| l["id"].as_str().unwrap()).collect();
     assert_eq!(ids.len(), 9);
-    for line in &lines {
+    for line in lines {
         assert!(["rev_append", "length_append", "take_drop"].contains(&line["lemma"].as_str().unwrap()), "{line}");
         assert!(line["mutant"].as_str().is_some_and(|m| m.starts_with("lemma ")), "{line}");
         for name in &want {
@@ -119,4 +124,46 @@ fn an_unknown_strategy_is_a_usage_error() {
     let run = mutants(&dir, &["--strategies", "random,psychic"]);
     assert_eq!(run.code(), Some(2), "{}", run.output());
     assert!(run.stderr.contains("unknown strategy `psychic`"), "{}", run.stderr);
+}
+
+/// `hol mutants` in `dir` with `JOB_COMPLETION_INDEX` set, as a Kubernetes Indexed Job
+/// runs it.
+fn shard(dir: &Path, index: usize, count: usize) -> String {
+    let shard = format!("auto/{count}");
+    let log = format!("shard{index}.log");
+    let args = ["mutants", "--seed", "5", "--timeout", "10", "--shard", &shard, "--log", &log, "Small.thy"];
+    let output =
+        process::command(HOL, dir, &args).env("JOB_COMPLETION_INDEX", index.to_string()).output().expect("hol runs");
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    log
+}
+
+#[test]
+fn merged_shards_give_the_table_of_the_whole_run() {
+    let dir = scratch("shards");
+    let whole = mutants(&dir, &["--seed", "5", "--timeout", "10", "--log", "whole.log"]);
+    assert_eq!(whole.code(), Some(0), "{}", whole.output());
+    let logs: Vec<String> = (0..3).map(|i| shard(&dir, i, 3)).collect();
+    // In any order.
+    let merge = |logs: &[&str]| {
+        let args: Vec<&str> = ["mutants", "merge"].iter().chain(logs).copied().collect();
+        run_program(HOL, &dir, &args, LIMIT).expect("hol runs")
+    };
+    let merged = merge(&[&logs[2], &logs[0], &logs[1]]);
+    assert_eq!(merged.code(), Some(0), "{}", merged.output());
+    assert_eq!(merged.stdout, whole.stdout);
+    // Each lemma is in exactly one shard.
+    let lemmas = |log: &str| -> usize {
+        std::fs::read_to_string(dir.join(log)).unwrap().lines().filter(|l| l.contains("\"kind\":\"lemma\"")).count()
+    };
+    assert_eq!(logs.iter().map(|l| lemmas(l)).sum::<usize>(), lemmas("whole.log"));
+
+    let refused = |logs: &[&str], why: &str| {
+        let run = merge(logs);
+        assert_eq!(run.code(), Some(2), "{}", run.output());
+        assert!(run.stderr.contains(why), "{}", run.stderr);
+    };
+    refused(&[&logs[0], &logs[1]], "shards missing: [2]");
+    refused(&[&logs[0], &logs[1], &logs[1]], "given twice");
+    refused(&[&logs[0], &logs[1], "whole.log"], "another run");
 }
