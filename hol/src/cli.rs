@@ -44,8 +44,8 @@ pub enum Command {
     /// Mutate every lemma of theory files (replaced constants, swapped subterms, as
     /// Isabelle's Mutabelle does), test each mutant with each strategy, and print a table per
     /// theory: per strategy, genuine counterexamples of executable mutants, as Table 1 of
-    /// the paper on Isabelle's Quickcheck does. First part of issue 19: no budget, replay
-    /// or plot yet.
+    /// the paper on Isabelle's Quickcheck does. First part of issue 19: no replay or plot
+    /// yet.
     Mutants(MutantsCommand),
 }
 
@@ -65,6 +65,20 @@ pub enum MutantsAction {
     /// refusing logs of different runs, a shard given twice or missing, and a mutant in two
     /// shards.
     Merge(MergeArgs),
+    /// Test one mutant of a log (`--log`) again, with the run's settings, and compare each
+    /// strategy's outcome with the logged one (exit status 1 when one differs).
+    Replay(ReplayArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// The log of the run.
+    #[arg(value_name = "LOG")]
+    pub log: PathBuf,
+
+    /// The mutant's id (16 hex digits).
+    #[arg(value_name = "ID")]
+    pub id: String,
 }
 
 #[derive(Debug, Args)]
@@ -101,6 +115,12 @@ pub struct MutantsArgs {
     /// Seconds each strategy may take on each mutant.
     #[arg(long, value_name = "SECONDS", default_value_t = 1.0)]
     pub timeout: f64,
+
+    /// A deterministic budget instead of a time limit: every strategy searches up to size
+    /// N with no time limit, so the table and the log (which then leaves out times, and
+    /// the portfolio's race) are the same on every machine and for every `--jobs`.
+    #[arg(long, value_name = "N", conflicts_with_all = ["timeout", "size"])]
+    pub budget: Option<u64>,
 
     /// The size bound of every run.
     #[arg(long, value_name = "N", default_value_t = 5)]

@@ -33,6 +33,16 @@ fn main() -> ExitCode {
         Command::Mutants(cli::MutantsCommand { action: Some(cli::MutantsAction::Merge(merge)), .. }) => {
             return ExitCode::from(mutants::merge(&merge));
         }
+        Command::Mutants(cli::MutantsCommand { action: Some(cli::MutantsAction::Replay(replay)), .. }) => {
+            return ExitCode::from(guard::with_large_stack_watched(
+                || mutants::replay(&replay, &registry),
+                || {
+                    if let Some(signal) = interrupt::received() {
+                        std::process::exit(128 + signal);
+                    }
+                },
+            ));
+        }
         Command::Mutants(cli::MutantsCommand { action: None, run: args }) => {
             if !(args.timeout.is_finite() && (0.0..=86_400.0).contains(&args.timeout)) {
                 let _ = writeln!(io::stderr(), "error: --timeout: must be between 0 and 86400 seconds");

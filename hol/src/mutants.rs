@@ -11,21 +11,22 @@
 //! A progress bar shows on a terminal (stderr), none when piped. Results do not depend on
 //! `--jobs`: jobs are mutants, each tested with a seed of its own
 //! (derived from `--seed` and its id), and the table is summed in mutant order. With
-//! `--timeout` a slow machine may time out where a fast one does not; a deterministic
-//! `--budget`, replay and plots are not built yet. `--log FILE` writes JSON lines: the run
+//! `--timeout` a slow machine may time out where a fast one does not; `--budget N` (size N,
+//! no time limit) gives the same table and log on every machine. `replay` (`hol mutants
+//! replay LOG ID`) tests one logged mutant again. Plots are not built yet. `--log FILE` writes JSON lines: the run
 //! (files, strategies, seed, bounds, shard), each theory, each lemma (whether its original
 //! was refuted, how many mutants it has), and each mutant (id, theory, lemma, operator,
 //! edit, mutant text, and per strategy the outcome, counterexample, tests, seconds and
 //! seed). `--shard I/N` tests the lemmas whose id is I modulo N; `merge` (`hol mutants
 //! merge LOG...`) rebuilds the tables of the whole run from its shards' logs.
 
-use crate::cli::{Format, MergeArgs, MutantsArgs};
+use crate::cli::{Format, MergeArgs, MutantsArgs, ReplayArgs};
 use analysis::mutants::{self, Mutant, Settings};
 use analysis::{FsLoader, Loader};
 use quickcheck::{check_lemma, Cancel, OutcomeKind, Registry, TesterName};
 use std::fmt::Write as _;
 use std::io::{IsTerminal as _, Write as _};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -133,17 +134,23 @@ impl RunResult {
         }
     }
 
-    fn json(&self) -> serde_json::Value {
+    /// The run in the log. Under `--budget` (`exact`) only what does not depend on the
+    /// machine: no times, and of the portfolio (`raced`: its testers race, and which one
+    /// answers first depends on the machine) only the outcome.
+    fn json(&self, exact: bool, raced: bool) -> serde_json::Value {
         let pairs = |v: &[(String, String)]| -> serde_json::Map<String, serde_json::Value> {
             v.iter().map(|(k, x)| (k.clone(), serde_json::Value::from(x.clone()))).collect()
         };
+        if exact && raced {
+            return serde_json::json!({ "outcome": self.outcome.name() });
+        }
         serde_json::json!({
             "outcome": self.outcome.name(),
             "message": self.message,
             "counterexample": self.counterexample.as_deref().map(pairs),
             "instance": pairs(&self.instance),
             "tests": self.tests,
-            "seconds": self.seconds,
+            "seconds": if exact { None } else { Some(self.seconds) },
             "seed": self.seed,
         })
     }
@@ -176,7 +183,13 @@ pub fn run(args: &MutantsArgs, registry: &Registry) -> u8 {
         }
     };
     let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
-    let timeout = Duration::from_secs_f64(args.timeout);
+    // `--budget N`: size N and no time limit, so every machine gives the same table.
+    let (size, timeout) = match args.budget {
+        Some(n) => (n, Duration::from_secs(86_400)),
+        None => (args.size, Duration::from_secs_f64(args.timeout)),
+    };
+    let exact = args.budget.is_some();
+    let bounds = Bounds { size, timeout };
     let mut total = Table { name: "total".into(), ..Table::default() };
     let mut status = 0;
     let mut log = match &args.log {
@@ -197,8 +210,9 @@ pub fn run(args: &MutantsArgs, registry: &Registry) -> u8 {
             "strategies": strategies,
             "seed": args.seed,
             "per_lemma": args.per_lemma,
-            "size": args.size,
-            "timeout": args.timeout,
+            "size": size,
+            "timeout": if exact { None } else { Some(args.timeout) },
+            "budget": args.budget,
             "shard": [shard, shards],
         });
         if let Err(e) = writeln!(log, "{header}") {
@@ -246,7 +260,7 @@ pub fn run(args: &MutantsArgs, registry: &Registry) -> u8 {
                 "original": "not refuted",
                 "mutants": lemma.mutants.len(),
             });
-            let opts = options(None, args, timeout, mutants::fnv(&[lemma.key.as_bytes()]));
+            let opts = options(None, bounds, mutants::fnv(&[lemma.key.as_bytes()]));
             let report = check_lemma(&original, index, &opts, true, registry, &Cancel::new());
             if matches!(report.outcome, OutcomeKind::Counterexample | OutcomeKind::PotentiallySpurious) {
                 eprintln!(
@@ -264,7 +278,7 @@ pub fn run(args: &MutantsArgs, registry: &Registry) -> u8 {
             lemma_records.push(record);
             kept.extend(lemma.mutants.iter().map(|m| (lemma.key.as_str(), m)));
         }
-        let results = run_mutants(file, &kept, &strategies, args, timeout, registry, jobs);
+        let results = run_mutants(file, &kept, &strategies, args.seed, bounds, registry, jobs);
         let outcomes = results.iter().map(|r| r.iter().map(|run| run.outcome).collect::<Vec<_>>());
         let table = table_of(&mutation.theory, lemma_records.len(), &strategies, outcomes);
         if let Some(log) = &mut log {
@@ -278,7 +292,7 @@ pub fn run(args: &MutantsArgs, registry: &Registry) -> u8 {
             }
             for ((key, mutant), result) in kept.iter().zip(&results) {
                 let runs: serde_json::Map<String, serde_json::Value> =
-                    strategies.iter().zip(result).map(|(s, r)| (s.clone(), r.json())).collect();
+                    strategies.iter().zip(result).map(|(s, r)| (s.clone(), r.json(exact, s == PORTFOLIO))).collect();
                 let line = serde_json::json!({
                     "kind": "mutant",
                     "id": mutant.id,
@@ -338,6 +352,74 @@ fn parse_shard(spec: Option<&str>) -> Result<(u64, u64), String> {
         return Err(format!("shard {index} of {count}: need 0 ≤ I < N"));
     }
     Ok((index, count))
+}
+
+/// `hol mutants replay LOG ID`: the mutant `ID` of the log mutated again from its file
+/// with the run's seed and sample size, tested by each of the run's strategies with the
+/// run's bounds and seed; each outcome printed beside the logged one. Exit status 1 when
+/// one differs (under `--timeout`, a loaded machine may time out where the run did not),
+/// 2 when the log or the mutant cannot be found.
+pub fn replay(args: &ReplayArgs, registry: &Registry) -> u8 {
+    match replayed(args, registry) {
+        Ok(same) => u8::from(!same),
+        Err(why) => {
+            eprintln!("error: hol mutants replay: {why}");
+            2
+        }
+    }
+}
+
+fn replayed(args: &ReplayArgs, registry: &Registry) -> Result<bool, String> {
+    let text = std::fs::read_to_string(&args.log).map_err(|e| format!("{}: {e}", args.log.display()))?;
+    let records: Vec<serde_json::Value> = text.lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
+    let run = records.iter().find(|r| r["kind"] == "run").ok_or("the log has no run record")?;
+    let record = records
+        .iter()
+        .find(|r| r["kind"] == "mutant" && r["id"] == args.id.as_str())
+        .ok_or_else(|| format!("no mutant {} in {}", args.id, args.log.display()))?;
+    let file = PathBuf::from(record["file"].as_str().unwrap_or_default());
+    let number = |key: &str| run[key].as_u64().ok_or_else(|| format!("the run record has no {key}"));
+    let (seed, per_lemma, size) = (number("seed")?, number("per_lemma")?, number("size")?);
+    let timeout = match run["timeout"].as_f64() {
+        Some(t) if t.is_finite() && (0.0..=86_400.0).contains(&t) => Duration::from_secs_f64(t),
+        _ => Duration::from_secs(86_400),
+    };
+    let strategies: Vec<String> =
+        run["strategies"].as_array().into_iter().flatten().filter_map(|s| s.as_str().map(str::to_owned)).collect();
+    let text = FsLoader::default().load(&file).map_err(|e| e.message(&file.display().to_string()))?;
+    let settings = Settings { per_lemma: per_lemma as usize, seed };
+    let mutation = mutants::mutate(&file, &text, &FsLoader::default(), &registry.names(), &settings);
+    let mutant = mutation.lemmas.iter().flat_map(|l| l.mutants.iter()).find(|m| m.id == args.id).ok_or_else(|| {
+        format!("{} no longer has the mutant {} (the theory changed since the run)", file.display(), args.id)
+    })?;
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(
+        out,
+        "mutant {} of {} ({}): {}",
+        mutant.id,
+        record["lemma"].as_str().unwrap_or("?"),
+        file.display(),
+        mutant.text
+    );
+    let _ = writeln!(out, "  {}: {}", mutant.operator.name(), mutant.edit);
+    let results = test_mutant(&file, mutant, &strategies, seed, Bounds { size, timeout }, registry);
+    let mut same = true;
+    for (strategy, result) in strategies.iter().zip(&results) {
+        let logged = record["runs"][strategy.as_str()]["outcome"].as_str().unwrap_or("?");
+        let agrees = logged == result.outcome.name();
+        same &= agrees;
+        let assignment = result
+            .counterexample
+            .as_ref()
+            .map(|c| {
+                let pairs: Vec<String> = c.iter().map(|(k, v)| format!("{k} = {v}")).collect();
+                format!(": {}", pairs.join(", "))
+            })
+            .unwrap_or_default();
+        let verdict = if agrees { "as logged".to_owned() } else { format!("logged: {logged}") };
+        let _ = writeln!(out, "  {strategy}: {}{assignment} ({verdict})", result.outcome.name());
+    }
+    Ok(same)
 }
 
 /// The table of one theory from each mutant's outcomes, strategy by strategy.
@@ -517,11 +599,18 @@ fn union(result: &[OutcomeKind]) -> OutcomeKind {
     order.into_iter().find(|o| result.contains(o)).unwrap_or(OutcomeKind::Error)
 }
 
-fn options(tester: Option<&str>, args: &MutantsArgs, timeout: Duration, seed: u64) -> quickcheck::Options {
+/// The size bound and time limit of every run.
+#[derive(Clone, Copy, Debug)]
+struct Bounds {
+    size: u64,
+    timeout: Duration,
+}
+
+fn options(tester: Option<&str>, bounds: Bounds, seed: u64) -> quickcheck::Options {
     quickcheck::Options {
         tester: tester.map(|t| TesterName::from(t.to_owned())),
-        size: args.size,
-        timeout,
+        size: bounds.size,
+        timeout: bounds.timeout,
         seed: Some(seed),
         ..quickcheck::Options::default()
     }
@@ -532,8 +621,8 @@ fn run_mutants(
     file: &Path,
     mutants: &[(&str, &Mutant)],
     strategies: &[String],
-    args: &MutantsArgs,
-    timeout: Duration,
+    seed: u64,
+    bounds: Bounds,
     registry: &Registry,
     jobs: usize,
 ) -> Vec<MutantResult> {
@@ -553,7 +642,7 @@ fn run_mutants(
     let work = || loop {
         let i = next.fetch_add(1, Ordering::Relaxed);
         let Some((_, mutant)) = mutants.get(i) else { break };
-        let result = analysis::barrier::catch(|| test_mutant(file, mutant, strategies, args, timeout, registry))
+        let result = analysis::barrier::catch(|| test_mutant(file, mutant, strategies, seed, bounds, registry))
             .unwrap_or_else(|panic| vec![RunResult::error(&format!("internal error: {panic}")); strategies.len()]);
         if let Ok(mut r) = results.lock() {
             r[i] = Some(result);
@@ -581,27 +670,20 @@ fn test_mutant(
     file: &Path,
     mutant: &Mutant,
     strategies: &[String],
-    args: &MutantsArgs,
-    timeout: Duration,
+    seed: u64,
+    bounds: Bounds,
     registry: &Registry,
 ) -> MutantResult {
     let theory = mutants::check(file, &mutant.theory_text, &FsLoader::default(), &registry.names());
     let Some(index) = mutants::mutant_lemma(&theory, mutant) else {
         return vec![RunResult::error("the mutant does not check"); strategies.len()];
     };
-    let seed = mutants::fnv(&[&args.seed.to_le_bytes(), mutant.id.as_bytes()]);
+    let seed = mutants::fnv(&[&seed.to_le_bytes(), mutant.id.as_bytes()]);
     strategies
         .iter()
         .map(|s| {
             let tester = (s != PORTFOLIO).then_some(s.as_str());
-            RunResult::of(check_lemma(
-                &theory,
-                index,
-                &options(tester, args, timeout, seed),
-                true,
-                registry,
-                &Cancel::new(),
-            ))
+            RunResult::of(check_lemma(&theory, index, &options(tester, bounds, seed), true, registry, &Cancel::new()))
         })
         .collect()
 }

@@ -3,7 +3,9 @@
 //! the table does not depend on `--jobs`, a refuted original lemma is reported and its
 //! mutants left out, the log has a line per mutant, the shards of a run (their index from
 //! `JOB_COMPLETION_INDEX`) merge into the table of the whole run and `merge` refuses logs
-//! that do not make one run, and an unknown strategy is a usage error.
+//! that do not make one run, under `--budget` two runs, runs with different `--jobs` and
+//! merged shards give byte-identical tables and logs, a logged mutant replays as logged,
+//! and an unknown strategy is a usage error.
 
 #[path = "../../tests/support/process.rs"]
 mod process;
@@ -166,4 +168,47 @@ fn merged_shards_give_the_table_of_the_whole_run() {
     refused(&[&logs[0], &logs[1]], "shards missing: [2]");
     refused(&[&logs[0], &logs[1], &logs[1]], "given twice");
     refused(&[&logs[0], &logs[1], "whole.log"], "another run");
+}
+
+#[test]
+fn under_a_budget_tables_and_logs_are_the_same_for_every_run() {
+    let dir = scratch("budget");
+    let run = |jobs: &str, log: &str, shard: &str| {
+        let run = mutants(&dir, &["--budget", "4", "--seed", "9", "--jobs", jobs, "--log", log, "--shard", shard]);
+        assert_eq!(run.code(), Some(0), "{}", run.output());
+        (run.stdout, std::fs::read_to_string(dir.join(log)).expect("the log"))
+    };
+    let (table1, log1) = run("1", "one.log", "0/1");
+    let (table2, log2) = run("2", "two.log", "0/1");
+    assert_eq!(table1, table2);
+    assert_eq!(log1, log2, "the logs differ between --jobs 1 and 2");
+    assert!(!log1.contains("\"seconds\":0") && log1.contains("\"seconds\":null"), "{log1}");
+    run("2", "a.log", "0/2");
+    run("1", "b.log", "1/2");
+    let merged = run_program(HOL, &dir, &["mutants", "merge", "a.log", "b.log"], LIMIT).expect("hol runs");
+    assert_eq!(merged.code(), Some(0), "{}", merged.output());
+    assert_eq!(merged.stdout, table1);
+}
+
+#[test]
+fn a_logged_mutant_replays_as_logged() {
+    let dir = scratch("replay");
+    let run = mutants(&dir, &["--budget", "4", "--seed", "3", "--log", "run.log"]);
+    assert_eq!(run.code(), Some(0), "{}", run.output());
+    let log = std::fs::read_to_string(dir.join("run.log")).unwrap();
+    let records: Vec<Value> = log.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let refuted = records
+        .iter()
+        .find(|r| r["kind"] == "mutant" && r["runs"]["exhaustive"]["outcome"] == "counterexample")
+        .expect("a refuted mutant");
+    let id = refuted["id"].as_str().unwrap();
+    let replay = run_program(HOL, &dir, &["mutants", "replay", "run.log", id], LIMIT).expect("hol runs");
+    assert_eq!(replay.code(), Some(0), "{}", replay.output());
+    assert!(replay.stdout.starts_with(&format!("mutant {id} of ")), "{}", replay.stdout);
+    assert!(replay.stdout.contains(refuted["mutant"].as_str().unwrap()), "{}", replay.stdout);
+    assert!(replay.stdout.contains("  exhaustive: counterexample: "), "{}", replay.stdout);
+    assert!(!replay.stdout.contains("logged:"), "{}", replay.stdout);
+    let missing = run_program(HOL, &dir, &["mutants", "replay", "run.log", "0000000000000000"], LIMIT).unwrap();
+    assert_eq!(missing.code(), Some(2), "{}", missing.output());
+    assert!(missing.stderr.contains("no mutant 0000000000000000"), "{}", missing.stderr);
 }
