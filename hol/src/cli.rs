@@ -44,8 +44,7 @@ pub enum Command {
     /// Mutate every lemma of theory files (replaced constants, swapped subterms, as
     /// Isabelle's Mutabelle does), test each mutant with each strategy, and print a table per
     /// theory: per strategy, genuine counterexamples of executable mutants, as Table 1 of
-    /// the paper on Isabelle's Quickcheck does. First part of issue 19: no replay or plot
-    /// yet.
+    /// the paper on Isabelle's Quickcheck does. First part of issue 19.
     Mutants(MutantsCommand),
 }
 
@@ -142,6 +141,12 @@ pub struct MutantsArgs {
     /// and text, and each strategy's outcome, counterexample, tests, seconds and seed.
     #[arg(long, value_name = "FILE")]
     pub log: Option<PathBuf>,
+
+    /// Draw an SVG plot to this file: per strategy, the mutants refuted within each time
+    /// limit up to the run's (a cactus plot), and per theory the share of executable mutants
+    /// the union refuted.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
 
     /// Output format: `human` (a table per theory and the total) or `json` (one record per
     /// table).

@@ -13,7 +13,8 @@
 //! (derived from `--seed` and its id), and the table is summed in mutant order. With
 //! `--timeout` a slow machine may time out where a fast one does not; `--budget N` (size N,
 //! no time limit) gives the same table and log on every machine. `replay` (`hol mutants
-//! replay LOG ID`) tests one logged mutant again. Plots are not built yet. `--log FILE` writes JSON lines: the run
+//! replay LOG ID`) tests one logged mutant again. `--plot FILE.svg` draws the cactus plot
+//! (per strategy, mutants refuted against the time limit) and a bar per theory. `--log FILE` writes JSON lines: the run
 //! (files, strategies, seed, bounds, shard), each theory, each lemma (whether its original
 //! was refuted, how many mutants it has), and each mutant (id, theory, lemma, operator,
 //! edit, mutant text, and per strategy the outcome, counterexample, tests, seconds and
@@ -203,6 +204,9 @@ pub fn run(args: &MutantsArgs, registry: &Registry) -> u8 {
         None => None,
     };
     let files: Vec<String> = args.files.iter().map(|f| f.display().to_string()).collect();
+    // For the plot: each strategy's times of its genuine counterexamples, each theory's table.
+    let mut refuted_in: Vec<Vec<f64>> = vec![Vec::new(); strategies.len()];
+    let mut tables: Vec<Table> = Vec::new();
     if let Some(log) = &mut log {
         let header = serde_json::json!({
             "kind": "run",
@@ -279,6 +283,13 @@ pub fn run(args: &MutantsArgs, registry: &Registry) -> u8 {
             kept.extend(lemma.mutants.iter().map(|m| (lemma.key.as_str(), m)));
         }
         let results = run_mutants(file, &kept, &strategies, args.seed, bounds, registry, jobs);
+        for result in &results {
+            for (times, run) in refuted_in.iter_mut().zip(result) {
+                if run.outcome == OutcomeKind::Counterexample {
+                    times.push(run.seconds);
+                }
+            }
+        }
         let outcomes = results.iter().map(|r| r.iter().map(|run| run.outcome).collect::<Vec<_>>());
         let table = table_of(&mutation.theory, lemma_records.len(), &strategies, outcomes);
         if let Some(log) = &mut log {
@@ -311,6 +322,7 @@ pub fn run(args: &MutantsArgs, registry: &Registry) -> u8 {
             }
         }
         show(args.format, &table);
+        tables.push(table.clone());
         eprintln!(
             "note: {}: {} mutants tested in {:.1} s",
             mutation.theory,
@@ -328,7 +340,91 @@ pub fn run(args: &MutantsArgs, registry: &Registry) -> u8 {
     if args.files.len() > 1 {
         show(args.format, &total);
     }
+    if let Some(path) = &args.plot {
+        let limit = if exact { refuted_in.iter().flatten().fold(0.0, |a: f64, b| a.max(*b)) } else { args.timeout };
+        let series: Vec<(String, Vec<f64>)> = strategies.iter().cloned().zip(refuted_in).collect();
+        if let Err(why) = plot(path, &series, &tables, limit) {
+            eprintln!("error: --plot {}: {why}", path.display());
+            status = 2;
+        }
+    }
     status
+}
+
+/// The SVG of `--plot`: a cactus plot (per strategy, mutants refuted within each time limit
+/// up to `limit`) and a bar per theory (the union's genuine / executable, in percent).
+fn plot(path: &Path, series: &[(String, Vec<f64>)], tables: &[Table], limit: f64) -> Result<(), String> {
+    use plotters::prelude::*;
+    let e = |e: &dyn std::fmt::Display| e.to_string();
+    let root = SVGBackend::new(path, (1200, 520)).into_drawing_area();
+    root.fill(&WHITE).map_err(|x| e(&x))?;
+    let (left, right) = root.split_horizontally(680);
+    let most = series.iter().map(|(_, t)| t.len()).max().unwrap_or(0).max(1);
+    let limit = if limit > 0.0 { limit } else { 1.0 };
+    let mut chart = ChartBuilder::on(&left)
+        .caption("mutants refuted within the time limit", ("sans-serif", 18))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .build_cartesian_2d(0f64..limit, 0usize..most + most / 20 + 1)
+        .map_err(|x| e(&x))?;
+    chart.configure_mesh().x_desc("time limit (s)").y_desc("mutants refuted").draw().map_err(|x| e(&x))?;
+    for (i, (name, times)) in series.iter().enumerate().filter(|(_, (_, t))| !t.is_empty()) {
+        let mut times = times.clone();
+        times.sort_by(f64::total_cmp);
+        let mut points: Vec<(f64, usize)> = vec![(0.0, 0)];
+        points.extend(times.iter().enumerate().map(|(k, t)| (t.min(limit), k + 1)));
+        points.push((limit, times.len()));
+        let color = Palette99::pick(i).to_rgba();
+        chart
+            .draw_series(LineSeries::new(points, color.stroke_width(2)))
+            .map_err(|x| e(&x))?
+            .label(name.clone())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2)));
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::LowerRight)
+        .border_style(BLACK)
+        .background_style(WHITE.mix(0.9))
+        .draw()
+        .map_err(|x| e(&x))?;
+    let shares: Vec<(String, f64)> = tables
+        .iter()
+        .map(|t| {
+            let share = 100.0 * t.union.genuine as f64 / t.union.executable().max(1) as f64;
+            (t.name.clone(), share)
+        })
+        .collect();
+    let mut bars = ChartBuilder::on(&right)
+        .caption("refuted / executable mutants, union (%)", ("sans-serif", 18))
+        .margin(12)
+        .x_label_area_size(90)
+        .y_label_area_size(50)
+        .build_cartesian_2d(0f64..shares.len().max(1) as f64, 0f64..100f64)
+        .map_err(|x| e(&x))?;
+    let names: Vec<String> = shares.iter().map(|(n, _)| n.clone()).collect();
+    bars.configure_mesh()
+        .disable_x_mesh()
+        .x_labels(names.len().max(1) * 2 + 1)
+        .x_label_formatter(&|x| {
+            let i = x.floor();
+            if (x - i - 0.5).abs() < 1e-6 {
+                names.get(i as usize).cloned().unwrap_or_default()
+            } else {
+                String::new()
+            }
+        })
+        .x_label_style(("sans-serif", 13).into_font().transform(FontTransform::Rotate90))
+        .y_desc("%")
+        .draw()
+        .map_err(|x| e(&x))?;
+    bars.draw_series(shares.iter().enumerate().map(|(i, (_, share))| {
+        Rectangle::new([(i as f64 + 0.15, 0.0), (i as f64 + 0.85, *share)], Palette99::pick(0).filled())
+    }))
+    .map_err(|x| e(&x))?;
+    root.present().map_err(|x| e(&x))?;
+    Ok(())
 }
 
 /// `--shard`: `(I, N)`; `(0, 1)` without one.

@@ -5,7 +5,7 @@
 //! `JOB_COMPLETION_INDEX`) merge into the table of the whole run and `merge` refuses logs
 //! that do not make one run, under `--budget` two runs, runs with different `--jobs` and
 //! merged shards give byte-identical tables and logs, a logged mutant replays as logged,
-//! and an unknown strategy is a usage error.
+//! `--plot` draws every strategy and theory, and an unknown strategy is a usage error.
 
 #[path = "../../tests/support/process.rs"]
 mod process;
@@ -211,4 +211,18 @@ fn a_logged_mutant_replays_as_logged() {
     let missing = run_program(HOL, &dir, &["mutants", "replay", "run.log", "0000000000000000"], LIMIT).unwrap();
     assert_eq!(missing.code(), Some(2), "{}", missing.output());
     assert!(missing.stderr.contains("no mutant 0000000000000000"), "{}", missing.stderr);
+}
+
+#[test]
+fn the_plot_names_every_refuting_strategy_and_every_theory() {
+    let dir = scratch("plot");
+    let run = mutants(&dir, &["--strategies", "random,exhaustive", "--timeout", "10", "--plot", "plot.svg"]);
+    assert_eq!(run.code(), Some(0), "{}", run.output());
+    let svg = std::fs::read_to_string(dir.join("plot.svg")).expect("the plot is written");
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"), "{svg}");
+    let texts: Vec<&str> = svg.split("</text>").filter_map(|t| t.rsplit('>').next()).map(str::trim).collect();
+    for name in ["random", "exhaustive", "Small", "mutants refuted within the time limit"] {
+        assert!(texts.contains(&name), "{name} not in the plot's text: {texts:?}");
+    }
+    assert!(svg.matches("<polyline").count() >= 2, "a line per strategy");
 }
