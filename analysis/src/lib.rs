@@ -16,6 +16,8 @@
 //! - `lemmas`: option layering and quickcheck runs; the only caller of the testers.
 //! - `values`: evaluating `value`s and their limits.
 //! - `testers`: the registry of every tester hol has (`quickcheck`'s and `narrowing`).
+//! - `mutants`: lemmas mutated as Mutabelle does (replaced constants, swapped subterms),
+//!   each mutant a theory text with a stable id, for `hol mutants`.
 //! - `loader`: where text comes from (`Loader`, the guarded `FsLoader`, `Overlay` for
 //!   unsaved buffers).
 //! - `names`: the name at an offset and its type (an editor's hover).
@@ -37,6 +39,7 @@ pub mod findings;
 pub mod lemmas;
 pub mod loader;
 pub mod names;
+pub mod mutants;
 pub mod position;
 pub mod source;
 pub mod testers;

@@ -45,6 +45,117 @@ pub enum Command {
     /// pause in typing before lemmas are tested, 50), `tester` and `seed` through
     /// `initializationOptions` or `workspace/didChangeConfiguration`.
     Lsp,
+    /// Mutate every lemma of theory files (replaced constants, swapped subterms, as
+    /// Isabelle's Mutabelle does), test each mutant with each strategy, and print a table per
+    /// theory: per strategy, genuine counterexamples of executable mutants, as Table 1 of
+    /// the paper on Isabelle's Quickcheck does. First part of issue 19.
+    Mutants(MutantsCommand),
+}
+
+/// `hol mutants FILE...`, or `hol mutants merge LOG...`.
+#[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct MutantsCommand {
+    #[command(subcommand)]
+    pub action: Option<MutantsAction>,
+    #[command(flatten)]
+    pub run: MutantsArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum MutantsAction {
+    /// Combine the logs (`--log`) of the shards of one run into the table of the whole run,
+    /// refusing logs of different runs, a shard given twice or missing, and a mutant in two
+    /// shards.
+    Merge(MergeArgs),
+    /// Test one mutant of a log (`--log`) again, with the run's settings, and compare each
+    /// strategy's outcome with the logged one (exit status 1 when one differs).
+    Replay(ReplayArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// The log of the run.
+    #[arg(value_name = "LOG")]
+    pub log: PathBuf,
+
+    /// The mutant's id (16 hex digits).
+    #[arg(value_name = "ID")]
+    pub id: String,
+}
+
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The shards' logs.
+    #[arg(required = true, value_name = "LOG")]
+    pub logs: Vec<PathBuf>,
+
+    /// Output format, as for a run.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+}
+
+#[derive(Debug, Args)]
+pub struct MutantsArgs {
+    /// Theory files whose lemmas to mutate, in order.
+    #[arg(required = true, value_name = "FILE.thy")]
+    pub files: Vec<PathBuf>,
+
+    /// Mutants per lemma (fewer when a lemma offers fewer that type-check).
+    #[arg(long, value_name = "M", default_value_t = analysis::mutants::DEFAULT_PER_LEMMA)]
+    pub per_lemma: usize,
+
+    /// Seed of the mutant sample (each lemma's own stream is derived from it, so one
+    /// lemma's mutants do not change when another lemma is added) and of the random tester.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub seed: u64,
+
+    /// Strategies to run, comma-separated: tester names and `portfolio` (default: every
+    /// tester and the portfolio).
+    #[arg(long, value_delimiter = ',', value_name = "S,...")]
+    pub strategies: Vec<String>,
+
+    /// Seconds each strategy may take on each mutant.
+    #[arg(long, value_name = "SECONDS", default_value_t = 1.0)]
+    pub timeout: f64,
+
+    /// A deterministic budget instead of a time limit: every strategy searches up to size
+    /// N with no time limit, so the table and the log (which then leaves out times, and
+    /// the portfolio's race) are the same on every machine and for every `--jobs`.
+    #[arg(long, value_name = "N", conflicts_with_all = ["timeout", "size"])]
+    pub budget: Option<u64>,
+
+    /// The size bound of every run.
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    pub size: u64,
+
+    /// Threads testing mutants at once (default: one per core). The table does not depend
+    /// on it.
+    #[arg(long, value_name = "N")]
+    pub jobs: Option<usize>,
+
+    /// Test only shard I of N (0 ≤ I < N): the lemmas whose id (a fixed hash of theory and
+    /// lemma) is I modulo N. `auto/N` takes I from `JOB_COMPLETION_INDEX` (a Kubernetes
+    /// Indexed Job) or else `SLURM_ARRAY_TASK_ID` (a Slurm job array numbered from 0).
+    /// `hol mutants merge` combines the shards' logs.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<String>,
+
+    /// Write one JSON line per mutant to this file: its id, theory, lemma, operator, edit
+    /// and text, and each strategy's outcome, counterexample, tests, seconds and seed.
+    #[arg(long, value_name = "FILE")]
+    pub log: Option<PathBuf>,
+
+    /// Draw an SVG plot to this file: per strategy, the mutants refuted within each time
+    /// limit up to the run's (a cactus plot), and per theory the share of executable mutants
+    /// the union refuted.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+
+    /// Output format: `human` (a table per theory and the total) or `json` (one record per
+    /// table).
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
 }
 
 #[derive(Debug, Args)]

@@ -10,6 +10,7 @@ mod guard;
 mod interrupt;
 mod json;
 mod lsp;
+mod mutants;
 mod progress;
 mod render;
 mod report;
@@ -29,6 +30,36 @@ fn main() -> ExitCode {
     let args = match cli.command {
         Command::Check(args) => args,
         Command::Lsp => return serve_lsp(registry),
+        Command::Mutants(cli::MutantsCommand { action: Some(cli::MutantsAction::Merge(merge)), .. }) => {
+            return ExitCode::from(mutants::merge(&merge));
+        }
+        Command::Mutants(cli::MutantsCommand { action: Some(cli::MutantsAction::Replay(replay)), .. }) => {
+            return ExitCode::from(guard::with_large_stack_watched(
+                || mutants::replay(&replay, &registry),
+                || {
+                    if let Some(signal) = interrupt::received() {
+                        std::process::exit(128 + signal);
+                    }
+                },
+            ));
+        }
+        Command::Mutants(cli::MutantsCommand { action: None, run: args }) => {
+            if !(args.timeout.is_finite() && (0.0..=86_400.0).contains(&args.timeout)) {
+                let _ = writeln!(io::stderr(), "error: --timeout: must be between 0 and 86400 seconds");
+                return ExitCode::from(Status::InputError as u8);
+            }
+            // SIGINT and SIGTERM end the run at once, with 128 + the signal.
+            let status = guard::with_large_stack_watched(
+                || mutants::run(&args, &registry),
+                || {
+                    if let Some(signal) = interrupt::received() {
+                        let _ = writeln!(io::stderr(), "hol mutants: {}, stopped", interrupt::name(signal));
+                        std::process::exit(128 + signal);
+                    }
+                },
+            );
+            return ExitCode::from(status);
+        }
     };
     let color = args.format == Format::Human
         && io::stdout().is_terminal()
