@@ -1,7 +1,8 @@
 //! Narrowing against the exhaustive tester on every lemma of the repository's theories:
 //! at size `s` narrowing decides every assignment the exhaustive tester enumerates at size
 //! `s + 1` (Isabelle's narrowing counts depth from 0), so where both finish they must agree
-//! on the outcome and on the size of the first counterexample. (That narrowing refutes no
+//! on the outcome and on the size of the first counterexample (the shared examples at
+//! sizes 1 to 5, the other theories at 1 to 3). (That narrowing refutes no
 //! lemma a theory marks `expect = no_counterexample` is the fixture harness's soundness
 //! trial, which runs every built tester over every theory.)
 
@@ -43,9 +44,12 @@ fn narrowing_agrees_with_exhaustive_one_size_up() {
     let (mut compared, mut refuted, mut problems) = (0, 0, Vec::new());
     for f in &files {
         let th = lang::check_theory(&std::fs::read_to_string(f).unwrap());
+        // The shared examples at sizes 1 to 5, as the issue asks; the fixtures and the
+        // hundreds of bundled lemmas at 1 to 3, which keeps the suite's time in bounds.
+        let max_size = if f.components().any(|c| c.as_os_str() == "acceptance") { 5 } else { 3 };
         for item in &th.items {
             let lang::ItemKind::Lemma { index, .. } = item.kind else { continue };
-            for size in 1..=5 {
+            for size in 1..=max_size {
                 let n = run(&th, index, "narrowing", size);
                 let e = run(&th, index, "exhaustive", size + 1);
                 if !finished(&n) || !finished(&e) {

@@ -107,10 +107,11 @@ pub fn first_hole(v: &Value) -> Option<Hole> {
     None
 }
 
-/// Whether `Suc^k ?` is certainly above the number `c` (so differs from it).
+/// Whether `Suc^k ?` is certainly above the number `c` (so differs from it). Only a hole
+/// with `Suc`s above it is known to be a `nat`: an `int` hole (`k = 0`) may be negative.
 fn above(h: &Hole, c: &Value) -> bool {
     match c {
-        Value::Int(c) => *c < super::Int::from(h.suc as i64),
+        Value::Int(c) => h.suc > 0 && *c < super::Int::from(h.suc as i64),
         _ => false,
     }
 }
@@ -266,6 +267,9 @@ mod tests {
         assert_eq!(eq_partial(&hole(0, 1), &hole(0, 0)), Ok(false));
         assert_eq!(eq_partial(&Value::nat(0), &hole(3, 1)), Ok(false));
         assert_eq!(eq_partial(&Value::nat(1), &hole(3, 1)), Err(Hole { id: 3, suc: 1 }));
+        // An `int` hole may be negative: nothing is decided against -1.
+        assert_eq!(eq_partial(&Value::int(-1), &hole(4, 0)), Err(Hole::new(4)));
+        assert_eq!(cmp_partial(&Value::int(-1), &hole(4, 0)), Err(Hole::new(4)));
     }
 
     #[test]
