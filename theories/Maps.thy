@@ -8,9 +8,8 @@ m(a := Some b), m |` A for restrict_map m A, m₁ ⊆⇩m m₂ for map_le m₁ m
 for map_comp m₁ m₂; hol reads neither notation, so these lemmas use the spelled-out
 forms, and restrict_map, map_le, map_comp and map_upds are defined here as Isabelle
 defines them. empty is Isabelle's Map.empty (λx. None). Polymorphic lemmas are tested at
-finite types, where dom and ran are executable. ran_map_option is stated with ∘ where
-Isabelle writes λx. map_option f (m x): the image of that λ made compiled code crash (a
-hol bug, reported with issue 19). Each lemma is proved in Isabelle and carries sorry.›
+finite types, where dom and ran are executable. Each lemma is proved in Isabelle and
+carries sorry.›
 
 definition empty :: "'a ⇒ 'b option" where
   "empty = (λx. None)"
@@ -95,7 +94,7 @@ lemma ranI: "m a = Some b ⟹ b ∈ ran m"
 lemma ran_empty: "ran empty = {}"
   sorry
 
-lemma ran_map_option: "ran (map_option f ∘ m) = f ` ran m"
+lemma ran_map_option: "ran (λx. map_option f (m x)) = f ` ran m"
   sorry
 
 lemma finite_dom_map_of: "finite (dom (map_of l))"

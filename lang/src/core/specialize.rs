@@ -140,9 +140,25 @@ impl Specializer<'_> {
                             (VarId(next - 1), t.clone())
                         })
                         .collect();
+                    // The closure is canonical, its variables numbered from 0 like the
+                    // copy's own: when it captures, it is renamed apart (from `next` on,
+                    // past the capture parameters), as `beta` puts those parameters under
+                    // its binders. Else `λc1 c2 x. c1 (c2 x)`, numbered `λv0 v1 v2`, with
+                    // captures passed in `v2` and `v3`, became `λv2. let v0 = v2 in ..`:
+                    // `c1` bound to the argument `x`, and compiled code applied a number.
+                    let (mut ps, mut body) = (ps.clone(), (**body).clone());
+                    if k.captures > 0 {
+                        let mut renamed = HashMap::new();
+                        for (v, _) in ps.iter_mut() {
+                            renamed.insert(*v, VarId(next));
+                            *v = VarId(next);
+                            next += 1;
+                        }
+                        rename_bound(&mut body, &mut renamed, &mut next);
+                    }
                     let args = caps.iter().map(|(v, _)| Expr::Var(*v)).collect();
                     capture_params.extend(caps);
-                    let inner = beta(&ps[..k.captures], (**body).clone(), args);
+                    let inner = beta(&ps[..k.captures], body, args);
                     Expr::Lambda(ps[k.captures..].to_vec(), Box::new(inner))
                 }
                 other => other.clone(),
