@@ -7,7 +7,8 @@
 //! API (the contract the rest of the workspace codes against):
 //! - `Value`: a runtime value.
 //! - `Limits { fuel, max_depth, deadline }` with `Limits::default()`.
-//! - `EvalError::{Undefined(Undef), OutOfFuel, Timeout, TooDeep, NotExecutable(String)}`.
+//! - `EvalError::{Undefined(Undef), OutOfFuel, Timeout, TooDeep, NotExecutable(String),
+//!   Need(Demand)}` (`Need` only for partial values: `Interp::partial`, `Value::Hole`).
 //! - `eval(&Program, &Expr, num_vars, &Limits) -> Result<Value, EvalError>` for closed terms.
 //! - `call(&Program, FunId, Vec<Value>, &Limits) -> Result<Value, EvalError>`.
 //! - `print_value(&Program, &Value, &Ty) -> String` in theory syntax (`[3, 2, 1]`, `{1, 2}`,
