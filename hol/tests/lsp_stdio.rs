@@ -4,6 +4,8 @@
 //! must answer every well-formed request, in order, never crash, and exit 0 after
 //! `shutdown` and `exit`. A fresh seed each run, printed on failure; `HOL_FUZZ_SEED=N` replays it.
 
+#[path = "../../tests/support/lsp_methods.rs"]
+mod lsp_methods;
 #[path = "../../tests/support/split_mix.rs"]
 mod split_mix;
 
@@ -25,17 +27,7 @@ fn message(m: Value) -> Vec<u8> {
 
 /// A random piece of input: something a broken or hostile client might send.
 fn junk(rng: &mut split_mix::Rng, id: &mut i64, requests: &mut Vec<i64>) -> Vec<u8> {
-    let methods = [
-        "textDocument/hover",
-        "textDocument/inlayHint",
-        "textDocument/codeAction",
-        "textDocument/didOpen",
-        "textDocument/didChange",
-        "workspace/didChangeConfiguration",
-        "$/cancelRequest",
-        "no/such",
-        "",
-    ];
+    let methods = lsp_methods::METHODS;
     let params = [
         json!(null),
         json!(1),
@@ -57,9 +49,9 @@ fn junk(rng: &mut split_mix::Rng, id: &mut i64, requests: &mut Vec<i64>) -> Vec<
         6 | 7 => {
             *id += 1;
             requests.push(*id);
-            message(json!({ "jsonrpc": "2.0", "id": *id, "method": rng.pick(&methods), "params": rng.pick(&params) }))
+            message(json!({ "jsonrpc": "2.0", "id": *id, "method": rng.pick(methods), "params": rng.pick(&params) }))
         }
-        _ => message(json!({ "jsonrpc": "2.0", "method": rng.pick(&methods), "params": rng.pick(&params) })),
+        _ => message(json!({ "jsonrpc": "2.0", "method": rng.pick(methods), "params": rng.pick(&params) })),
     }
 }
 

@@ -6,6 +6,10 @@
 pub struct Rng(pub u64);
 
 impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
     pub fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
@@ -17,6 +21,11 @@ impl Rng {
     /// Uniform in `0..n` (up to the modulo's bias, which tests do not mind).
     pub fn below(&mut self, n: u64) -> u64 {
         self.next() % n
+    }
+
+    /// True once in `one_in` draws, on average.
+    pub fn chance(&mut self, one_in: u64) -> bool {
+        self.below(one_in) == 0
     }
 
     /// Uniform in `lo..=hi`.

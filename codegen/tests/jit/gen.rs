@@ -1,33 +1,14 @@
-//! Random values of IR types, for the differential tests: a SplitMix64 generator (so a
-//! printed seed replays anywhere) and a size-bounded generator by type. Numbers are small
-//! mostly and sometimes past 64 bits, so the JIT's hand-over path is exercised.
+//! Random values of IR types, for the differential tests: the shared SplitMix64 generator
+//! (`tests/support/split_mix.rs`, so a printed seed replays anywhere) and a size-bounded
+//! generator by type. Numbers are small mostly and sometimes past 64 bits, so the JIT's
+//! hand-over path is exercised.
 
 use lang::core::ir::{FunId, Program, Ty};
 use lang::interp::{Closure, Fields, Int, SetValue, Value};
 use num_bigint::BigInt;
 use std::rc::Rc;
 
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// Uniform in `0..n` (`n > 0`).
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    pub fn chance(&mut self, one_in: u64) -> bool {
-        self.below(one_in) == 0
-    }
-}
+pub use crate::split_mix::Rng;
 
 fn big_nat(r: &mut Rng) -> Value {
     let base = match r.below(3) {

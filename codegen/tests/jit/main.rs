@@ -12,4 +12,6 @@ mod prelude;
 #[path = "../support/signatures.rs"]
 mod signatures;
 mod size_limits;
+#[path = "../../../tests/support/split_mix.rs"]
+mod split_mix;
 mod terms;

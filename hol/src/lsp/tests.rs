@@ -416,6 +416,8 @@ fn requests_with_bad_parameters_get_an_error() {
     client.shutdown();
 }
 
+#[path = "../../../tests/support/lsp_methods.rs"]
+mod lsp_methods;
 #[path = "../../../tests/support/split_mix.rs"]
 mod split_mix;
 
@@ -470,25 +472,12 @@ fn random_json(rng: &mut split_mix::Rng, depth: u32) -> Value {
 fn random_json_rpc_never_breaks_the_server() {
     let seed = std::env::var("HOL_FUZZ_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0x5eed_0018);
     let mut rng = split_mix::Rng(seed);
-    let methods = [
-        "textDocument/hover",
-        "textDocument/inlayHint",
-        "textDocument/codeAction",
-        "textDocument/didOpen",
-        "textDocument/didChange",
-        "textDocument/didClose",
-        "workspace/didChangeConfiguration",
-        "initialized",
-        "$/cancelRequest",
-        "textDocument/definition",
-        "",
-        "exit?",
-    ];
+    let methods = lsp_methods::METHODS;
     let (client, _) = Client::start(&[]);
     client.open(&theory("myrev xs"));
     let mut ids = Vec::new();
     for i in 0..400 {
-        let method = *rng.pick(&methods);
+        let method = *rng.pick(methods);
         let params = random_json(&mut rng, 4);
         if rng.below(2) == 0 {
             client.request(100 + i, method, params);
