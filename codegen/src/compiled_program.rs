@@ -21,7 +21,11 @@ const PASS_FRAME_BYTES: u64 = 4 << 10;
 /// nodes, or nested deeper than the passes can recurse on this thread's stack, is replaced
 /// (in this copy only) by a hand-over before the passes, which recurse over the IR: such
 /// a function is not compiled, and the cases that reach it run in the interpreter.
-pub(crate) fn compiled_program(prog: &Program) -> (Box<Program>, Vec<Interpreted>) {
+/// In narrowing mode (`narrowing`) code equations, the set-quantifier pass and
+/// specialisation stay out:
+/// they change the order in which the parts of a value are looked at, and so which hole is
+/// demanded first.
+pub(crate) fn compiled_program(prog: &Program, narrowing: bool) -> (Box<Program>, Vec<Interpreted>) {
     let here = 0u8;
     let room = (std::hint::black_box(&here) as *const u8 as u64).saturating_sub(stack_limit());
     let max_depth = (room / PASS_FRAME_BYTES) as usize;
@@ -61,9 +65,11 @@ pub(crate) fn compiled_program(prog: &Program) -> (Box<Program>, Vec<Interpreted
         code: prog.code.clone(),
     });
     // A code version left out leaves its function out too: it takes the hand-over body.
-    prog.apply_code_equations();
-    lang::core::set_quantifiers::apply(&mut prog);
-    lang::core::specialize::apply(&mut prog);
+    if !narrowing {
+        prog.apply_code_equations();
+        lang::core::set_quantifiers::apply(&mut prog);
+        lang::core::specialize::apply(&mut prog);
+    }
     lang::core::reuse_cells::apply(&mut prog);
     (prog, left_out)
 }
@@ -81,7 +87,7 @@ fn hand_over() -> lang::core::ir::Expr {
 /// what `Jit::interpreted` lists, without compiling (the passes and a count of nodes),
 /// for `verbose` output before a JIT exists.
 pub fn too_large_to_compile(prog: &Program) -> Vec<Interpreted> {
-    let (prog, mut left_out) = compiled_program(prog);
+    let (prog, mut left_out) = compiled_program(prog, false);
     let calls = call_graph::analyse(&prog);
     left_out.extend(
         prog.funs

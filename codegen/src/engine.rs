@@ -306,6 +306,7 @@ fn eval_error(outcome: JitOutcome) -> EvalError {
         JitOutcome::TooDeep => EvalError::TooDeep,
         JitOutcome::Timeout => EvalError::Timeout,
         JitOutcome::OutOfMemory => EvalError::OutOfMemory,
+        JitOutcome::Need(d) => EvalError::Need(d),
         JitOutcome::Overflow | JitOutcome::NotSupported => {
             unreachable!("the JIT handed this case over to the interpreter")
         }

@@ -1,6 +1,7 @@
 //! Conversion between interpreter `Value`s and JIT words (see the crate docs for the layout).
 //! Both directions are iterative, so long lists convert on any stack.
 
+use crate::holes;
 use crate::runtime::{alloc, rt_map_entry, rt_pap_entry, RunContext};
 use crate::translate::compares_structurally;
 use crate::{Jit, JitOutcome};
@@ -41,6 +42,7 @@ pub(crate) fn word_of(
     let prog: *const Program = &*jit.prog;
     let prog = unsafe { &*prog };
     let ctx: *mut RunContext = &mut *jit.ctx;
+    let partial = jit.ctx.partial;
     let mut out: Vec<Word> = Vec::new();
     let mut work = vec![EncodeStep::Visit(v, ty)];
     let oom = || JitOutcome::OutOfMemory;
@@ -48,7 +50,14 @@ pub(crate) fn word_of(
         match t {
             EncodeStep::Visit(v, ty) => match (v, ty) {
                 (Value::Bool(b), _) => out.push(*b as u64),
+                // In narrowing mode an `int` in the range of partial words is left to the
+                // interpreter, like a number past 64 bits.
+                (Value::Int(Int::Small(i)), _) if partial && holes::int_collides(*i) => {
+                    return Err(JitOutcome::Overflow)
+                }
                 (Value::Int(Int::Small(i)), _) => out.push(*i as u64),
+                (Value::Hole(h), _) if partial => out.push(holes::hole_word(*h).ok_or(JitOutcome::Overflow)?),
+                (Value::Stuck(d), _) if partial => out.push(holes::stuck_word(*d)),
                 (Value::Int(Int::Big(_)), _) => return Err(JitOutcome::Overflow),
                 (Value::Ctor(tag, fields), Ty::Data(d)) => {
                     let key = fields.as_ptr() as usize;
@@ -179,16 +188,18 @@ enum DecodeStep<'a> {
     BuildSet(bool, usize, Word),
 }
 
-/// The value of word `w` of type `ty`. A cell reached twice is decoded once and its value
-/// shared, as in the arena: a tree whose subtrees are shared (`let x = t in N x x`) is
-/// exponentially larger unshared.
-pub(crate) fn value_of(prog: &Program, w: Word, ty: &Ty) -> Result<Value, JitOutcome> {
+/// The value of word `w` of type `ty`; with `partial` (narrowing mode), partial words are
+/// holes and stuck computations (`holes`). A cell reached twice is decoded once and its
+/// value shared, as in the arena: a tree whose subtrees are shared (`let x = t in N x x`)
+/// is exponentially larger unshared.
+pub(crate) fn value_of(prog: &Program, w: Word, ty: &Ty, partial: bool) -> Result<Value, JitOutcome> {
     let mut out: Vec<Value> = Vec::new();
     let mut decoded: HashMap<Word, Value> = HashMap::new();
     let mut work = vec![DecodeStep::Visit(w, ty)];
     while let Some(t) = work.pop() {
         match t {
             DecodeStep::Visit(w, Ty::Data(_) | Ty::Set(_)) if decoded.contains_key(&w) => out.push(decoded[&w].clone()),
+            DecodeStep::Visit(w, ty) if partial && holes::is_partial(w, ty) => out.push(holes::value_of_partial(w)),
             DecodeStep::Visit(w, ty) => match ty {
                 Ty::Bool => out.push(Value::Bool(w != 0)),
                 Ty::Nat | Ty::Int => out.push(Value::int(w as i64)),

@@ -44,6 +44,7 @@
 mod call_graph;
 mod compiled_program;
 pub mod engine;
+mod holes;
 mod jit;
 mod layout;
 mod outcome;

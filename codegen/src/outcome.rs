@@ -2,6 +2,7 @@
 //! (`Jit::run_rows`) stopped (`LevelEnd`, `LevelCounts`).
 
 use lang::core::ir::Undef;
+use lang::interp::Demand;
 
 /// Why a run ended without a value.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -17,6 +18,8 @@ pub enum JitOutcome {
     Overflow,
     /// Something the JIT does not compile (sets, quantifiers, ...): re-run in the interpreter.
     NotSupported,
+    /// Narrowing mode (`Jit::narrowing`): evaluation must know more of a partial value.
+    Need(Demand),
 }
 
 impl JitOutcome {

@@ -5,6 +5,7 @@
 //!
 //! Helpers never panic (a panic cannot unwind through JIT frames): failures become a status.
 
+use crate::holes;
 use lang::core::ir::{Program, Ty};
 use std::cmp::Ordering;
 use std::time::Instant;
@@ -19,6 +20,9 @@ pub(crate) const ST_OVERFLOW: i64 = 6;
 pub(crate) const ST_NOT_SUPPORTED: i64 = 7;
 /// The machine stack ran low (as opposed to the depth limit): `Jit::run` retries on a big stack.
 pub(crate) const ST_STACK: i64 = 8;
+/// Narrowing mode (`crate::holes`): evaluation needs to know more of a partial value;
+/// `RunContext::detail` holds the demand word.
+pub(crate) const ST_REFINE: i64 = 9;
 
 /// Fuel handed to compiled code at a time; every chunk the deadline is checked.
 pub(crate) const FUEL_CHUNK: u64 = 4096;
@@ -41,6 +45,8 @@ pub(crate) struct RunContext {
     pub deadline: Option<Instant>,
     pub prog: *const Program,
     pub compared_types: *const Vec<Ty>,
+    /// The code was compiled in narrowing mode: words may be partial (`crate::holes`).
+    pub partial: bool,
 }
 
 pub(crate) const OFF_HEAP: i32 = 0;
@@ -100,6 +106,10 @@ pub(crate) unsafe fn alloc(ctx: *mut RunContext, words: u64) -> Option<*mut u64>
 /// build a partial application, more apply the result to the rest).
 pub(crate) unsafe extern "C" fn rt_apply(ctx: *mut RunContext, mut clo: u64, mut args: *const u64, mut n: u64) -> u64 {
     loop {
+        if (*ctx).partial && (clo as i64) < 0 {
+            // Narrowing mode: a stuck function value (`holes`), demanded whole.
+            return rt_demand(ctx, clo, holes::DemandKind::Whole as i64);
+        }
         let cell = clo as *const u64;
         let code = *cell;
         let arity = *cell.add(1);
@@ -156,12 +166,70 @@ pub(crate) unsafe extern "C" fn rt_map_entry(ctx: *mut RunContext, cell: u64, ar
     let ty = &tys[*cell.add(3) as usize];
     let n = *cell.add(4) as usize;
     let x = *args;
+    if c.partial {
+        // The interpreter demands the first hole of the argument before looking it up.
+        match crate::layout::value_of(prog, x, ty, true) {
+            Ok(v) => {
+                if let Some(h) = lang::interp::first_hole(&v) {
+                    let d = lang::interp::Demand { hole: h, whole: true };
+                    (*ctx).detail = holes::demand_word(d) as i64;
+                    (*ctx).status = ST_REFINE;
+                    return 0;
+                }
+            }
+            Err(_) => {
+                (*ctx).status = ST_NOT_SUPPORTED;
+                return 0;
+            }
+        }
+    }
     for i in 0..n {
         if cmp_words(prog, x, *cell.add(6 + 2 * i), ty) == Ordering::Equal {
             return *cell.add(7 + 2 * i);
         }
     }
     *cell.add(5)
+}
+
+/// Narrowing mode: compiled code met the partial word `w` where it must look inside it;
+/// `kind` is a `holes::DemandKind`. Sets `ST_REFINE` with the demand.
+pub(crate) unsafe extern "C" fn rt_demand(ctx: *mut RunContext, w: u64, kind: i64) -> u64 {
+    let kind = match kind {
+        0 => holes::DemandKind::Shape,
+        1 => holes::DemandKind::Whole,
+        _ => holes::DemandKind::FirstHole,
+    };
+    (*ctx).detail = holes::demand_on(w, kind) as i64;
+    (*ctx).status = ST_REFINE;
+    0
+}
+
+/// `op` (0 `=`, 1 `<`, 2 `≤`) on words of type `compared_types[ty]` that may be partial or
+/// hold partial words (narrowing mode), decided as the interpreter decides it
+/// (`lang::interp::compare_partial`): 0 or 1, or `ST_REFINE` with the demand.
+pub(crate) unsafe extern "C" fn rt_partial_compare(ctx: *mut RunContext, op: i64, a: u64, b: u64, ty: i64) -> u64 {
+    let c = &*ctx;
+    let prog = &*c.prog;
+    let tys: &Vec<Ty> = &*c.compared_types;
+    let ty = &tys[ty as usize];
+    let (Ok(x), Ok(y)) = (crate::layout::value_of(prog, a, ty, true), crate::layout::value_of(prog, b, ty, true))
+    else {
+        (*ctx).status = ST_NOT_SUPPORTED;
+        return 0;
+    };
+    let op = match op {
+        0 => lang::interp::Comparison::Eq,
+        1 => lang::interp::Comparison::Lt,
+        _ => lang::interp::Comparison::Le,
+    };
+    match lang::interp::compare_partial(op, &x, &y) {
+        Ok(r) => r as u64,
+        Err(d) => {
+            (*ctx).detail = holes::demand_word(d) as i64;
+            (*ctx).status = ST_REFINE;
+            0
+        }
+    }
 }
 
 /// `div`/`mod` with Isabelle's conventions. `op`: 0 nat div, 1 nat mod, 2 int div, 3 int mod.

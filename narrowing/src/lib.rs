@@ -5,13 +5,16 @@
 //! it looked at (§5 of Bulwahn's "The New Quickcheck for Isabelle"; Lazy SmallCheck).
 //!
 //! Map: `tester` (the registry row), `search` (refinement, depth first, over one type
-//! instance and size), `assignment` (the partial values: slots, alternatives by size).
+//! instance and size), `assignment` (the partial values: slots, alternatives by size),
+//! `evaluator` (a part on a partial case: the interpreter, or code compiled for partial
+//! words, `codegen::Jit::narrowing`).
 //!
-//! What it does not know: how a case is evaluated beyond the interpreter's contract for
-//! holes (`lang::interp::partial`), and everything around a search (sizes, instances,
+//! What it does not know: how a case is evaluated beyond the contract for holes that the
+//! interpreter (`lang::interp::partial`) and compiled code (`codegen::holes`) share, and everything around a search (sizes, instances,
 //! limits, re-checks, reports), which is `quickcheck::driver`'s, as for every tester.
 
 mod assignment;
+mod evaluator;
 mod search;
 mod tester;
 

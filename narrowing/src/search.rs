@@ -12,9 +12,10 @@
 //! reference interpreter like every tester's.
 
 use crate::assignment::{Alternative, Assignment, RefineError};
+use crate::evaluator::PartialEvaluator;
 use lang::core::conjecture::Conjecture;
 use lang::core::ir::Undef;
-use lang::interp::{first_hole, Demand, EvalError, Interp, Limits, Value};
+use lang::interp::{first_hole, Demand, EvalError, Limits, Value};
 use quickcheck::driver::Turn;
 use quickcheck::program::{PartRef, Schedule, Step};
 use quickcheck::runner::Stop;
@@ -53,7 +54,8 @@ struct Frame {
 pub struct Narrowing<'c> {
     c: &'c Conjecture,
     sched: Schedule,
-    interp: Interp<'c>,
+    /// The interpreter, or compiled code for partial words, as the run's engine says.
+    eval: PartialEvaluator<'c>,
     slots: Assignment<'c>,
     /// The root slot of each generated variable, by variable.
     roots: Vec<Option<u32>>,
@@ -68,13 +70,10 @@ pub struct Narrowing<'c> {
 
 impl<'c> Narrowing<'c> {
     pub fn new(c: &'c Conjecture, setup: &Setup) -> Narrowing<'c> {
-        // FIXME(issue 14): partial cases run in the interpreter only; compiled narrowing
-        // (holes in the JIT's words, demands through its fail path) is still to come, so
-        // `setup.engine` is not consulted yet.
         Narrowing {
             c,
             sched: Schedule::of(c),
-            interp: Interp::partial(&c.program),
+            eval: PartialEvaluator::new(&c.program, setup.engine),
             slots: Assignment::new(&c.program),
             roots: vec![None; c.vars.len()],
             limits: Limits { fuel: CASE_FUEL, max_depth: CASE_DEPTH, deadline: Some(setup.deadline) },
@@ -110,7 +109,7 @@ impl<'c> Narrowing<'c> {
                 continue;
             }
             let args = vals.iter().map(|v| v.clone().unwrap_or(Value::Bool(false))).collect();
-            let r = self.interp.call(fun, args, &self.limits);
+            let r = self.eval.call(fun, args, &self.limits);
             match (part, r) {
                 (_, Err(EvalError::Need(d))) | (Ok(_), Ok(Value::Stuck(d))) => {
                     demand.get_or_insert(d);
@@ -153,7 +152,7 @@ impl<'c> Narrowing<'c> {
             let value = self.slots.value(*root);
             if first_hole(&value).is_some() {
                 let var = &self.c.vars[v];
-                out.push((var.name.clone(), self.interp.print(&value, &var.ty)));
+                out.push((var.name.clone(), self.eval.interp.print(&value, &var.ty)));
             }
         }
         out

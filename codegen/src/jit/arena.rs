@@ -122,6 +122,6 @@ impl Jit {
 
     /// Reads a word of type `ty` back as an interpreter value (`NotSupported` for functions).
     pub fn value_of(&self, w: Word, ty: &Ty) -> Result<Value, JitOutcome> {
-        layout::value_of(&self.prog, w, ty)
+        layout::value_of(&self.prog, w, ty, self.ctx.partial)
     }
 }

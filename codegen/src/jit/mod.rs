@@ -11,7 +11,8 @@ pub use run::{on_big_stack, BIG_STACK};
 
 use crate::compiled_program::compiled_program;
 use crate::runtime::{
-    rt_apply, rt_cmp, rt_divmod, rt_set, rt_set_scalar, rt_tick, stack_limit, ClosureFn, LevelFn, RunContext,
+    rt_apply, rt_cmp, rt_demand, rt_divmod, rt_partial_compare, rt_set, rt_set_scalar, rt_tick, stack_limit, ClosureFn,
+    LevelFn, RunContext,
 };
 use crate::translate::{self, CodegenError, Interpreted};
 use cranelift_codegen::settings::{self, Configurable};
@@ -78,6 +79,27 @@ impl Jit {
         levels: &[FunId],
         deadline: Option<Instant>,
     ) -> Result<Jit, CodegenError> {
+        Jit::build(prog, words, levels, deadline, false)
+    }
+
+    /// Compiles `prog` for the narrowing tester: its words may be partial (holes, stuck
+    /// computations: `holes`), and a run that must look inside one ends with
+    /// `JitOutcome::Need`, demanding the hole the interpreter (`lang::interp::Interp::partial`)
+    /// demands. `call` converts holes in and out. The code of the other modes is not
+    /// touched: every test compiled for partial words is compiled only here. The program
+    /// runs as the interpreter runs it (no code equations, no passes that change the
+    /// order of evaluation), as the order decides which hole is demanded.
+    pub fn narrowing(prog: &Program, deadline: Option<Instant>) -> Result<Jit, CodegenError> {
+        Jit::build(prog, DEFAULT_ARENA_WORDS, &[], deadline, true)
+    }
+
+    fn build(
+        prog: &Program,
+        words: usize,
+        levels: &[FunId],
+        deadline: Option<Instant>,
+        narrowing: bool,
+    ) -> Result<Jit, CodegenError> {
         let isa = |opt: &str| -> Result<_, CodegenError> {
             let mut flags = settings::builder();
             let set =
@@ -104,6 +126,8 @@ impl Jit {
         jb.symbol("rt_cmp", rt_cmp as *const u8);
         jb.symbol("rt_set", rt_set as *const u8);
         jb.symbol("rt_set_scalar", rt_set_scalar as *const u8);
+        jb.symbol("rt_demand", rt_demand as *const u8);
+        jb.symbol("rt_partial_compare", rt_partial_compare as *const u8);
         let module = JITModule::new(jb);
         // Compiled code runs code equations where a function has them (`Program::code`).
         // Quantifiers over recursively built sets walk the construction instead of building
@@ -112,8 +136,8 @@ impl Jit {
         // directly). Last, a cell rebuilt from the parts just matched is the matched value
         // (`sorted (y # zs)` in `sorted`'s code equation allocates nothing). Each pass is
         // the identity when it finds nothing to do.
-        let (prog, left_out) = compiled_program(prog);
-        let mut compiler = translate::ProgramCompiler::new(module, &prog, budget)?;
+        let (prog, left_out) = compiled_program(prog, narrowing);
+        let mut compiler = translate::ProgramCompiler::new(module, &prog, budget, narrowing)?;
         compiler.interpreted = left_out;
         if let Err(e) = compiler.compile_all(levels) {
             // What was defined is freed with the module.
@@ -159,6 +183,7 @@ impl Jit {
             deadline: None,
             prog: std::ptr::null(),
             compared_types: std::ptr::null(),
+            partial: narrowing,
         });
         let mut jit = Jit {
             module: Some(module),

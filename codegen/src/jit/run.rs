@@ -5,8 +5,8 @@
 use super::{Entry, Jit};
 use crate::layout::Word;
 use crate::runtime::{
-    stack_limit, ClosureFn, LevelFn, RunContext, FUEL_CHUNK, ST_OUT_OF_FUEL, ST_OUT_OF_MEMORY, ST_OVERFLOW, ST_STACK,
-    ST_TIMEOUT, ST_TOO_DEEP, ST_UNDEFINED,
+    stack_limit, ClosureFn, LevelFn, RunContext, FUEL_CHUNK, ST_OUT_OF_FUEL, ST_OUT_OF_MEMORY, ST_OVERFLOW, ST_REFINE,
+    ST_STACK, ST_TIMEOUT, ST_TOO_DEEP, ST_UNDEFINED,
 };
 use crate::{JitOutcome, LevelCounts, LevelEnd};
 use lang::core::ir::{FunId, Ty};
@@ -234,6 +234,7 @@ impl Jit {
             ST_TIMEOUT => JitOutcome::Timeout,
             ST_OUT_OF_MEMORY => JitOutcome::OutOfMemory,
             ST_OVERFLOW => JitOutcome::Overflow,
+            ST_REFINE => JitOutcome::Need(crate::holes::demand_of_word(self.ctx.detail as u64)),
             _ => JitOutcome::NotSupported,
         })
     }

@@ -46,7 +46,7 @@ impl<'p> FunctionTranslator<'_, 'p, '_> {
         }
         let mut vals = vec![self.ctx];
         for a in args {
-            vals.push(self.translate_expr(a));
+            vals.push(self.translate_lazy(a));
         }
         let callee = self.func_ref(self.compiler.direct_entries[f.0 as usize]);
         let r = self.call_out(callee, &vals);
@@ -58,7 +58,7 @@ impl<'p> FunctionTranslator<'_, 'p, '_> {
     pub fn tail_call(&mut self, f: FunId, args: &[Expr]) {
         let mut vals = vec![self.ctx];
         for a in args {
-            vals.push(self.translate_expr(a));
+            vals.push(self.translate_lazy(a));
         }
         self.write_back_registers();
         self.leave_depth();
@@ -73,7 +73,7 @@ impl<'p> FunctionTranslator<'_, 'p, '_> {
     /// A self call in tail position: the arguments become the parameters, and the body
     /// starts again after spending fuel.
     pub fn self_tail_call(&mut self, args: &[Expr]) {
-        let vals: Vec<Value> = args.iter().map(|a| self.translate_expr(a)).collect();
+        let vals: Vec<Value> = args.iter().map(|a| self.translate_lazy(a)).collect();
         let body = self.current_body.as_ref().expect("a self call has a function");
         let (top, params) = (body.top, body.params.clone());
         for (v, val) in params.iter().zip(vals) {
@@ -150,7 +150,7 @@ impl<'p> FunctionTranslator<'_, 'p, '_> {
     /// The call `f args` as `f`'s body in place, in a variable scope of its own, sending its
     /// value to `k`. Its self calls in tail position jump back to its top.
     pub fn inline_call(&mut self, f: FunId, args: &[Expr], k: Continuation) {
-        let vals: Vec<Value> = args.iter().map(|a| self.translate_expr(a)).collect();
+        let vals: Vec<Value> = args.iter().map(|a| self.translate_lazy(a)).collect();
         let program: &'p Program = self.compiler.program;
         let callee = program.fun(f);
         let outer_scope = std::mem::replace(&mut self.scope, self.next_scope);

@@ -2,17 +2,19 @@
 //! matched cell's fields bound to the alternative's binders.
 
 use super::{mem_flags, Continuation, FunctionTranslator};
+use crate::holes::DemandKind;
 use crate::runtime::ST_NOT_SUPPORTED;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::I64;
 use cranelift_codegen::ir::{Block, InstBuilder, Value};
 use cranelift_frontend::Switch;
-use lang::core::ir::{Alt, DataId, Expr};
+use lang::core::ir::{Alt, DataId, Expr, Ty};
 
 impl FunctionTranslator<'_, '_, '_> {
     /// `case v of alts | _ => default` (of datatype `data`), each branch sending its value
     /// to `k`. Without a default, a tag no alternative has is handed over.
     pub fn translate_case(&mut self, v: Value, data: DataId, alts: &[Alt], default: Option<&Expr>, k: Continuation) {
+        self.demand_if_partial(v, &Ty::Data(data), DemandKind::Shape);
         let blocks: Vec<Block> = alts.iter().map(|_| self.builder.create_block()).collect();
         let otherwise = self.builder.create_block();
         let target = |tag: u32| alts.iter().position(|a| a.tag == tag).map_or(otherwise, |i| blocks[i]);

@@ -4,6 +4,7 @@
 
 use super::limits::CodegenError;
 use super::{load_words, mem_flags, start_function, Continuation, FunctionTranslator, ProgramCompiler};
+use crate::holes::DemandKind;
 use crate::runtime::ST_NOT_SUPPORTED;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::I64;
@@ -102,7 +103,10 @@ impl FunctionTranslator<'_, '_, '_> {
     /// `f args` for a function value `f`.
     pub fn apply(&mut self, f: &Expr, args: &[Expr]) -> Value {
         let fv = self.translate_expr(f);
-        let vals: Vec<Value> = args.iter().map(|a| self.translate_expr(a)).collect();
+        let vals: Vec<Value> = args.iter().map(|a| self.translate_lazy(a)).collect();
+        // A partial function word is demanded whole, after the arguments, as the
+        // interpreter's `apply` does.
+        self.demand_if_partial(fv, &Ty::Bool, DemandKind::Whole);
         let slot = self.builder.create_sized_stack_slot(StackSlotData::new(
             StackSlotKind::ExplicitSlot,
             8 * vals.len() as u32,

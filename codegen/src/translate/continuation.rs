@@ -5,10 +5,11 @@
 
 use super::{mem_flags, FunctionTranslator};
 use crate::call_graph::cons_to_self;
+use crate::holes::DemandKind;
 use crate::runtime::ST_NOT_SUPPORTED;
 use cranelift_codegen::ir::types::I64;
 use cranelift_codegen::ir::{Block, InstBuilder, Value};
-use lang::core::ir::Expr;
+use lang::core::ir::{Expr, Ty};
 
 /// Where the value of an expression goes: returned from the function, or passed to a merge
 /// block.
@@ -61,8 +62,10 @@ impl FunctionTranslator<'_, '_, '_> {
             return self.deliver(v, k);
         }
         match e {
+            Expr::If(c, t, f) if self.is_parallel_if(t, f) => self.parallel_if(c, t, f, k),
             Expr::If(c, t, f) => {
                 let condition = self.translate_expr(c);
+                self.demand_if_partial(condition, &Ty::Bool, DemandKind::Shape);
                 let (then_block, else_block) = (self.builder.create_block(), self.builder.create_block());
                 self.builder.ins().brif(condition, then_block, &[], else_block, &[]);
                 self.builder.switch_to_block(then_block);
@@ -71,7 +74,7 @@ impl FunctionTranslator<'_, '_, '_> {
                 self.translate_tail(f, k);
             }
             Expr::Let(v, _, rhs, body) => {
-                let x = self.translate_expr(rhs);
+                let x = self.translate_lazy(rhs);
                 self.bind(*v, x);
                 self.translate_tail(body, k);
             }
@@ -82,13 +85,20 @@ impl FunctionTranslator<'_, '_, '_> {
             Expr::NatCase { scrut, zero, pred, succ } => {
                 let v = self.translate_expr(scrut);
                 let (zero_block, succ_block) = (self.builder.create_block(), self.builder.create_block());
-                self.builder.ins().brif(v, succ_block, &[], zero_block, &[]);
-                self.builder.switch_to_block(zero_block);
-                self.translate_tail(zero, k);
-                self.builder.switch_to_block(succ_block);
-                let p = self.builder.ins().iadd_imm_s(v, -1);
+                let p = if self.narrowing() {
+                    let p = self.builder.append_block_param(succ_block, I64);
+                    self.partial_nat_case(v, zero_block, succ_block);
+                    self.builder.switch_to_block(succ_block);
+                    p
+                } else {
+                    self.builder.ins().brif(v, succ_block, &[], zero_block, &[]);
+                    self.builder.switch_to_block(succ_block);
+                    self.builder.ins().iadd_imm_s(v, -1)
+                };
                 self.bind(*pred, p);
                 self.translate_tail(succ, k);
+                self.builder.switch_to_block(zero_block);
+                self.translate_tail(zero, k);
             }
             Expr::Call(f, args)
                 if self.current_body.as_ref().is_some_and(|body| body.function == *f && body.continuation == k) =>

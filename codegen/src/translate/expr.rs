@@ -24,6 +24,9 @@ impl FunctionTranslator<'_, '_, '_> {
                     Lit::Int(i) => i.to_i64(),
                 };
                 match n {
+                    // In narrowing mode the numbers that look like partial words (far
+                    // below any a lemma writes) are left to the interpreter.
+                    Some(n) if self.narrowing() && crate::holes::int_collides(n) => self.fail_with(ST_OVERFLOW),
                     Some(n) => self.builder.ins().iconst(I64, n),
                     None => self.fail_with(ST_OVERFLOW),
                 }
@@ -32,7 +35,7 @@ impl FunctionTranslator<'_, '_, '_> {
                 if args.is_empty() {
                     return self.builder.ins().iconst(I64, ((c.tag as i64) << 1) | 1);
                 }
-                let vals: Vec<Value> = args.iter().map(|a| self.translate_expr(a)).collect();
+                let vals: Vec<Value> = args.iter().map(|a| self.translate_lazy(a)).collect();
                 self.ctor_cell(c.tag, vals.len(), &vals)
             }
             Expr::Call(f, args) => self.call(*f, args),
@@ -48,7 +51,7 @@ impl FunctionTranslator<'_, '_, '_> {
                 self.builder.block_params(merge)[0]
             }
             Expr::Let(v, _, rhs, body) => {
-                let x = self.translate_expr(rhs);
+                let x = self.translate_lazy(rhs);
                 self.bind(*v, x);
                 self.translate_expr(body)
             }
@@ -57,6 +60,11 @@ impl FunctionTranslator<'_, '_, '_> {
                 let d = self.builder.ins().iconst(I64, i);
                 self.store_ctx(OFF_DETAIL, d);
                 self.fail_with(ST_UNDEFINED)
+            }
+            // Sets are left to the interpreter in narrowing mode: it demands any hole in an
+            // operand before a set operation.
+            Expr::Quant { domain: Some(_), .. } | Expr::SetCompr { .. } if self.narrowing() => {
+                self.fail_with(ST_NOT_SUPPORTED)
             }
             Expr::Quant { q, var, ty, domain: None, body } if self.enumerated_size(ty).is_some() => {
                 let domain = self.enumerated_domain(ty);

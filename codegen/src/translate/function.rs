@@ -38,7 +38,9 @@ pub(super) struct FunctionTranslator<'c, 'p, 'b> {
     /// (`CallGraph::loops`), written and read back where `heap` is. In memory, each turn of
     /// the loop would wait for the store of the turn before.
     pub fuel: Option<Variable>,
-    fail_block: Block,
+    /// Where failures go: the function's fail block first, then the handlers of the lazy
+    /// positions and parallel `if`s being translated (narrowing mode, `partial`).
+    fail_targets: Vec<Block>,
     /// What the fail block returns (0 unless set).
     pub fail_value: Option<Variable>,
     /// Set for top-level functions: self calls in tail position jump to `CurrentBody::top`.
@@ -122,7 +124,7 @@ impl<'c, 'p, 'b> FunctionTranslator<'c, 'p, 'b> {
             inline_depth: 0,
             heap,
             fuel,
-            fail_block,
+            fail_targets: vec![fail_block],
             fail_value: None,
             current_body: None,
             guarded,
@@ -133,12 +135,25 @@ impl<'c, 'p, 'b> FunctionTranslator<'c, 'p, 'b> {
 
     /// Emits the fail block (last, so the entry block stays first in the layout).
     pub fn emit_fail_block(&mut self) {
-        self.builder.switch_to_block(self.fail_block);
+        self.builder.switch_to_block(self.fail_targets[0]);
         let z = match self.fail_value {
             Some(v) => self.builder.use_var(v),
             None => self.builder.ins().iconst(I64, 0),
         };
         self.builder.ins().return_(&[z]);
+    }
+
+    /// Where a failure here goes.
+    pub fn fail_target(&self) -> Block {
+        *self.fail_targets.last().expect("the fail block")
+    }
+
+    pub fn push_fail_target(&mut self, b: Block) {
+        self.fail_targets.push(b);
+    }
+
+    pub fn pop_fail_target(&mut self) {
+        self.fail_targets.pop();
     }
 
     /// The reference to function `id` in this function, declared on first use.
@@ -199,21 +214,24 @@ impl<'c, 'p, 'b> FunctionTranslator<'c, 'p, 'b> {
     pub fn fail_here(&mut self, status: i64) {
         let s = self.builder.ins().iconst(I64, status);
         self.store_ctx(OFF_STATUS, s);
-        self.builder.ins().jump(self.fail_block, &[]);
+        let target = self.fail_target();
+        self.builder.ins().jump(target, &[]);
     }
 
     /// After a call: leave if the callee set a status.
     pub fn check_status(&mut self) {
         let st = self.load_ctx(OFF_STATUS);
         let ok = self.builder.create_block();
-        self.builder.ins().brif(st, self.fail_block, &[], ok, &[]);
+        let target = self.fail_target();
+        self.builder.ins().brif(st, target, &[], ok, &[]);
         self.builder.switch_to_block(ok);
     }
 
     /// Leaves through the fail block if a status is set (by `rt_tick`), else goes on at `cont`.
     pub fn fail_on_status_else(&mut self, cont: Block) {
         let st = self.load_ctx(OFF_STATUS);
-        self.builder.ins().brif(st, self.fail_block, &[], cont, &[]);
+        let target = self.fail_target();
+        self.builder.ins().brif(st, target, &[], cont, &[]);
     }
 
     /// Writes the fill level and the fuel kept in registers back to `ctx`, for code that

@@ -27,6 +27,7 @@ mod function;
 mod guards;
 mod level_loop;
 mod limits;
+mod partial;
 mod primitives;
 mod program;
 mod quantifiers;

@@ -5,6 +5,7 @@
 
 use super::compare::compares_structurally;
 use super::FunctionTranslator;
+use crate::holes::DemandKind;
 use crate::runtime::{SET_EQ, SET_LE, SET_LT, ST_NOT_SUPPORTED, ST_OVERFLOW};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::I64;
@@ -14,6 +15,99 @@ use lang::core::ir::{Expr, NumTy, Prim, Ty};
 impl FunctionTranslator<'_, '_, '_> {
     pub fn translate_prim(&mut self, p: &Prim, args: &[Expr]) -> Value {
         let vals: Vec<Value> = args.iter().map(|a| self.translate_expr(a)).collect();
+        if self.narrowing() {
+            if let Some(v) = self.partial_prim(p, &vals) {
+                return v;
+            }
+            let r = self.total_prim(p, &vals);
+            return match p {
+                Prim::Add(NumTy::Int) | Prim::Sub(NumTy::Int) | Prim::Mul(NumTy::Int) | Prim::Neg => self.int_result(r),
+                Prim::Div(NumTy::Int) | Prim::Mod(NumTy::Int) => self.int_result(r),
+                _ => r,
+            };
+        }
+        self.total_prim(p, &vals)
+    }
+
+    /// Narrowing mode: the partial words among the operands of `p` demanded as the
+    /// interpreter demands them, or the whole primitive where it decides on partial words
+    /// itself (`Suc`, comparisons). `None`: the operands are total, go on with `total_prim`.
+    fn partial_prim(&mut self, p: &Prim, vals: &[Value]) -> Option<Value> {
+        let operand = |p: &Prim| match p {
+            Prim::Not => Ty::Bool,
+            Prim::Neg | Prim::NatOfInt => Ty::Int,
+            _ => Ty::Nat,
+        };
+        match p {
+            Prim::Suc => Some(self.partial_suc(vals[0])),
+            Prim::Not | Prim::Neg | Prim::IntOfNat | Prim::NatOfInt => {
+                self.demand_if_partial(vals[0], &operand(p), DemandKind::Whole);
+                None
+            }
+            Prim::Add(t) | Prim::Sub(t) | Prim::Mul(t) | Prim::Div(t) | Prim::Mod(t) => {
+                let ty = match t {
+                    NumTy::Nat => Ty::Nat,
+                    NumTy::Int => Ty::Int,
+                };
+                for v in vals {
+                    self.demand_if_partial(*v, &ty, DemandKind::FirstHole);
+                }
+                None
+            }
+            Prim::Eq(t) | Prim::Lt(t) | Prim::Le(t) => Some(self.partial_comparison(p, t, vals)),
+            _ => None,
+        }
+    }
+
+    /// `=`, `<` or `≤` in narrowing mode: on words of types that order as words, compared
+    /// directly unless one is partial; otherwise by `rt_partial_compare`, as the
+    /// interpreter compares partial values.
+    fn partial_comparison(&mut self, p: &Prim, t: &Ty, vals: &[Value]) -> Value {
+        let op = match p {
+            Prim::Eq(_) => 0,
+            Prim::Lt(_) => 1,
+            _ => 2,
+        };
+        let scalar = match t {
+            Ty::Bool | Ty::Nat | Ty::Int => true,
+            Ty::Data(d) => self.compiler.program.data(*d).ctors.iter().all(|c| c.fields.is_empty()),
+            _ => false,
+        };
+        if !scalar && !compares_structurally(self.compiler.program, t) {
+            return self.fail_with(ST_NOT_SUPPORTED);
+        }
+        let ty_index = self.compiler.compared_type_index(t);
+        let slow_call = |this: &mut Self| {
+            let f = this.func_ref(this.compiler.runtime.partial_compare);
+            let (o, ti) = (this.builder.ins().iconst(I64, op), this.builder.ins().iconst(I64, ty_index));
+            let call = this.builder.ins().call(f, &[this.ctx, o, vals[0], vals[1], ti]);
+            let r = this.builder.inst_results(call)[0];
+            this.check_status();
+            r
+        };
+        if !scalar {
+            return slow_call(self);
+        }
+        let (slow, fast, join) =
+            (self.builder.create_block(), self.builder.create_block(), self.builder.create_block());
+        self.builder.append_block_param(join, I64);
+        let pa = self.is_partial(vals[0], t);
+        let pb = self.is_partial(vals[1], t);
+        let any = self.builder.ins().bor(pa, pb);
+        self.builder.ins().brif(any, slow, &[], fast, &[]);
+        self.builder.switch_to_block(slow);
+        self.builder.set_cold_block(slow);
+        let r = slow_call(self);
+        self.builder.ins().jump(join, &[r.into()]);
+        self.builder.switch_to_block(fast);
+        let r = self.comparison(p, t, vals);
+        self.builder.ins().jump(join, &[r.into()]);
+        self.builder.switch_to_block(join);
+        self.builder.block_params(join)[0]
+    }
+
+    /// `p` on total words.
+    fn total_prim(&mut self, p: &Prim, vals: &[Value]) -> Value {
         match p {
             Prim::Add(_) => {
                 let (r, o) = self.builder.ins().sadd_overflow(vals[0], vals[1]);
@@ -66,7 +160,7 @@ impl FunctionTranslator<'_, '_, '_> {
                 self.builder.ins().smax(vals[0], z)
             }
             Prim::Not => self.builder.ins().bxor_imm_u(vals[0], 1),
-            Prim::Eq(t) | Prim::Lt(t) | Prim::Le(t) => self.comparison(p, t, &vals),
+            Prim::Eq(t) | Prim::Lt(t) | Prim::Le(t) => self.comparison(p, t, vals),
             Prim::SetEmpty(_)
             | Prim::SetUniv(_)
             | Prim::SetCompl(_)
@@ -76,7 +170,7 @@ impl FunctionTranslator<'_, '_, '_> {
             | Prim::SetInter(_)
             | Prim::SetDiff(_)
             | Prim::SetFinite(_)
-            | Prim::SetToList(_) => self.set_prim(p, &vals),
+            | Prim::SetToList(_) => self.set_prim(p, vals),
         }
     }
 

@@ -31,6 +31,8 @@ pub(super) struct RuntimeImports {
     pub compare: FuncId,
     pub set: FuncId,
     pub set_scalar: FuncId,
+    pub demand: FuncId,
+    pub partial_compare: FuncId,
 }
 
 /// State across the whole program.
@@ -62,6 +64,8 @@ pub(crate) struct ProgramCompiler<'p> {
     /// The functions left (wholly or partly) to the interpreter: those `compiled_program`
     /// left out, then the ones found here, in `FunId` order.
     pub interpreted: Vec<Interpreted>,
+    /// Compiling for partial words (`Jit::narrowing`, `partial`).
+    pub narrowing: bool,
 }
 
 impl<'p> ProgramCompiler<'p> {
@@ -69,6 +73,7 @@ impl<'p> ProgramCompiler<'p> {
         mut module: JITModule,
         program: &'p Program,
         budget: Budget,
+        narrowing: bool,
     ) -> Result<ProgramCompiler<'p>, CodegenError> {
         let cc = module.isa().default_call_conv();
         let sig = |n: usize, conv: CallConv| {
@@ -94,8 +99,15 @@ impl<'p> ProgramCompiler<'p> {
             compare: import(&mut module, "rt_cmp", 4)?,
             set: import(&mut module, "rt_set", 5)?,
             set_scalar: import(&mut module, "rt_set_scalar", 4)?,
+            demand: import(&mut module, "rt_demand", 3)?,
+            partial_compare: import(&mut module, "rt_partial_compare", 5)?,
         };
-        let calls = call_graph::analyse(program);
+        let mut calls = call_graph::analyse(program);
+        if narrowing {
+            // A cell built before its last field is computed cannot take a stuck word
+            // there (`partial`): narrowing code builds each cell after its fields.
+            calls.builds_to_self.iter_mut().for_each(|b| *b = false);
+        }
         let mut direct_entries = Vec::new();
         let mut closure_entries = Vec::new();
         for (i, f) in program.funs.iter().enumerate() {
@@ -127,6 +139,7 @@ impl<'p> ProgramCompiler<'p> {
             stack_floor: stack_limit().saturating_add(TRANSLATE_STACK_MARGIN),
             truncated: false,
             interpreted: Vec::new(),
+            narrowing,
         })
     }
 

@@ -3,6 +3,7 @@
 //! constructors only. Each step spends fuel.
 
 use super::{mem_flags, FunctionTranslator};
+use crate::holes::DemandKind;
 use crate::runtime::ST_NOT_SUPPORTED;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::I64;
@@ -109,6 +110,7 @@ impl FunctionTranslator<'_, '_, '_> {
         self.spend_fuel();
         self.bind_domain_element(&domain, i, var);
         let holds = self.translate_expr(body);
+        self.demand_if_partial(holds, &Ty::Bool, DemandKind::Shape);
         let next = self.builder.ins().iadd_imm_s(i, 1);
         match q {
             Quant::All => {

@@ -17,6 +17,10 @@ use lang::core::ir::{Prim, Ty};
 impl FunctionTranslator<'_, '_, '_> {
     /// The set primitive `p` on the words `vals`.
     pub fn set_prim(&mut self, p: &Prim, vals: &[Value]) -> Value {
+        if self.narrowing() {
+            // The interpreter demands any hole in an operand of a set operation: left to it.
+            return self.fail_with(ST_NOT_SUPPORTED);
+        }
         match p {
             Prim::SetEmpty(t) => self.call_set_helper(SET_EMPTY, t, &[]),
             Prim::SetUniv(t) | Prim::SetCompl(t) if cardinality(self.compiler.program, t).is_some() => {

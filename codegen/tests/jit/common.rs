@@ -1,7 +1,7 @@
 //! The one comparison every test goes through.
 
 use codegen::{Jit, JitOutcome};
-use lang::core::ir::{Expr, FunDef, FunId, Program, Ty};
+use lang::core::ir::{Expr, FunDef, FunId, Program, Ty, VarId};
 use lang::interp::{print_value, EvalError, Interp, Limits, Value};
 
 /// How a case ended, when JIT and interpreter did not disagree.
@@ -48,6 +48,7 @@ pub fn compare(
         (Ok(a), Ok(b)) if a == b => Ok(Verdict::Agree),
         (Err(o), _) if o.hand_over() => Ok(Verdict::HandedOver),
         (Err(JitOutcome::Undefined(u)), Err(EvalError::Undefined(v))) if u == v => Ok(Verdict::Agree),
+        (Err(JitOutcome::Need(d)), Err(EvalError::Need(e))) if d == e => Ok(Verdict::Agree),
         (Err(JitOutcome::OutOfFuel | JitOutcome::TooDeep | JitOutcome::Timeout | JitOutcome::OutOfMemory), Err(e))
             if resource(e) =>
         {
@@ -77,8 +78,13 @@ pub fn check_call(jit: &mut Jit, f: FunId, args: &[Value], limits: &Limits) -> R
 
 /// Adds a nullary function with body `e` to a copy of `p`.
 pub fn with_main(p: &Program, e: Expr, ret: Ty, num_vars: u32) -> (Program, FunId) {
+    with_main_of(p, vec![], e, ret, num_vars)
+}
+
+/// Adds a function with `params` and body `e` to a copy of `p`.
+pub fn with_main_of(p: &Program, params: Vec<(VarId, Ty)>, e: Expr, ret: Ty, num_vars: u32) -> (Program, FunId) {
     let mut q = p.clone();
-    q.funs.push(FunDef { name: "main".into(), params: vec![], ret, body: e, num_vars });
+    q.funs.push(FunDef { name: "main".into(), params, ret, body: e, num_vars });
     let id = FunId(q.funs.len() as u32 - 1);
     (q, id)
 }

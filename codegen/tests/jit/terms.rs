@@ -3,11 +3,11 @@
 //! `Case`, `NatCase`, calls of prelude functions, `Lambda`, `FunRef`, partial and full
 //! `Apply`): the JIT agrees with the interpreter on each.
 
-use crate::common::{check_closed, with_main, Tally};
+use crate::common::{check_closed, compare, with_main, with_main_of, Tally};
 use crate::gen::Rng;
 use lang::core::ir::{Alt, CtorRef, DataId, Expr, FunId, Lit, NumTy, Prim, Program, Quant, Ty, VarId};
 use lang::core::print::print_expr;
-use lang::interp::Limits;
+use lang::interp::{Demand, Hole, Interp, Limits, Value};
 use num_bigint::{BigInt, BigUint};
 
 struct G<'p> {
@@ -318,4 +318,95 @@ fn random_terms_agree() {
     eprintln!("random terms: {tally:?}");
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
     assert!(tally.agree >= 200, "{tally:?}");
+}
+
+/// `v` (of type `ty`) with some parts made partial: holes (`nat` ones with `Suc`s above
+/// them), and computations stuck on a hole.
+fn partial(p: &Program, v: Value, ty: &Ty, r: &mut Rng, next: &mut u32) -> Value {
+    if r.chance(4) {
+        let id = if r.chance(5) { 0 } else { *next };
+        *next += 1;
+        if r.chance(5) {
+            return Value::Stuck(Demand { hole: Hole::new(id), whole: r.chance(2) });
+        }
+        let suc = if *ty == Ty::Nat { r.below(3) as u32 } else { 0 };
+        return Value::Hole(Hole { id, suc });
+    }
+    match (v, ty) {
+        (Value::Ctor(tag, fields), Ty::Data(d)) if !fields.is_empty() => {
+            let ftys = p.data(*d).ctors[tag as usize].fields.clone();
+            let fields = fields.iter().zip(&ftys).map(|(f, t)| partial(p, f.clone(), t, r, next)).collect();
+            Value::ctor(tag, fields)
+        }
+        (v, _) => v,
+    }
+}
+
+/// The same random terms with free variables, compiled for narrowing (`Jit::narrowing`) and
+/// run on partial values: compiled code gives the interpreter's value (stuck parts
+/// included), or demands the hole the interpreter demands, or hands the case over.
+#[test]
+fn random_terms_on_partial_values_agree() {
+    let mut th = lang::check_theory(THEORY);
+    assert!(th.diagnostics.is_empty(), "{:?}", th.diagnostics);
+    let n = th.items.len();
+    let mut p = Program::default();
+    for i in 0..n {
+        p = th.lower_value(i).0.clone();
+    }
+    let list = DataId(
+        p.datas.iter().position(|d| d.name == "list" && d.args == vec![Ty::Nat]).expect("nat list instantiated") as u32,
+    );
+    let limits = Limits { fuel: 100_000, max_depth: 10_000, deadline: None };
+    let (mut tally, mut demands) = (Tally::default(), 0);
+    let mut failures = Vec::new();
+    for seed in 0..600u64 {
+        let env: Vec<(VarId, Ty)> =
+            vec![(VarId(0), Ty::Nat), (VarId(1), Ty::Data(list)), (VarId(2), Ty::Int), (VarId(3), Ty::Bool)];
+        let mut g = G { p: &p, list, next_var: env.len() as u32, r: Rng::new(seed) };
+        let t = [Ty::Bool, Ty::Nat, Ty::Int, Ty::Data(list)][(seed % 4) as usize].clone();
+        let depth = 1 + (seed % 5) as u32;
+        let e = g.expr(&t, depth, &env);
+        let (q, main) = with_main_of(&p, env.clone(), e.clone(), t.clone(), g.next_var);
+        let mut jit = match codegen::Jit::narrowing(&q, None) {
+            Ok(j) => j,
+            Err(err) => {
+                failures.push(format!("seed {seed}: does not compile: {err}"));
+                continue;
+            }
+        };
+        let mut interp = Interp::partial(&q);
+        let mut r = Rng::new(seed ^ 0x5eed);
+        for _ in 0..8 {
+            let mut next = 1;
+            let args: Vec<Value> = env
+                .iter()
+                .map(|(_, ty)| {
+                    let v = crate::gen::value(&q, ty, 3, &mut r).expect("a generator");
+                    partial(&q, v, ty, &mut r, &mut next)
+                })
+                .collect();
+            let j = jit.call(main, &args, &limits);
+            demands += usize::from(matches!(j, Err(codegen::JitOutcome::Need(_))));
+            let i = interp.call(main, args.clone(), &limits);
+            match compare(&q, &t, j, i) {
+                Ok(v) => tally.add(v),
+                Err(msg) => failures.push(format!(
+                    "seed {seed}, arguments {}:\n{}\n{msg}",
+                    args.iter()
+                        .zip(&env)
+                        .map(|(a, (_, ty))| lang::interp::print_value(&q, a, ty))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    print_expr(&q, &e)
+                )),
+            }
+        }
+        if failures.len() >= 3 {
+            break;
+        }
+    }
+    eprintln!("random terms on partial values: {tally:?}, {demands} demands");
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    assert!(tally.agree >= 2000 && demands >= 500, "{tally:?}, {demands} demands");
 }

@@ -49,7 +49,7 @@ pub use crate::core::cardinality::cardinality;
 pub use arith::Int;
 pub use compile::LambdaCode;
 pub use enumerate::ENUM_CAP;
-pub use partial::{first_hole, Demand, Hole};
+pub use partial::{compare_partial, first_hole, Comparison, Demand, Hole};
 pub use value::{Closure, Fields, SetValue, Value};
 
 use crate::core::ir::{Expr, FunId, Program, Ty, Undef};

@@ -48,7 +48,8 @@ impl Hole {
 
 /// What an evaluation needs to know to go on: the outermost constructor of `hole`, or,
 /// when `whole`, its whole value (arithmetic needs the number, not only whether it is `0`
-/// or a `Suc`).
+/// or a `Suc`). The hole is named by its id alone (`suc` is 0): what is demanded is the
+/// unknown below the `Suc`s, whichever position met it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Demand {
     pub hole: Hole,
@@ -56,7 +57,7 @@ pub struct Demand {
 }
 
 pub(crate) fn need(hole: Hole, whole: bool) -> EvalError {
-    EvalError::Need(Demand { hole, whole })
+    EvalError::Need(Demand { hole: Hole::new(hole.id), whole })
 }
 
 /// The demand inspecting `v` raises, if it is a hole or a stuck value (`whole`: the
@@ -180,6 +181,27 @@ pub(crate) fn cmp_partial(a: &Value, b: &Value) -> Result<Ordering, Hole> {
         }
     }
     Ok(Ordering::Equal)
+}
+
+/// Which comparison `compare_partial` makes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Comparison {
+    Eq,
+    Lt,
+    Le,
+}
+
+/// `=`, `<` or `≤` on values that may hold holes, by the rules above: `Err` with the demand
+/// (for the whole value) when a hole decides. For compiled code in narrowing mode, which
+/// must decide comparisons exactly as the interpreter does; at types whose equality and
+/// order are structural (no functions or sets inside).
+pub fn compare_partial(c: Comparison, a: &Value, b: &Value) -> Result<bool, Demand> {
+    let r = match c {
+        Comparison::Eq => eq_partial(a, b),
+        Comparison::Lt => cmp_partial(a, b).map(Ordering::is_lt),
+        Comparison::Le => cmp_partial(a, b).map(Ordering::is_le),
+    };
+    r.map_err(|hole| Demand { hole: Hole::new(hole.id), whole: true })
 }
 
 impl Run<'_, '_> {

@@ -1,0 +1,81 @@
+//! Narrowing on compiled code (`codegen::Jit::narrowing`) against narrowing on the
+//! reference interpreter, on every lemma of the repository's theories (the shared examples
+//! at sizes 1 to 5, the other theories at 1 to 3): where both finish, they agree on the
+//! outcome, the counterexample (concrete and partial), the number of partial cases and the
+//! number of refinements, since compiled code demands the hole the interpreter demands.
+//! (The random terms of `codegen/tests/jit/terms.rs` check the same on generated programs
+//! and partial values, demand by demand.)
+
+use quickcheck::{check_lemma, Cancel, Engine, Options, OutcomeKind, Registry, Report, TesterName};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+#[path = "../../tests/support/theories.rs"]
+mod corpus;
+
+fn theories() -> Vec<PathBuf> {
+    corpus::theories(&Path::new(env!("CARGO_MANIFEST_DIR")).join(".."))
+}
+
+fn run(th: &lang::CheckedTheory, index: usize, engine: Engine, size: u64) -> Report {
+    let opts = Options {
+        tester: Some(TesterName::new("narrowing")),
+        size,
+        timeout: Duration::from_millis(400),
+        ..Options::default()
+    };
+    let registry = Registry::standard().with(narrowing::NarrowingTester);
+    check_lemma(th, index, &opts, engine, &registry, &Cancel::new())
+}
+
+/// Outcomes whose comparison says something (a search cut short says nothing).
+fn finished(r: &Report) -> bool {
+    matches!(r.outcome, OutcomeKind::Counterexample | OutcomeKind::NoCounterexample | OutcomeKind::PotentiallySpurious)
+        && !r.message.as_ref().is_some_and(|m| m.contains("cut short"))
+}
+
+/// What must be the same whichever engine ran.
+fn summary(r: &Report) -> String {
+    format!(
+        "{:?} at size {}, {} partial cases, {:?} refinements, {:?}",
+        r.outcome,
+        r.size,
+        r.tests,
+        r.refinements,
+        r.counterexample.as_ref().map(|c| (&c.assignment, &c.partial))
+    )
+}
+
+#[test]
+fn compiled_narrowing_agrees_with_the_interpreter() {
+    let files = theories();
+    assert!(files.len() > 20, "theories found: {files:?}");
+    let (mut compared, mut refuted, mut problems) = (0, 0, Vec::new());
+    for f in &files {
+        let th = lang::check_theory(&std::fs::read_to_string(f).unwrap());
+        let max_size = if f.components().any(|c| c.as_os_str() == "acceptance") { 5 } else { 3 };
+        for item in &th.items {
+            let lang::ItemKind::Lemma { index, .. } = item.kind else { continue };
+            for size in 1..=max_size {
+                let compiled = run(&th, index, Engine::Compiled, size);
+                let interpreted = run(&th, index, Engine::Interpreter, size);
+                if !finished(&compiled) || !finished(&interpreted) {
+                    break;
+                }
+                compared += 1;
+                refuted += usize::from(compiled.outcome != OutcomeKind::NoCounterexample);
+                let (c, i) = (summary(&compiled), summary(&interpreted));
+                if c != i {
+                    problems.push(format!(
+                        "{}: lemma {index}, size {size}:\n  compiled:    {c}\n  interpreter: {i}",
+                        f.display()
+                    ));
+                    break;
+                }
+            }
+        }
+    }
+    eprintln!("{compared} (lemma, size) pairs compared, {refuted} refuted");
+    assert!(compared > 300 && refuted > 50, "only {compared} compared, {refuted} refuted");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
