@@ -432,27 +432,8 @@ fn clean_trials_with(files: Vec<PathBuf>, prefix: &'static str, tested: fn(&str)
 /// Testers whose expectations the suite holds `hol` to.
 const BUILT_TESTERS: [&str; 3] = ["random", "exhaustive", "narrowing"];
 
-/// Expectations of built testers that today's `hol` does not meet yet, as `(file, line,
-/// tester, outcome today)`: asserted as they are, so that meeting one fails the trial until
-/// it is removed here.
-/// FIXME(issue 15): narrowing with existential quantifiers over infinite types (these
-/// lemmas, or the definitions they use, have one) says "not executable" today.
-const NOT_YET_MET: [(&str, u64, &str, &str); 10] = [
-    ("Hotel.thy", 84, "narrowing", "not_executable"),
-    ("Quantifiers.thy", 48, "narrowing", "not_executable"),
-    ("Quantifiers.thy", 52, "narrowing", "not_executable"),
-    ("Quantifiers.thy", 56, "narrowing", "not_executable"),
-    ("Quantifiers.thy", 60, "narrowing", "not_executable"),
-    ("Quantifiers.thy", 64, "narrowing", "not_executable"),
-    ("Quantifiers.thy", 68, "narrowing", "not_executable"),
-    ("Quantifiers.thy", 72, "narrowing", "not_executable"),
-    ("Quantifiers.thy", 76, "narrowing", "not_executable"),
-    ("Quantifiers.thy", 80, "narrowing", "not_executable"),
-];
-
-/// Every expectation of a built tester in the full JSON run of `file` is met (but those
-/// `NOT_YET_MET` lists, which give what they give today), and the exit status is 0 exactly
-/// when every expectation is.
+/// Every expectation of a built tester in the full JSON run of `file` is met, and the exit
+/// status is 0 exactly when every expectation is.
 fn expectations_met(file: &str, run: &Run) -> Result<(), Failed> {
     let records = run.records()?;
     let mut problems = Vec::new();
@@ -460,17 +441,7 @@ fn expectations_met(file: &str, run: &Run) -> Result<(), Failed> {
     for r in records.iter().filter(|r| r["kind"] == "quickcheck") {
         let (tester, met) = (r["tester"].as_str().unwrap_or("?"), r["expect_met"].as_bool());
         all_met &= met != Some(false);
-        let pending =
-            NOT_YET_MET.iter().find(|(f, line, t, _)| file == *f && r["line"].as_u64() == Some(*line) && tester == *t);
-        if let Some((_, line, _, today)) = pending {
-            if met != Some(false) || r["outcome"] != *today {
-                problems.push(format!(
-                    "line {line}: {tester} was expected not to meet its expectation yet (giving {today}), but gave {}: \
-                     remove it from NOT_YET_MET",
-                    r["outcome"]
-                ));
-            }
-        } else if BUILT_TESTERS.contains(&tester) {
+        if BUILT_TESTERS.contains(&tester) {
             if met == Some(false) {
                 problems.push(format!(
                     "line {}: {tester} expected {}, got {} ({})",
@@ -478,8 +449,8 @@ fn expectations_met(file: &str, run: &Run) -> Result<(), Failed> {
                 ));
             }
         } else if r["outcome"] != "error" {
-            // FIXME(smart generators, narrowing: later issues): these testers are not built
-            // yet and say so; when one is, hold it to its expectations here too.
+            // FIXME(issue 16): `smart_exhaustive` is not built yet and says so; when it
+            // is, hold it to its expectations here too.
             problems.push(format!("line {}: {tester} is not built yet but gave {}", r["line"], r["outcome"]));
         }
     }

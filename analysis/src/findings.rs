@@ -40,7 +40,12 @@ impl QuickcheckRun {
         };
         let mut d = Diagnostic::error(self.statement_span, message).with_label(match r.outcome {
             OutcomeKind::Counterexample => "false for the values below",
-            OutcomeKind::PotentiallySpurious => "false only where an underspecified function was applied",
+            OutcomeKind::PotentiallySpurious => {
+                match r.counterexample.as_ref().and_then(|c| c.spurious_because.as_ref()) {
+                    Some(why) if why.starts_with(NO_WITNESS) => "false unless a witness lies beyond the size bound",
+                    _ => "false only where an underspecified function was applied",
+                }
+            }
             _ => "this lemma",
         });
         d.severity = match (unmet || internal, r.outcome) {
@@ -52,6 +57,12 @@ impl QuickcheckRun {
             d = d.with_note(self.assignment_words().unwrap_or_default());
             for (term, value) in &self.evaluated {
                 d = d.with_note(format!("evaluated: {term} = {value}"));
+            }
+            if !cx.refutation.is_empty() {
+                d = d.with_note(format!(
+                    "no witness exists (proved by narrowing), case by case: {}",
+                    cx.refutation.join("; ")
+                ));
             }
             if !cx.partial.is_empty() {
                 let partial: Vec<String> = cx.partial.iter().map(|(n, v)| format!("{n} = {v}")).collect();
@@ -74,7 +85,12 @@ impl QuickcheckRun {
     pub fn assignment_words(&self) -> Option<String> {
         let cx = self.report.counterexample.as_ref()?;
         let assignment: Vec<String> = cx.assignment.iter().map(|(n, v)| format!("{n} = {v}")).collect();
-        let mut words = format!("counterexample: {}", assignment.join(", "));
+        let mut words = if assignment.is_empty() {
+            // No free variable: the refutation is of the statement itself.
+            "the statement is false".to_string()
+        } else {
+            format!("counterexample: {}", assignment.join(", "))
+        };
         if !cx.instance.is_empty() {
             let inst: Vec<String> = cx.instance.iter().map(|(a, t)| format!("{a} = {t}")).collect();
             words.push_str(&format!(" (with {})", inst.join(", ")));
@@ -119,6 +135,10 @@ impl QuickcheckRun {
         s
     }
 }
+
+/// How narrowing's `spurious_because` begins when an `∃` search was cut by the size bound
+/// (`narrowing::quantified`).
+pub const NO_WITNESS: &str = "no witness for";
 
 /// An outcome in words: `a counterexample`, `no answer in time (timeout)`.
 pub fn outcome_words(o: OutcomeKind) -> &'static str {

@@ -15,7 +15,8 @@
 //!   without an expectation), `counterexample` (variable → value in theory syntax, in the
 //!   lemma's order, or `null`), `instance` (type variable → type), `evaluated` (`[{"term",
 //!   "value"}]`), `spurious_because`, `partial` (narrowing's partial counterexample, as
-//!   `counterexample`), `tests` (for narrowing: partial cases), `refinements` (narrowing's
+//!   `counterexample`), `refutation` (narrowing on a statement with `∃` inside: one line
+//!   per case of the outermost `∃` variables, with the values that refute it), `tests` (for narrowing: partial cases), `refinements` (narrowing's
 //!   holes refined, `null` for the others), `passed_premises`, `size`, `seconds`, `seed`
 //!   (random runs), `exhausted` (the whole space of finite types was tested), `shrink`
 //!   (`{"size_before", "size_after", "attempts", "seconds"}` or `null`), `log` (with
@@ -102,6 +103,9 @@ pub struct RunRecord<'a> {
     pub spurious_because: Option<&'a str>,
     /// Narrowing's partial counterexample (`_` where any value is a counterexample).
     pub partial: Option<Pairs<'a>>,
+    /// Narrowing on a statement with `∃` inside: how the outermost `∃` was refuted, one
+    /// line per case of its variables (`null` otherwise).
+    pub refutation: Option<&'a [String]>,
     pub tests: u64,
     /// Holes refined (narrowing; its `tests` are partial cases), `null` for other testers.
     pub refinements: Option<u64>,
@@ -276,6 +280,7 @@ fn run_record<'a>(file: &'a SourceFile, run: &'a QuickcheckRun) -> RunRecord<'a>
         evaluated: run.evaluated.iter().map(|(term, value)| EvaluatedRecord { term, value }).collect(),
         spurious_because: cx.and_then(|c| c.spurious_because.as_deref()),
         partial: cx.filter(|c| !c.partial.is_empty()).map(|c| Pairs(&c.partial)),
+        refutation: cx.filter(|c| !c.refutation.is_empty()).map(|c| c.refutation.as_slice()),
         tests: r.tests,
         refinements: r.refinements,
         passed_premises: r.passed_premises,
@@ -472,6 +477,7 @@ mod tests {
             instance: vec![("'a".into(), "finite_2".into())],
             spurious_because: None,
             partial: Vec::new(),
+            refutation: Vec::new(),
         });
         report.tests = 12;
         report.passed_premises = 12;

@@ -34,6 +34,8 @@ struct Slot {
     ty: Ty,
     budget: u64,
     fill: Fill,
+    /// The slot of the variable's value this slot is part of (itself for a root).
+    root: u32,
 }
 
 /// One way to fill an open slot.
@@ -87,10 +89,20 @@ impl<'p> Assignment<'p> {
         self.truncated = false;
     }
 
-    /// A new open slot, returning its number.
+    /// A new open slot, the root of a variable's value, returning its number.
     pub fn open(&mut self, ty: Ty, budget: u64) -> u32 {
-        self.slots.push(Slot { ty, budget, fill: Fill::Open });
+        let root = self.slots.len() as u32;
+        self.open_in(ty, budget, root)
+    }
+
+    fn open_in(&mut self, ty: Ty, budget: u64, root: u32) -> u32 {
+        self.slots.push(Slot { ty, budget, fill: Fill::Open, root });
         (self.slots.len() - 1) as u32
+    }
+
+    /// The root slot of the value `slot` is part of.
+    pub fn root(&self, slot: u32) -> Option<u32> {
+        self.slots.get(slot as usize).map(|s| s.root)
     }
 
     /// The number of slots, for `truncate` when backtracking.
@@ -108,11 +120,12 @@ impl<'p> Assignment<'p> {
 
     /// Fills open `slot` with `alt`.
     pub fn fill(&mut self, slot: u32, alt: &Alternative) {
+        let root = self.slots[slot as usize].root;
         let fill = match alt {
             Alternative::Ctor { tag, fields } => {
-                Fill::Ctor(*tag, fields.iter().map(|(ty, b)| self.open(ty.clone(), *b)).collect())
+                Fill::Ctor(*tag, fields.iter().map(|(ty, b)| self.open_in(ty.clone(), *b, root)).collect())
             }
-            Alternative::Suc(b) => Fill::Suc(self.open(Ty::Nat, *b)),
+            Alternative::Suc(b) => Fill::Suc(self.open_in(Ty::Nat, *b, root)),
             Alternative::Known(v) => Fill::Known(v.clone()),
         };
         self.slots[slot as usize].fill = fill;
@@ -121,7 +134,7 @@ impl<'p> Assignment<'p> {
     /// The ways to fill open slot `slot`, smallest first; `whole`: evaluation needs the
     /// whole value (a `nat` is then listed at once rather than one `Suc` at a time).
     pub fn alternatives(&mut self, slot: u32, whole: bool) -> Result<Vec<Alternative>, RefineError> {
-        let Some(Slot { ty, budget, fill: Fill::Open }) = self.slots.get(slot as usize).cloned() else {
+        let Some(Slot { ty, budget, fill: Fill::Open, .. }) = self.slots.get(slot as usize).cloned() else {
             return Err(RefineError::UnknownHole(slot));
         };
         let below = budget.saturating_sub(1);
@@ -131,10 +144,12 @@ impl<'p> Assignment<'p> {
                 (0..=budget).map(|n| Alternative::Known(Value::nat(n))).collect()
             }
             Ty::Nat => {
-                self.truncated = true;
+                // `0 | Suc _` is every number: only a spent budget leaves some out.
                 let mut alts = vec![Alternative::Known(Value::nat(0))];
                 if budget > 0 {
                     alts.push(Alternative::Suc(below));
+                } else {
+                    self.truncated = true;
                 }
                 alts
             }

@@ -15,6 +15,7 @@
 
 mod assignment;
 mod evaluator;
+mod quantified;
 mod search;
 mod tester;
 

@@ -20,17 +20,19 @@ use quickcheck::driver::Turn;
 use quickcheck::program::{PartRef, Schedule, Step};
 use quickcheck::runner::Stop;
 use quickcheck::testers::{End, Search, Setup, SizeResult};
+use quickcheck::Engine;
+use std::time::Instant;
 
 /// Fuel and depth for one part on one partial case (as the other testers' cases).
 const CASE_FUEL: u64 = 50_000_000;
 const CASE_DEPTH: u32 = 100_000;
 
 /// Partial cases between two looks at the budget.
-const BUDGET_INTERVAL: u64 = 256;
+pub(crate) const BUDGET_INTERVAL: u64 = 256;
 
 /// What one partial case says.
 #[derive(Debug)]
-enum Case {
+pub(crate) enum Case {
     /// The conclusion holds for every value of the holes.
     Passed,
     /// A premise is false (or a binding undefined) for every value of the holes.
@@ -52,39 +54,55 @@ struct Frame {
 }
 
 pub struct Narrowing<'c> {
-    c: &'c Conjecture,
-    sched: Schedule,
+    pub(crate) c: &'c Conjecture,
+    pub(crate) sched: Schedule,
     /// The interpreter, or compiled code for partial words, as the run's engine says.
-    eval: PartialEvaluator<'c>,
-    slots: Assignment<'c>,
+    pub(crate) eval: PartialEvaluator<'c>,
+    pub(crate) slots: Assignment<'c>,
     /// The root slot of each generated variable, by variable.
-    roots: Vec<Option<u32>>,
-    limits: Limits,
-    exhausted: bool,
+    pub(crate) roots: Vec<Option<u32>>,
+    pub(crate) limits: Limits,
+    pub(crate) exhausted: bool,
     /// Per step of the schedule: for a premise found true, the length of the search path
     /// then. It stays true below that path (what was decided without a hole's value holds
     /// for every value), so it is not evaluated again until a refinement on that path
     /// changes.
-    held: Vec<Option<usize>>,
+    pub(crate) held: Vec<Option<usize>>,
+    /// The run's last size (Isabelle's): `quantified` reports a potentially spurious
+    /// counterexample only there, as a larger size may find the witness.
+    pub(crate) last_size: u64,
 }
 
 impl<'c> Narrowing<'c> {
+    /// The search of `c`, or of its prenex form when a quantifier over an infinite type
+    /// is left inside it (`Conjecture::prenex`, searched by `quantified`).
     pub fn new(c: &'c Conjecture, setup: &Setup) -> Narrowing<'c> {
+        let c = match &c.prenex {
+            Some(Ok(p)) if c.not_executable.is_some() => &**p,
+            _ => c,
+        };
+        let mut n = Narrowing::with_engine(c, setup.engine, setup.deadline);
+        n.last_size = setup.options.size.max(1);
+        n
+    }
+
+    pub(crate) fn with_engine(c: &'c Conjecture, engine: Engine, deadline: Instant) -> Narrowing<'c> {
         Narrowing {
             c,
             sched: Schedule::of(c),
-            eval: PartialEvaluator::new(&c.program, setup.engine),
+            eval: PartialEvaluator::new(&c.program, engine),
             slots: Assignment::new(&c.program),
             roots: vec![None; c.vars.len()],
-            limits: Limits { fuel: CASE_FUEL, max_depth: CASE_DEPTH, deadline: Some(setup.deadline) },
+            limits: Limits { fuel: CASE_FUEL, max_depth: CASE_DEPTH, deadline: Some(deadline) },
             exhausted: false,
             held: Vec::new(),
+            last_size: 1,
         }
     }
 
     /// Evaluates the schedule's steps on the current partial assignment, `depth` holes deep
     /// in the search.
-    fn case(&mut self, depth: usize) -> Result<Case, EvalError> {
+    pub(crate) fn case(&mut self, depth: usize) -> Result<Case, EvalError> {
         let c = self.c;
         let mut vals: Vec<Option<Value>> = self.roots.iter().map(|r| r.map(|s| self.slots.value(s))).collect();
         let mut demand: Option<Demand> = None;
@@ -144,8 +162,23 @@ impl<'c> Narrowing<'c> {
         })
     }
 
+    /// Opens a hole of budget `budget` for every generated variable; `false` when one has
+    /// no value at this budget.
+    pub(crate) fn open_roots(&mut self, budget: u64) -> bool {
+        self.slots.clear();
+        self.roots = vec![None; self.c.vars.len()];
+        for v in self.sched.generated() {
+            let ty = self.c.vars[v].ty.clone();
+            if !self.slots.inhabited(&ty, budget) {
+                return false;
+            }
+            self.roots[v] = Some(self.slots.open(ty, budget));
+        }
+        true
+    }
+
     /// The generated variables whose values still hold holes, printed with `_` for them.
-    fn partial_assignment(&mut self) -> Vec<(String, String)> {
+    pub(crate) fn partial_assignment(&mut self) -> Vec<(String, String)> {
         let mut out = Vec::new();
         for (v, root) in self.roots.iter().enumerate() {
             let Some(root) = root else { continue };
@@ -159,27 +192,23 @@ impl<'c> Narrowing<'c> {
     }
 
     /// The smallest completion of the generated variables, for the re-check.
-    fn completion(&mut self) -> Option<Vec<Option<Value>>> {
+    pub(crate) fn completion(&mut self) -> Option<Vec<Option<Value>>> {
         let roots = self.roots.clone();
         roots.iter().map(|r| r.map(|s| self.slots.smallest(s).ok_or(())).transpose()).collect::<Result<_, _>>().ok()
     }
 
     fn run(&mut self, turn: &mut Turn) -> SizeResult {
+        if !self.c.prefix.is_empty() {
+            return self.run_quantified(turn);
+        }
         let mut res = SizeResult { refinements: Some(0), ..SizeResult::default() };
         // Isabelle's narrowing counts depth from 0 and runs depths 0 to `size`, one level
         // more than the exhaustive tester's generator size `size - 1`: at size `s` the
         // variables range over the exhaustive tester's values at size `s + 1` (lists of up
         // to `s` elements, `nat` up to `s`), the depth of Lazy SmallCheck.
-        let budget = turn.size + 1;
-        self.slots.clear();
-        self.roots = vec![None; self.c.vars.len()];
-        for v in self.sched.generated() {
-            let ty = self.c.vars[v].ty.clone();
-            if !self.slots.inhabited(&ty, budget) {
-                // No value at this size (a datatype at size 0): no case, as for exhaustive.
-                return res;
-            }
-            self.roots[v] = Some(self.slots.open(ty, budget));
+        if !self.open_roots(turn.size + 1) {
+            // No value at this size (a datatype at size 0): no case, as for exhaustive.
+            return res;
         }
         let mut path: Vec<Frame> = Vec::new();
         self.held = vec![None; self.sched.steps.len()];
@@ -276,7 +305,7 @@ impl Search for Narrowing<'_> {
 }
 
 /// An evaluation's failure as the end of the search.
-fn stop_of(e: EvalError) -> Stop {
+pub(crate) fn stop_of(e: EvalError) -> Stop {
     match e {
         EvalError::Timeout => Stop::Timeout,
         EvalError::NotExecutable(why) => Stop::NotExecutable(why),

@@ -27,6 +27,16 @@ impl Tester for NarrowingTester {
         Coverage::Complete
     }
 
+    /// A quantifier over an infinite type is searched in the statement's prenex form,
+    /// when it has one.
+    fn not_executable(&self, c: &Conjecture) -> Option<String> {
+        match &c.prenex {
+            Some(Ok(_)) => None,
+            Some(Err(why)) => Some(why.clone()),
+            None => c.not_executable.clone(),
+        }
+    }
+
     fn search<'c>(&self, conjecture: &'c Conjecture, setup: &Setup) -> Box<dyn Search + 'c> {
         Box::new(Narrowing::new(conjecture, setup))
     }

@@ -135,6 +135,7 @@ pub fn recheck(c: &Conjecture, sched: &Schedule, generated: &[Option<Value>], de
         instance: c.instance.clone(),
         spurious_because: spurious.as_ref().map(describe_undef),
         partial: Vec::new(),
+        refutation: Vec::new(),
     };
     match spurious {
         None => Recheck::Genuine(cx),

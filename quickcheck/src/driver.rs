@@ -175,7 +175,7 @@ pub(crate) fn run(
         report.message = Some(why);
         return report;
     }
-    if let Some(why) = conjectures.iter().find_map(|c| c.not_executable.clone()) {
+    if let Some(why) = conjectures.iter().find_map(|c| tester.not_executable(c)) {
         report.outcome = OutcomeKind::NotExecutable;
         report.message = Some(why);
         return report;
@@ -197,6 +197,7 @@ pub(crate) fn run(
     // The largest size each instance has covered completely.
     let mut covered = vec![0u64; searches.len()];
     let mut end = None;
+    let mut note = None;
     for (i, k) in order {
         if searches[i].exhausted() || too_big[i] {
             continue;
@@ -236,6 +237,8 @@ pub(crate) fn run(
         if res.shrink.is_some() {
             report.shrink = res.shrink;
         }
+        // The last size's word (of the last instance) stands.
+        note = res.note;
         match res.end {
             None => {
                 report.size = report.size.max(k);
@@ -295,7 +298,8 @@ pub(crate) fn run(
         let exhausted = searches.iter().all(|s| s.exhausted());
         report.exhausted = exhausted;
         report.message = Some(if exhausted {
-            "the statement holds for these types: every value was tested".into()
+            // A statement with quantifiers inside is decided, not tested value by value.
+            note.take().unwrap_or_else(|| "the statement holds for these types: every value was tested".into())
         } else if too_big.iter().any(|b| *b) {
             // Every instance covered at least `bound`; the ones cut short by a space too big
             // to enumerate covered no more.
@@ -306,6 +310,9 @@ pub(crate) fn run(
         } else {
             format!("none up to size {}", report.size)
         });
+        if let (Some(m), Some(n)) = (&mut report.message, note) {
+            m.push_str(&format!("; {n}"));
+        }
     }
     if report.too_large > 0 {
         // Said, so that "none in n tests" is not read as covering cases that never ran.

@@ -64,6 +64,10 @@ pub struct Counterexample {
     /// with `_` where the lemma is false whatever the value is (proved, not tested; the
     /// assignment above is one completion). Empty for other testers.
     pub partial: Vec<(String, String)>,
+    /// Narrowing on a statement with `∃` inside: how the outermost `∃` was refuted, one line
+    /// per case of its variables with the values of the next `∀` that make the statement
+    /// false (`y = 0: false for x = Suc _`); proved, not tested. Empty otherwise.
+    pub refutation: Vec<String>,
 }
 
 /// What shrinking did to a random counterexample.

@@ -14,11 +14,12 @@
 //! order variables are generated, how values are enumerated, and what an outcome is: that is
 //! the testers' business (`quickcheck`).
 
-use super::ir::{FunId, Program, Ty};
+use super::ir::{FunId, Program, Quant, Ty};
 use super::lower::Lowerer;
 use crate::span::Span;
 use crate::types::builtins::Builtin;
-use crate::types::hir::{Lemma, LocalId, Term, TermKind};
+use crate::types::env::Env;
+use crate::types::hir::{Lemma, Local, LocalId, Term, TermKind};
 use crate::types::ty::Type;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -46,6 +47,13 @@ pub struct Conjecture {
     /// Why enumerating testers cannot run this instance: a quantifier left inside the
     /// formula ranges over an infinite type.
     pub not_executable: Option<String>,
+    /// When `not_executable`: the statement in prenex form (`prenex`) for the narrowing
+    /// tester, as a conjecture whose variables are these same ones followed by the
+    /// quantified ones of `prefix`; or why it has no such form.
+    pub prenex: Option<Result<Box<Conjecture>, String>>,
+    /// Of a prenex form: its quantified variables, outermost first (indices into `vars`,
+    /// after the free ones, which are universal and outermost). Empty otherwise.
+    pub prefix: Vec<(Quant, usize)>,
 }
 
 #[derive(Clone, Debug)]
@@ -93,17 +101,26 @@ fn binary(t: &Term, b: Builtin) -> Option<(&Term, &Term)> {
     }
 }
 
-/// The statement after preprocessing: premises, conclusion, and the locals that became free.
-struct Preprocessed<'a> {
-    premises: Vec<&'a Term>,
-    conclusion: &'a Term,
+/// The statement after preprocessing: premises, conclusion, the locals that became free, and
+/// the lemma's locals with those of unfolded definitions after them.
+struct Preprocessed {
+    locals: Vec<Local>,
+    premises: Vec<Term>,
+    conclusion: Term,
     new_frees: Vec<LocalId>,
 }
 
-fn preprocess(lemma: &Lemma) -> Preprocessed<'_> {
-    let mut p = Preprocessed { premises: Vec::new(), conclusion: &lemma.conclusion, new_frees: Vec::new() };
+/// `hides(ty)`: a quantifier over `ty` cannot be enumerated; a premise applying a
+/// non-recursive definition whose body has one is unfolded (`prenex::unfold`).
+fn preprocess(lemma: &Lemma, env: &Env, hides: &mut dyn FnMut(&Type) -> bool) -> Preprocessed {
+    let mut p = Preprocessed {
+        locals: lemma.locals.clone(),
+        premises: Vec::new(),
+        conclusion: lemma.conclusion.clone(),
+        new_frees: Vec::new(),
+    };
     for prem in &lemma.premises {
-        add_premise(&mut p, prem);
+        add_premise(&mut p, prem, env, hides);
     }
     let mut c = &lemma.conclusion;
     loop {
@@ -114,27 +131,30 @@ fn preprocess(lemma: &Lemma) -> Preprocessed<'_> {
             }
             _ => match binary(c, Builtin::Imp) {
                 Some((a, b)) => {
-                    add_premise(&mut p, a);
+                    add_premise(&mut p, a, env, hides);
                     c = b;
                 }
                 None => break,
             },
         }
     }
-    p.conclusion = c;
+    p.conclusion = c.clone();
     p
 }
 
-fn add_premise<'a>(p: &mut Preprocessed<'a>, t: &'a Term) {
+fn add_premise(p: &mut Preprocessed, t: &Term, env: &Env, hides: &mut dyn FnMut(&Type) -> bool) {
     if let TermKind::Quant(crate::core::ir::Quant::Ex, l, None, body) = &t.kind {
         p.new_frees.push(*l);
-        return add_premise(p, body);
+        return add_premise(p, body, env, hides);
     }
     if let Some((a, b)) = binary(t, Builtin::And) {
-        add_premise(p, a);
-        return add_premise(p, b);
+        add_premise(p, a, env, hides);
+        return add_premise(p, b, env, hides);
     }
-    p.premises.push(t);
+    if let Some(body) = super::prenex::unfold(env, &mut p.locals, t, hides) {
+        return add_premise(p, &body, env, hides);
+    }
+    p.premises.push(t.clone());
 }
 
 /// The locals of `t` among `vars`, as indices into `vars`, ascending.
@@ -167,7 +187,7 @@ pub fn lower_conjecture(
     prelude: Arc<HashMap<Arc<str>, crate::types::env::NameRef>>,
     choices: &[TypeChoice],
 ) -> Conjecture {
-    let mut lw = Lowerer::new(env, prelude);
+    let mut lw = Lowerer::new(env.clone(), prelude);
     lw.use_code_equations = !lemma.code;
     let mut subst: HashMap<Arc<str>, Ty> = HashMap::new();
     let mut instance = Vec::new();
@@ -180,12 +200,74 @@ pub fn lower_conjecture(
             .push((format!("'{}", name.trim_start_matches('\'')), super::type_syntax::print_type(&lw.program, &ty)));
         subst.insert(name.clone(), ty);
     }
-    let pre = preprocess(lemma);
+    let infinite = |lw: &mut Lowerer, ty: &Type| {
+        let ty = lw.ty(ty, &subst);
+        crate::core::cardinality::cardinality(&lw.program, &ty).is_none()
+    };
+    let pre = preprocess(lemma, &env, &mut |ty| infinite(&mut lw, ty));
     let mut var_locals: Vec<LocalId> = lemma.frees.clone();
     var_locals.extend(pre.new_frees.iter().copied());
+    let mut not_executable = None;
+    for t in pre.premises.iter().chain(std::iter::once(&pre.conclusion)) {
+        t.visit(&mut |s: &Term| {
+            if not_executable.is_some() {
+                return;
+            }
+            if let TermKind::Quant(q, l, None, _) = &s.kind {
+                if infinite(&mut lw, &pre.locals[*l as usize].ty) {
+                    let ty = lw.ty(&pre.locals[*l as usize].ty, &subst);
+                    let sym = match q {
+                        crate::core::ir::Quant::All => "∀",
+                        crate::core::ir::Quant::Ex => "∃",
+                        crate::core::ir::Quant::Ex1 => "∃!",
+                    };
+                    not_executable = Some(format!(
+                        "the quantifier `{sym}{}` ranges over the infinite type `{}`",
+                        pre.locals[*l as usize].name,
+                        super::type_syntax::print_type(&lw.program, &ty)
+                    ));
+                }
+            }
+        });
+    }
+    let prenex = not_executable.as_ref().map(|_| {
+        let p = super::prenex::prenex(&pre.locals, &pre.premises, &pre.conclusion, &mut |ty| infinite(&mut lw, ty))?;
+        let mut locals = var_locals.clone();
+        locals.extend(p.prefix.iter().map(|(_, l)| *l));
+        let mut c = lower_parts(&mut lw, &pre.locals, &locals, var_locals.len(), &p.premises, &p.conclusion, &subst);
+        c.prefix = p.prefix.iter().enumerate().map(|(i, (q, _))| (*q, var_locals.len() + i)).collect();
+        c.instance = instance.clone();
+        Ok(Box::new(c))
+    });
+    let mut c =
+        lower_parts(&mut lw, &pre.locals, &var_locals, var_locals.len(), &pre.premises, &pre.conclusion, &subst);
+    c.instance = instance;
+    c.not_executable = not_executable;
+    c.prenex = prenex;
+    // Both lowerings went into one program: each conjecture carries all of it.
+    if let Some(Ok(p)) = &mut c.prenex {
+        p.program = lw.program.clone();
+    }
+    c.program = lw.program;
+    c
+}
+
+/// The parts of `premises ⟹ conclusion` over the variables `var_locals`, lowered into
+/// `lw`'s program (which the caller puts into the conjecture). Only the first `bindable`
+/// variables may be computed from a premise `x = t`, and only from those: a quantified
+/// variable of a prenex form is searched in its quantifier's order.
+fn lower_parts(
+    lw: &mut Lowerer,
+    locals: &[Local],
+    var_locals: &[LocalId],
+    bindable: usize,
+    premises: &[Term],
+    conclusion: &Term,
+    subst: &HashMap<Arc<str>, Ty>,
+) -> Conjecture {
     let mut vars: Vec<ConjectureVar> = Vec::new();
-    for l in &var_locals {
-        let local = &lemma.locals[*l as usize];
+    for l in var_locals {
+        let local = &locals[*l as usize];
         // Two quantifiers may bind the same name (`(∃x. P x) ⟶ (∀x. P x)`): as free
         // variables they are told apart as Isabelle does, `x`, `xa`, `xb`, ...
         let mut name = local.name.to_string();
@@ -194,48 +276,25 @@ pub fn lower_conjecture(
             name = format!("{}{}", local.name, suffix as char);
             suffix += 1;
         }
-        vars.push(ConjectureVar { name, ty: lw.ty(&local.ty, &subst) });
-    }
-    let mut not_executable = None;
-    for t in pre.premises.iter().chain(std::iter::once(&pre.conclusion)) {
-        t.visit(&mut |s: &Term| {
-            if not_executable.is_some() {
-                return;
-            }
-            if let TermKind::Quant(q, l, None, _) = &s.kind {
-                let ty = lw.ty(&lemma.locals[*l as usize].ty, &subst);
-                if crate::core::cardinality::cardinality(&lw.program, &ty).is_none() {
-                    let sym = match q {
-                        crate::core::ir::Quant::All => "∀",
-                        crate::core::ir::Quant::Ex => "∃",
-                        crate::core::ir::Quant::Ex1 => "∃!",
-                    };
-                    not_executable = Some(format!(
-                        "the quantifier `{sym}{}` ranges over the infinite type `{}`",
-                        lemma.locals[*l as usize].name,
-                        super::type_syntax::print_type(&lw.program, &ty)
-                    ));
-                }
-            }
-        });
+        vars.push(ConjectureVar { name, ty: lw.ty(&local.ty, subst) });
     }
     let mut n = 0;
     let mut lower = |lw: &mut Lowerer, what: &str, t: &Term| {
         n += 1;
-        lw.lower_body(&format!("{what}{n}"), &lemma.locals, &var_locals, subst.clone(), t)
+        lw.lower_body(&format!("{what}{n}"), locals, var_locals, subst.clone(), t)
     };
     let mut part = |lw: &mut Lowerer, t: &Term, premise: bool| {
         let fun = lower(lw, if premise { "premise" } else { "conclusion" }, t);
-        let uses = uses_of(t, &var_locals);
+        let uses = uses_of(t, var_locals);
         let mut binding = None;
         let mut sides = None;
         if let Some((l, r)) = binary(t, Builtin::Eq) {
             if premise {
                 for (x, def) in [(l, r), (r, l)] {
                     if let TermKind::Local(x) = x.kind {
-                        let def_uses = uses_of(def, &var_locals);
+                        let def_uses = uses_of(def, var_locals);
                         if let Some(var) = var_locals.iter().position(|v| *v == x) {
-                            if !def_uses.contains(&var) {
+                            if !def_uses.contains(&var) && var < bindable && def_uses.iter().all(|u| *u < bindable) {
                                 binding = Some(Binding { var, fun: lower(lw, "binding", def), uses: def_uses });
                                 break;
                             }
@@ -243,7 +302,7 @@ pub fn lower_conjecture(
                     }
                 }
             }
-            let ty = lw.ty(&l.ty, &subst);
+            let ty = lw.ty(&l.ty, subst);
             sides = Some(Sides {
                 lhs: lower(lw, "lhs", l),
                 rhs: lower(lw, "rhs", r),
@@ -254,9 +313,18 @@ pub fn lower_conjecture(
         }
         Part { fun, uses, span: t.span, binding, sides }
     };
-    let premises = pre.premises.iter().map(|t| part(&mut lw, t, true)).collect();
-    let conclusion = part(&mut lw, pre.conclusion, false);
-    Conjecture { program: lw.program, vars, premises, conclusion, instance, not_executable }
+    let premises = premises.iter().map(|t| part(lw, t, true)).collect();
+    let conclusion = part(lw, conclusion, false);
+    Conjecture {
+        program: Program::default(),
+        vars,
+        premises,
+        conclusion,
+        instance: Vec::new(),
+        not_executable: None,
+        prenex: None,
+        prefix: Vec::new(),
+    }
 }
 
 /// The name of the finite type of `n` elements, and of its elements.

@@ -1,6 +1,6 @@
 //! The core IR (`ir`), its text form (`print`, `parse`) and the lowering of the typed theory
 //! into it (`lower`, with pattern-match compilation in `matching`); lemmas lowered for testing
-//! (`conjecture`); the cardinality of a type (`cardinality`); for compiled code, specialisation of higher-order functions (`specialize`)
+//! (`conjecture`), with their quantifiers moved to the front for narrowing (`prenex`); the cardinality of a type (`cardinality`); for compiled code, specialisation of higher-order functions (`specialize`)
 //! and quantifiers over recursively built sets as walks (`set_quantifiers`), sharing
 //! `rewrite`, and rebuilt constructor cells as the matched value (`reuse_cells`).
 
@@ -10,6 +10,7 @@ pub mod ir;
 pub mod lower;
 mod matching;
 pub mod parse;
+pub mod prenex;
 pub mod print;
 pub mod reuse_cells;
 mod rewrite;

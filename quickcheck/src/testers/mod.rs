@@ -37,6 +37,13 @@ pub trait Tester: Send + Sync {
         &[]
     }
 
+    /// Why it cannot run this instance, if so: by default a quantifier over an infinite
+    /// type left inside the statement (`Conjecture::not_executable`), which only a tester
+    /// that searches it (narrowing, on `Conjecture::prenex`) overrides.
+    fn not_executable(&self, conjecture: &Conjecture) -> Option<String> {
+        conjecture.not_executable.clone()
+    }
+
     /// Whether it can test this instance; `Err` says why not, and is the run's error when
     /// the tester was named (a portfolio leaves such a row out).
     fn applies(&self, _conjecture: &Conjecture) -> Result<(), String> {
@@ -120,4 +127,7 @@ pub struct SizeResult {
     /// Holes refined, for a search over partial values (narrowing: its `tests` are partial
     /// cases).
     pub refinements: Option<u64>,
+    /// What a search that found nothing adds to "none up to size n" (narrowing: that the
+    /// statement was decided, or where its search for witnesses was cut).
+    pub note: Option<String>,
 }

@@ -1,0 +1,233 @@
+//! A statement's quantifiers over infinite types moved to the front (prenex normal form),
+//! for the narrowing tester, which alone can search them (Isabelle's `PNF_Narrowing_Engine`);
+//! and the unfolding of definitions that hide such a quantifier, so that one in a premise
+//! becomes free variables like any premise `∃` (what Isabelle's users did by hand for the
+//! hotel key-card attack).
+//!
+//! Moving a quantifier out is sound through `¬` (flipping it), `∧`, `∨` and `⟶` (flipping it
+//! in the antecedent), because every binder is a distinct local (ids, not names: no capture),
+//! and quantifiers from independent subformulas commute with each other, so their prefixes
+//! may be interleaved; `∀` are put first where the order allows (deciding universals first
+//! prunes more). Anywhere else (under `⟷`, `if`, a function's argument, `∃!`) a quantifier
+//! over an infinite type stays where it is, and the statement is not executable for
+//! narrowing either: `prenex` says which quantifier.
+//!
+//! What this module does not know: types beyond "is a quantifier over this type to be
+//! pulled" (the caller's predicate), and how the prefix is searched.
+
+use crate::types::builtins::Builtin;
+use crate::types::env::Env;
+use crate::types::hir::{ConstKind, Local, LocalId, PatKind, Quant, Term, TermKind};
+use crate::types::ty::Type;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// A statement in prenex form: `prefix` binds, outermost first, the variables of the
+/// quantifier-free (as far as the predicate goes) `premises ⟹ conclusion`.
+#[derive(Clone, Debug)]
+pub struct Prenex {
+    pub prefix: Vec<(Quant, LocalId)>,
+    pub premises: Vec<Term>,
+    pub conclusion: Term,
+}
+
+/// `premises ⟹ conclusion` in prenex form with respect to the quantifiers `pull` selects
+/// (by their variable's type); every other quantifier not containing one stays inside.
+/// `Err` names a selected quantifier that cannot be moved to the front.
+pub fn prenex(
+    locals: &[Local],
+    premises: &[Term],
+    conclusion: &Term,
+    pull: &mut dyn FnMut(&Type) -> bool,
+) -> Result<Prenex, String> {
+    let mut p = Puller { locals, pull };
+    let mut prefix = Vec::new();
+    let mut out = Vec::new();
+    for t in premises {
+        let (q, m) = p.pull(t, false)?;
+        prefix = merge(prefix, q);
+        out.push(m);
+    }
+    let (q, conclusion) = p.pull(conclusion, true)?;
+    Ok(Prenex { prefix: merge(prefix, q), premises: out, conclusion })
+}
+
+struct Puller<'a, 'f> {
+    locals: &'a [Local],
+    pull: &'f mut dyn FnMut(&Type) -> bool,
+}
+
+type Pulled = (Vec<(Quant, LocalId)>, Term);
+
+impl Puller<'_, '_> {
+    /// Whether `t` holds a quantifier to pull.
+    fn holds(&mut self, t: &Term) -> bool {
+        let mut found = false;
+        t.visit(&mut |s: &Term| {
+            if let TermKind::Quant(_, l, None, _) = &s.kind {
+                found = found || (self.pull)(&self.locals[*l as usize].ty);
+            }
+        });
+        found
+    }
+
+    /// `t`'s prefix and matrix, `t` standing in positive position when `positive`.
+    fn pull(&mut self, t: &Term, positive: bool) -> Result<Pulled, String> {
+        if !self.holds(t) {
+            return Ok((Vec::new(), t.clone()));
+        }
+        if let TermKind::Quant(q, l, None, body) = &t.kind {
+            let q = match (q, positive) {
+                (Quant::Ex1, _) => return Err(self.stays(t, "under `∃!`")),
+                (q, true) => *q,
+                (Quant::All, false) => Quant::Ex,
+                (_, false) => Quant::All,
+            };
+            let (mut prefix, m) = self.pull(body, positive)?;
+            prefix.insert(0, (q, *l));
+            return Ok((prefix, m));
+        }
+        let (head, args) = t.spine();
+        let connective = match (&head.kind, args.as_slice()) {
+            (TermKind::Builtin(Builtin::Not), [a]) => {
+                let (q, m) = self.pull(a, !positive)?;
+                return Ok((q, Term { kind: TermKind::App(Box::new(head.clone()), Box::new(m)), ..t.clone() }));
+            }
+            (TermKind::Builtin(b @ (Builtin::And | Builtin::Or | Builtin::Imp)), [a, b2]) => Some((*b, *a, *b2)),
+            _ => None,
+        };
+        let Some((op, a, b)) = connective else {
+            let why = match &head.kind {
+                TermKind::Builtin(Builtin::Eq) => "under `⟷` or `=`",
+                TermKind::If(..) => "under `if`",
+                _ => "inside a term that is not `¬`, `∧`, `∨` or `⟶`",
+            };
+            return Err(self.stays(t, why));
+        };
+        let (qa, ma) = self.pull(a, if op == Builtin::Imp { !positive } else { positive })?;
+        let (qb, mb) = self.pull(b, positive)?;
+        // `t` is `App(App(head, a), b)`: the same shape over the matrices.
+        let TermKind::App(inner, _) = &t.kind else { unreachable!("a binary connective") };
+        let inner = Term { kind: TermKind::App(Box::new(head.clone()), Box::new(ma)), ..(**inner).clone() };
+        Ok((merge(qa, qb), Term { kind: TermKind::App(Box::new(inner), Box::new(mb)), ..t.clone() }))
+    }
+
+    /// Why the first selected quantifier of `t` stays inside.
+    fn stays(&mut self, t: &Term, why: &str) -> String {
+        let mut name = None;
+        t.visit(&mut |s: &Term| {
+            if let TermKind::Quant(q, l, None, _) = &s.kind {
+                if name.is_none() && (self.pull)(&self.locals[*l as usize].ty) {
+                    let sym = match q {
+                        Quant::All => "∀",
+                        Quant::Ex => "∃",
+                        Quant::Ex1 => "∃!",
+                    };
+                    name = Some(format!("{sym}{}", self.locals[*l as usize].name));
+                }
+            }
+        });
+        format!(
+            "the quantifier `{}` over an infinite type is {why}, so narrowing cannot move it to the front",
+            name.unwrap_or_default()
+        )
+    }
+}
+
+/// Two prefixes of independent subformulas as one: each keeps its order; a `∀` goes first
+/// where either offers one.
+fn merge(a: Vec<(Quant, LocalId)>, b: Vec<(Quant, LocalId)>) -> Vec<(Quant, LocalId)> {
+    let (mut a, mut b) = (a.into_iter().peekable(), b.into_iter().peekable());
+    let mut out = Vec::new();
+    loop {
+        let next = match (a.peek(), b.peek()) {
+            (Some((Quant::All, _)), _) | (Some(_), None) => a.next(),
+            (_, Some((Quant::All, _))) | (None, Some(_)) => b.next(),
+            (Some(_), Some(_)) => a.next(),
+            (None, None) => return out,
+        };
+        out.extend(next);
+    }
+}
+
+/// `t` with a non-recursive definition applied to all its arguments replaced by its body
+/// (its own locals appended to `locals`), when the body holds a quantifier that `hides`
+/// selects; `None` when `t` is not such an application.
+pub fn unfold(env: &Env, locals: &mut Vec<Local>, t: &Term, hides: &mut dyn FnMut(&Type) -> bool) -> Option<Term> {
+    let (head, args) = t.spine();
+    let TermKind::Const(id, inst) = &head.kind else { return None };
+    let def = env.konst(*id);
+    let ConstKind::Equations { locals: def_locals, equations, arity } = &def.kind else { return None };
+    let [(pats, rhs)] = equations.as_slice() else { return None };
+    if *arity != args.len() || !pats.iter().all(|p| matches!(p.kind, PatKind::Var(_))) {
+        return None;
+    }
+    let mut recursive = false;
+    rhs.visit(&mut |s: &Term| recursive = recursive || matches!(&s.kind, TermKind::Const(c, _) if c == id));
+    if recursive {
+        return None;
+    }
+    let types: HashMap<Arc<str>, Type> =
+        def.scheme.params.iter().map(|(n, _)| n.clone()).zip(inst.iter().cloned()).collect();
+    let offset = locals.len() as LocalId;
+    let new_locals: Vec<Local> =
+        def_locals.iter().map(|l| Local { name: l.name.clone(), ty: l.ty.subst_params(&types) }).collect();
+    let mut body = rhs.clone();
+    body.rewrite(&mut |ty: &mut Type| *ty = ty.subst_params(&types), &mut |l: &mut LocalId| *l += offset);
+    let hidden = {
+        let mut found = false;
+        body.visit(&mut |s: &Term| {
+            if let TermKind::Quant(_, l, None, _) = &s.kind {
+                found = found || hides(&new_locals[(*l - offset) as usize].ty);
+            }
+        });
+        found
+    };
+    if !hidden {
+        return None;
+    }
+    locals.extend(new_locals);
+    let by_param: HashMap<LocalId, &Term> = pats
+        .iter()
+        .zip(&args)
+        .filter_map(|(p, a)| match p.kind {
+            PatKind::Var(l) => Some((l + offset, *a)),
+            _ => None,
+        })
+        .collect();
+    Some(replace_locals(body, &by_param, t.span))
+}
+
+/// `t`, a definition's body, with every use of a local in `map` replaced by its term, and
+/// every span of its own set to `span` (the application it replaces: the body's spans are
+/// into the file that defines it, which may be another). The terms' own locals are never
+/// bound inside `t` (its binders are fresh), so nothing is captured.
+fn replace_locals(mut t: Term, map: &HashMap<LocalId, &Term>, span: crate::span::Span) -> Term {
+    if let TermKind::Local(l) = t.kind {
+        if let Some(r) = map.get(&l) {
+            return (*r).clone();
+        }
+    }
+    t.span = span;
+    let go = |b: Box<Term>| Box::new(replace_locals(*b, map, span));
+    t.kind = match t.kind {
+        TermKind::App(a, b) => TermKind::App(go(a), go(b)),
+        TermKind::Let(l, a, b) => TermKind::Let(l, go(a), go(b)),
+        TermKind::Lambda(l, b) => TermKind::Lambda(l, go(b)),
+        TermKind::If(c, a, b) => TermKind::If(go(c), go(a), go(b)),
+        TermKind::Case(s, arms) => {
+            TermKind::Case(go(s), arms.into_iter().map(|(p, r)| (p, replace_locals(r, map, span))).collect())
+        }
+        TermKind::Quant(q, l, bound, body) => {
+            let bound = bound.map(|b| match b {
+                crate::types::hir::Bound::In(a) => crate::types::hir::Bound::In(go(a)),
+                crate::types::hir::Bound::Less(a) => crate::types::hir::Bound::Less(go(a)),
+                crate::types::hir::Bound::LessEq(a) => crate::types::hir::Bound::LessEq(go(a)),
+            });
+            TermKind::Quant(q, l, bound, go(body))
+        }
+        TermKind::SetCompr(l, dom, body) => TermKind::SetCompr(l, dom.map(go), go(body)),
+        k => k,
+    };
+    t
+}
