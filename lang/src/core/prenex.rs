@@ -231,3 +231,114 @@ fn replace_locals(mut t: Term, map: &HashMap<LocalId, &Term>, span: crate::span:
     };
     t
 }
+
+#[cfg(test)]
+mod tests {
+    //! The prenex form against brute force: closed formulas over finite types, every
+    //! quantifier pulled, evaluated by the interpreter (which enumerates finite quantifiers)
+    //! before and after.
+
+    use super::*;
+    use crate::types::hir::Term;
+
+    /// A formula over `bool` and `t = A | B | C`, closed over `env` (name, is it a `t`).
+    fn formula(seed: &mut u64, depth: u32, env: &mut Vec<(String, bool)>) -> String {
+        let mut next = |n: u64| {
+            *seed ^= *seed << 13;
+            *seed ^= *seed >> 7;
+            *seed ^= *seed << 17;
+            *seed % n
+        };
+        let atom = |k: u64, env: &[(String, bool)]| -> String {
+            let bools: Vec<&String> = env.iter().filter(|(_, t)| !t).map(|(n, _)| n).collect();
+            let ts: Vec<&String> = env.iter().filter(|(_, t)| *t).map(|(n, _)| n).collect();
+            match k % 3 {
+                0 if !bools.is_empty() => bools[(k / 3) as usize % bools.len()].clone(),
+                1 if !ts.is_empty() => {
+                    let x = ts[(k / 3) as usize % ts.len()];
+                    let y = ["A", "B", ts[(k / 7) as usize % ts.len()]][(k / 5) as usize % 3];
+                    format!("{x} = {y}")
+                }
+                _ => ["True", "False"][(k / 3) as usize % 2].to_string(),
+            }
+        };
+        if depth == 0 {
+            return atom(next(1 << 20), env);
+        }
+        match next(7) {
+            0 => format!("¬ ({})", formula(seed, depth - 1, env)),
+            1..=3 => {
+                let op = ["∧", "∨", "⟶"][next(3) as usize];
+                let a = formula(seed, depth - 1, env);
+                let b = formula(seed, depth - 1, env);
+                format!("({a}) {op} ({b})")
+            }
+            _ => {
+                let name = format!("v{}", env.len());
+                let is_t = next(2) == 0;
+                let q = ["∀", "∃"][next(2) as usize];
+                env.push((name.clone(), is_t));
+                let body = formula(seed, depth - 1, env);
+                env.pop();
+                format!("{q}{name} :: {}. {body}", if is_t { "t" } else { "bool" })
+            }
+        }
+    }
+
+    /// The prenex form of `term` as one term: its prefix around `premises ⟶ conclusion`.
+    fn rebuilt(locals: &[Local], term: &Term) -> Term {
+        let p = prenex(locals, &[], term, &mut |_| true).expect("every formula here has a prenex form");
+        assert!(p.premises.is_empty());
+        p.prefix.iter().rev().fold(p.conclusion, |body, (q, l)| Term {
+            ty: body.ty.clone(),
+            span: body.span,
+            kind: TermKind::Quant(*q, *l, None, Box::new(body)),
+        })
+    }
+
+    #[test]
+    fn prenex_form_agrees_with_brute_force() {
+        let mut text = String::from("theory T imports Main begin\ndatatype t = A | B | C\n");
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut formulas = Vec::new();
+        for i in 0..400 {
+            let f = formula(&mut seed, 2 + i % 4, &mut Vec::new());
+            text.push_str(&format!("value \"{f}\"\n"));
+            formulas.push(f);
+        }
+        text.push_str("end\n");
+        let mut th = crate::check_theory(&text);
+        assert!(th.diagnostics.iter().all(|d| d.severity != crate::Severity::Error), "{:?}", th.diagnostics);
+        let (mut quantified, mut checked) = (0, 0);
+        for (i, index) in th.value_indices().into_iter().enumerate() {
+            let original = th.eval_rewritten_value(index, |_, t| t.clone()).expect("evaluates");
+            let mut prefix_len = 0;
+            let moved = th
+                .eval_rewritten_value(index, |locals, t| {
+                    let r = rebuilt(locals, t);
+                    let mut body = &r;
+                    while let TermKind::Quant(_, _, _, b) = &body.kind {
+                        prefix_len += 1;
+                        body = b;
+                    }
+                    let mut inside = 0;
+                    body.visit(&mut |s: &Term| inside += usize::from(matches!(s.kind, TermKind::Quant(..))));
+                    assert_eq!(inside, 0, "a quantifier stayed inside: {}", formulas[i]);
+                    r
+                })
+                .expect("evaluates");
+            assert_eq!(original, moved, "{}", formulas[i]);
+            quantified += usize::from(prefix_len > 1);
+            checked += 1;
+        }
+        assert!(checked == 400 && quantified > 100, "{checked} formulas, {quantified} with two quantifiers or more");
+    }
+
+    #[test]
+    fn a_quantifier_under_iff_stays_and_says_why() {
+        let th = crate::check_theory("theory T imports Main begin\nlemma \"(∃n :: nat. P n) = Q\" oops\nend\n");
+        let lemma = th.lemma(0);
+        let err = prenex(&lemma.locals, &lemma.premises, &lemma.conclusion, &mut |_| true).unwrap_err();
+        assert!(err.contains("`∃n`") && err.contains("`⟷`"), "{err}");
+    }
+}

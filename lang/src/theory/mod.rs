@@ -130,6 +130,20 @@ impl CheckedTheory {
         (&lw.program, fid, ret)
     }
 
+    /// Value item `index` with its term rewritten by `f` (given its locals), evaluated by
+    /// the reference interpreter: for tests of term transformations against the original.
+    #[cfg(test)]
+    pub(crate) fn eval_rewritten_value(
+        &mut self,
+        index: usize,
+        f: impl FnOnce(&[hir::Local], &hir::Term) -> hir::Term,
+    ) -> Result<interp::Value, EvalError> {
+        let v = self.values[index].clone();
+        let term = f(&v.locals, &v.term);
+        let fid = self.lowerer().lower_body("rewritten", &v.locals, &[], HashMap::new(), &term);
+        interp::call(&self.lowerer().program, fid, vec![], &Limits::default())
+    }
+
     fn lowerer(&mut self) -> &mut Lowerer {
         let (env, prelude) = (self.env.clone(), self.prelude.clone());
         self.lowerer.get_or_insert_with(|| Lowerer::new(env, prelude))
