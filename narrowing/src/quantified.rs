@@ -321,9 +321,11 @@ impl Narrowing<'_> {
         match (&why, again) {
             (None, Verdict::False) | (Some(_), Verdict::Cut(_)) => {}
             (_, Verdict::Stop(e)) => return Some(e),
-            (_, again) => return Some(End::Disagreement(format!(
+            (_, again) => {
+                return Some(End::Disagreement(format!(
                 "narrowing: compiled code and interpreter disagree: the re-check of the counterexample says {again:?}"
-            ))),
+            )))
+            }
         }
         let partial = self.partial_assignment();
         let mut cx = check.counterexample(&outer, of_var);
