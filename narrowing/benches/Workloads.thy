@@ -47,4 +47,11 @@ primrec ins :: "e ⇒ tree ⇒ tree" where
 lemma ordered_ins: "ordered t ⟹ ordered (ins x t)"
   sorry
 
+text ‹A statement with an existential inside (issue 15): for every list an existential
+witness whose every extension agrees, refuted case by case; narrowing's memory is the
+depth of its refinement tree.›
+
+lemma append_witness: "∃ys. ∀zs. xs @ zs = ys @ (zs :: e list)"
+  sorry
+
 end

@@ -70,6 +70,9 @@ pub struct Assignment<'p> {
     /// Some refinement left out values of the type because of the budget: the size did
     /// not cover the whole type.
     pub truncated: bool,
+    /// The most slots alive at once since `clear`: the memory of a search, which is the
+    /// depth of its refinement tree, not its size.
+    pub peak: usize,
 }
 
 impl<'p> Assignment<'p> {
@@ -80,6 +83,7 @@ impl<'p> Assignment<'p> {
             spaces: Spaces::new(program),
             inhabited: HashMap::new(),
             truncated: false,
+            peak: 0,
         }
     }
 
@@ -87,6 +91,7 @@ impl<'p> Assignment<'p> {
     pub fn clear(&mut self) {
         self.slots.clear();
         self.truncated = false;
+        self.peak = 0;
     }
 
     /// A new open slot, the root of a variable's value, returning its number.
@@ -97,6 +102,7 @@ impl<'p> Assignment<'p> {
 
     fn open_in(&mut self, ty: Ty, budget: u64, root: u32) -> u32 {
         self.slots.push(Slot { ty, budget, fill: Fill::Open, root });
+        self.peak = self.peak.max(self.slots.len());
         (self.slots.len() - 1) as u32
     }
 

@@ -296,7 +296,9 @@ impl<'c> Narrowing<'c> {
 
 impl Search for Narrowing<'_> {
     fn run_size(&mut self, turn: &mut Turn) -> SizeResult {
-        self.run(turn)
+        let mut res = self.run(turn);
+        res.peak_slots = Some(self.slots.peak as u64);
+        res
     }
 
     fn exhausted(&self) -> bool {

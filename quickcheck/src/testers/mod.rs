@@ -130,4 +130,7 @@ pub struct SizeResult {
     /// What a search that found nothing adds to "none up to size n" (narrowing: that the
     /// statement was decided, or where its search for witnesses was cut).
     pub note: Option<String>,
+    /// Narrowing: the most slots of partial values alive at once in this size's search
+    /// (memory grows with the depth of the refinement tree, not with its size).
+    pub peak_slots: Option<u64>,
 }
