@@ -1,7 +1,7 @@
-//! Checking a theory command by command: datatypes (with the strict positivity check), type
-//! synonyms, `fun`/`primrec`/`definition` groups, `inductive` predicates, lemmas and `value`
-//! terms. A command with an error is reported and leaves the environment as it was, so the
-//! rest of the file is checked as if it were absent.
+//! Checking a theory command by command: datatypes (with the strict positivity and uniformity
+//! checks), type synonyms, `fun`/`primrec`/`definition` groups, `inductive` predicates, lemmas
+//! and `value` terms. A command with an error is reported and leaves the environment as it was,
+//! so the rest of the file is checked as if it were absent.
 
 use super::elab::{type_too_large, Elab, Mode, TyVars, GROUP_BASE, MAX_TYPE_SIZE, R};
 use super::env::{Env, NameRef, TypeRef};
@@ -180,8 +180,9 @@ impl<'s> Checker<'s> {
                 for a in &c.args {
                     check_positive(&a.ty, &names, true, &c.name.name)?;
                     let ty = e.convert_type(&a.ty, TyVars::Flexible)?;
-                    let names: Vec<&str> = d.params.iter().map(|p| p.name.name.as_str()).collect();
-                    check_type_params(&e, &ty, &names, a.ty.span, &d.name.name)?;
+                    let params: Vec<&str> = d.params.iter().map(|p| p.name.name.as_str()).collect();
+                    check_type_params(&e, &ty, &params, a.ty.span, &d.name.name)?;
+                    check_uniform(&mut e, &a.ty, &ty, &names, &params, &d.name.name)?;
                     fields.push(ty);
                 }
                 if !seen.insert(c.name.name.as_str()) {
@@ -953,6 +954,89 @@ fn check_positive(t: &ast::Type, names: &[&str], positive: bool, ctor: &str) -> 
             args.iter().try_for_each(|a| check_positive(a, names, positive, ctor))
         }
     }
+}
+
+/// The datatypes being defined (`group`) may recur only uniformly, as Isabelle's datatype
+/// package requires: inside the constructors of `owner` (with parameters `params`), every
+/// occurrence of one of them is applied to exactly `params`, in order. A nonuniform
+/// occurrence (`('a × 'a) nest` in `'a nest`) would give the datatype infinitely many
+/// instances, and lowering one would never end. `field` is the argument as written, `ty` as
+/// converted (synonyms expanded), which decides; the text only locates the occurrence.
+fn check_uniform(
+    e: &mut Elab<'_>,
+    field: &ast::Type,
+    ty: &Type,
+    group: &[&str],
+    params: &[&str],
+    owner: &str,
+) -> R<()> {
+    let uniform = |t: &Type| match t {
+        Type::Con(_, args) => {
+            args.len() == params.len()
+                && args.iter().zip(params).all(|(a, p)| matches!(a, Type::Param(q) if **q == **p))
+        }
+        _ => true,
+    };
+    let Some(bad) = nonuniform_occurrence(ty, group, &uniform) else { return Ok(()) };
+    // The first occurrence in the text that is nonuniform once converted (a synonym may
+    // make `'a id t` uniform).
+    let mut stack = vec![field];
+    let mut found = None;
+    while let Some(t) = stack.pop() {
+        match &t.kind {
+            ast::TypeKind::Var(_) => {}
+            ast::TypeKind::Fun(a, b) => stack.extend([&**b, &**a]),
+            ast::TypeKind::App(n, args) => {
+                if group.contains(&n.name.as_str()) {
+                    if let Ok(c) = e.convert_type(t, TyVars::Flexible) {
+                        if !uniform(&c) {
+                            found = Some((t.span, c));
+                            break;
+                        }
+                    }
+                }
+                stack.extend(args.iter().rev());
+            }
+        }
+    }
+    let (span, bad) = found.unwrap_or((field.span, bad));
+    let Type::Con(name, args) = &bad else { return Ok(()) };
+    let mut printer = TypePrinter::default();
+    let shown = printer.print(&bad);
+    let d = if args.len() == params.len() {
+        let expected = printer.print(&Type::Con(name.clone(), params.iter().map(|p| Type::param(p)).collect()));
+        let label = if **name == *owner {
+            format!("must be `{expected}`: a datatype recurs only at its own parameters, in order")
+        } else {
+            format!(
+                "must be `{expected}`: datatypes defined together recur only at the parameters of `{owner}`, in order"
+            )
+        };
+        Diagnostic::error(span, format!("`{shown}` is a nonuniform recursive occurrence of `{name}`")).with_label(label)
+    } else {
+        Diagnostic::error(span, format!("`{shown}` is a nonuniform recursive occurrence of `{name}`")).with_label(
+            format!(
+                "`{name}` takes {}, but `{owner}` has {}: datatypes defined together recur only at the same parameters",
+                plural(args.len(), "parameter"),
+                plural(params.len(), "parameter")
+            ),
+        )
+    };
+    Err(d.with_note("Isabelle rejects nonuniform recursion too: such a datatype can have infinitely many instances"))
+}
+
+/// An occurrence in `t` of a datatype of `group` that is not `uniform`.
+fn nonuniform_occurrence(t: &Type, group: &[&str], uniform: &impl Fn(&Type) -> bool) -> Option<Type> {
+    let mut stack = vec![t];
+    while let Some(t) = stack.pop() {
+        if let Type::Con(c, args) = t {
+            if group.contains(&&**c) && !uniform(t) {
+                return Some(t.clone());
+            }
+            stack.extend(args.iter());
+        }
+    }
+    None
 }
 
 /// Calls `f` on every name in a surface term (bound or free, patterns included).
