@@ -460,17 +460,14 @@ impl<'s> Checker<'s> {
         // Generalize: the variables left in each constant's type become its parameters,
         // named after the fixed ones in order.
         let mut gen: HashMap<u32, Arc<str>> = HashMap::new();
-        let mut used: Vec<Arc<str>> = e.inf.param_sorts.keys().cloned().collect();
+        let mut fresh = FreshParams::default();
+        e.inf.param_sorts.keys().for_each(|p| fresh.mark(p));
         let mut schemes = Vec::new();
         for (_, ty) in &e.group {
             let mut vars = Vec::new();
             e.free_vars(ty, &mut vars);
             for v in vars {
-                gen.entry(v).or_insert_with(|| {
-                    let name = fresh_param_name(&used);
-                    used.push(name.clone());
-                    name
-                });
+                gen.entry(v).or_insert_with(|| fresh.name());
             }
         }
         for (_, ty) in &e.group {
@@ -635,32 +632,28 @@ impl<'s> Checker<'s> {
         // Type variables of the free variables become the lemma's parameters; annotated ones
         // keep the name the user gave them.
         let mut vars = Vec::new();
-        for (_, l) in &e.frees {
-            e.free_vars(&e.locals[*l as usize].ty.clone(), &mut vars);
-        }
+        let mut types: Vec<Type> = e.frees.iter().map(|(_, l)| e.locals[*l as usize].ty.clone()).collect();
         // Then every other type variable of the statement (`∀x y. x = y` is about any type,
         // not about `unit`).
-        for l in &e.locals {
-            e.free_vars(&l.ty, &mut vars);
-        }
+        types.extend(e.locals.iter().map(|l| l.ty.clone()));
         for t in premises.iter().chain(props.iter().flat_map(|(own, c)| own.iter().chain(std::iter::once(c)))) {
-            t.visit(&mut |s: &Term| e.free_vars(&s.ty, &mut vars));
+            t.visit(&mut |s: &Term| types.push(s.ty.clone()));
         }
+        e.free_vars_of(&types, &mut vars);
         let mut gen: HashMap<u32, Arc<str>> = HashMap::new();
-        let mut used: Vec<Arc<str>> = Vec::new();
+        let mut fresh = FreshParams::default();
+        let in_vars: HashSet<u32> = vars.iter().copied().collect();
         for (name, t) in &e.tyvars {
             if let Type::Var(v) = *e.inf.shallow(t) {
-                if vars.contains(&v) {
+                if in_vars.contains(&v) {
                     gen.insert(v, name.clone());
-                    used.push(name.clone());
+                    fresh.mark(name);
                 }
             }
         }
         for v in &vars {
             if !gen.contains_key(v) {
-                let n = fresh_param_name(&used);
-                used.push(n.clone());
-                gen.insert(*v, n);
+                gen.insert(*v, fresh.name());
             }
         }
         let params: Vec<(Arc<str>, Sort)> =
@@ -779,12 +772,10 @@ impl<'s> Checker<'s> {
         let shown_type = {
             let mut vars = Vec::new();
             e.free_vars(&term.ty, &mut vars);
-            let mut used = Vec::new();
+            let mut fresh = FreshParams::default();
             let mut shown = HashMap::new();
             for v in vars.into_iter().filter(|v| e.inf.sort_of_var(*v).is_empty()) {
-                let n = fresh_param_name(&used);
-                used.push(n.clone());
-                shown.insert(v, n);
+                shown.insert(v, fresh.name());
             }
             TypePrinter::default().print(&e.finalize_type(&term.ty, &shown))
         };
@@ -880,15 +871,34 @@ fn infix_constant(op: ast::BinOp) -> Option<&'static str> {
     })
 }
 
-fn fresh_param_name(used: &[Arc<str>]) -> Arc<str> {
-    for i in 0.. {
-        let letter = (b'a' + (i % 26) as u8) as char;
-        let name = if i < 26 { format!("'{letter}") } else { format!("'{letter}{}", i / 26) };
-        if !used.iter().any(|u| **u == *name) {
-            return Arc::from(name);
+/// Names for type variables: `'a` … `'z`, `'a1` … `'z1`, `'a2` …, in order, skipping those
+/// taken. A set, and a position that only moves on (every name before it is taken), so n
+/// names cost n steps: scanning from `'a` through a list for each name cost n³, and a
+/// `value` of a type with 10,000 variables took minutes.
+#[derive(Default)]
+struct FreshParams {
+    taken: HashSet<Arc<str>>,
+    next: usize,
+}
+
+impl FreshParams {
+    /// `name` is taken (a type variable written in the text).
+    fn mark(&mut self, name: &Arc<str>) {
+        self.taken.insert(name.clone());
+    }
+
+    /// The first name not taken, which is taken from now on.
+    fn name(&mut self) -> Arc<str> {
+        loop {
+            let i = self.next;
+            self.next += 1;
+            let letter = (b'a' + (i % 26) as u8) as char;
+            let name: Arc<str> = if i < 26 { format!("'{letter}") } else { format!("'{letter}{}", i / 26) }.into();
+            if self.taken.insert(name.clone()) {
+                return name;
+            }
         }
     }
-    unreachable!()
 }
 
 /// Replaces the group placeholders by the constants' real ids, at the identity instance.
