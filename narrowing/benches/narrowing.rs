@@ -6,6 +6,9 @@
 //! same run is the exhaustive tester over the same space, for (b) only: (c)'s space (trees
 //! of five levels) is far too large to enumerate. A third workload has an existential
 //! inside (`append_witness`), with the most slots alive at once (the search's memory).
+//! `narrowing` counts compiling the program in each run; `narrowing_compiled_once` runs the
+//! size again and again on one search, compiled once (Lazy SmallCheck's figures do not
+//! count GHC either).
 
 #[path = "../tests/support/workloads.rs"]
 mod workloads;
@@ -14,7 +17,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use narrowing::NarrowingTester;
 use quickcheck::testers::exhaustive::ExhaustiveTester;
 use std::time::Instant;
-use workloads::{conjecture, run_size, DEPTH_5, LSC_B, LSC_C};
+use workloads::{conjecture, run_size, run_sizes, DEPTH_5, LSC_B, LSC_C};
 
 fn bench(c: &mut Criterion) {
     for (id, lemma, lsc, baseline) in [
@@ -39,6 +42,14 @@ fn bench(c: &mut Criterion) {
         let mut g = c.benchmark_group(id);
         g.throughput(Throughput::Elements(partial));
         g.bench_function("narrowing", |b| b.iter(|| run_size(&NarrowingTester, &conj, DEPTH_5)));
+        // The search alone: one compilation for all the iterations.
+        g.bench_function("narrowing_compiled_once", |b| {
+            b.iter_custom(|n| {
+                let t = Instant::now();
+                run_sizes(&NarrowingTester, &conj, DEPTH_5, n);
+                t.elapsed()
+            })
+        });
         if baseline {
             let cases = run_size(&ExhaustiveTester, &conj, DEPTH_5 + 1).tests;
             g.throughput(Throughput::Elements(cases));

@@ -13,6 +13,7 @@
 //! whole number; `int` is `0, 1, -1, ..., j, -j`; `bool`, sets and functions are their
 //! exhaustive space's values, one alternative each.
 
+use codegen::{Jit, JitOutcome, Word};
 use lang::core::ir::{Program, Ty};
 use lang::interp::{cardinality, Hole, Value};
 use quickcheck::space::Spaces;
@@ -250,6 +251,31 @@ impl<'p> Assignment<'p> {
     fn smallest_of(&mut self, ty: &Ty, budget: u64) -> Option<Value> {
         let space = self.spaces.space(ty, budget).ok()?;
         (space.count() > 0).then(|| space.value(0))
+    }
+
+    /// The partial value of the tree rooted at `slot` built directly as a word in `jit`'s
+    /// arena (narrowing mode): the same value `value` gives, without an interpreter value in
+    /// between for its constructors (the cost of a compiled partial case is mostly this).
+    pub fn encode(&self, slot: u32, jit: &mut Jit) -> Result<Word, JitOutcome> {
+        let s = &self.slots[slot as usize];
+        match &s.fill {
+            Fill::Open => jit.hole_word(Hole::new(slot)),
+            Fill::Known(v) => jit.word_of(v, &s.ty),
+            Fill::Ctor(tag, fields) => {
+                let mut words = [0 as Word; 8];
+                if fields.len() > words.len() {
+                    return jit.word_of(&self.value(slot), &s.ty);
+                }
+                for (w, f) in words.iter_mut().zip(fields) {
+                    *w = self.encode(*f, jit)?;
+                }
+                jit.ctor_word(*tag, &words[..fields.len()])
+            }
+            Fill::Suc(_) => match self.build(slot, &|h| Value::Hole(h)) {
+                Value::Hole(h) => jit.hole_word(h),
+                v => jit.word_of(&v, &s.ty),
+            },
+        }
     }
 
     fn build(&self, slot: u32, hole: &dyn Fn(Hole) -> Value) -> Value {

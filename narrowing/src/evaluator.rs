@@ -7,7 +7,7 @@
 //! result, a count or a counterexample.
 
 use codegen::engine::{compile_deadline, Engine, TIER_UP};
-use codegen::{Jit, JitOutcome};
+use codegen::{Jit, JitOutcome, Word};
 use lang::core::ir::{FunId, Program};
 use lang::interp::{EvalError, Interp, Limits, Value};
 use std::time::Instant;
@@ -43,38 +43,83 @@ impl<'p> PartialEvaluator<'p> {
         }
     }
 
+    /// Compiles the program once the engine says it is time (`TIER_UP` partial cases for
+    /// `Tiered`).
+    fn tier_up(&mut self, limits: &Limits) {
+        if !self.compiled && self.engine.compiles() && (self.engine == Engine::Compiled || self.evals >= TIER_UP) {
+            self.compile(limits.deadline);
+        }
+    }
+
     /// `f` on `args`, which may hold holes: its value, or `EvalError::Need` with the hole
     /// it needs.
     pub fn call(&mut self, f: FunId, args: Vec<Value>, limits: &Limits) -> Result<Value, EvalError> {
         self.evals += 1;
-        if !self.compiled && self.engine.compiles() && (self.engine == Engine::Compiled || self.evals >= TIER_UP) {
-            self.compile(limits.deadline);
-        }
+        self.tier_up(limits);
         if let Some(jit) = self.jit.as_mut().filter(|_| !self.refused[f.0 as usize]) {
-            match jit.call(f, &args, limits) {
-                Ok(v) => {
-                    self.answered += 1;
-                    return Ok(v);
-                }
-                Err(JitOutcome::Need(d)) => {
-                    self.answered += 1;
-                    return Err(EvalError::Need(d));
-                }
-                Err(JitOutcome::Undefined(u)) => {
-                    self.answered += 1;
-                    return Err(EvalError::Undefined(u));
-                }
-                Err(JitOutcome::Timeout) => return Err(EvalError::Timeout),
-                Err(JitOutcome::NotSupported) => {
-                    self.refused[f.0 as usize] = true;
-                    self.handed_over += 1;
-                }
-                // A number past the word, or a limit compiled code counts differently
-                // from the interpreter: the interpreter decides.
-                Err(_) => self.handed_over += 1,
+            let r = jit.call(f, &args, limits);
+            if let Some(r) = self.answer(f, r) {
+                return r;
             }
         }
         self.interp.call(f, args, limits)
+    }
+
+    /// `f` on `args` in the interpreter, whatever the engine.
+    pub fn interpret(&mut self, f: FunId, args: Vec<Value>, limits: &Limits) -> Result<Value, EvalError> {
+        self.interp.call(f, args, limits)
+    }
+
+    /// Starts a partial case: when compiled code runs cases, its arena emptied for the
+    /// case's words, which the caller builds in it (`Assignment::encode`) and passes to
+    /// `call_words` for every part of the case.
+    pub fn begin_case(&mut self, limits: &Limits) -> Option<&mut Jit> {
+        self.tier_up(limits);
+        let jit = self.jit.as_mut()?;
+        jit.reset();
+        Some(jit)
+    }
+
+    /// `f` on `words` (built since `begin_case`) by compiled code: its result as a word and
+    /// as a value, or its demand; `None` when compiled code hands the part over, and the
+    /// caller asks the interpreter (`interpret`), as `call` would.
+    pub fn call_words(
+        &mut self,
+        f: FunId,
+        words: &[Word],
+        limits: &Limits,
+    ) -> Option<Result<(Word, Value), EvalError>> {
+        self.evals += 1;
+        if self.refused[f.0 as usize] {
+            return None;
+        }
+        let jit = self.jit.as_mut()?;
+        let ret = &self.program.fun(f).ret;
+        let r = jit.run(f, words, limits).and_then(|w| Ok((w, jit.value_of(w, ret)?)));
+        self.answer(f, r)
+    }
+
+    /// Compiled code's answer, counted: `None` when it handed the part over.
+    fn answer<T>(&mut self, f: FunId, r: Result<T, JitOutcome>) -> Option<Result<T, EvalError>> {
+        let r = match r {
+            Ok(v) => Ok(v),
+            Err(JitOutcome::Need(d)) => Err(EvalError::Need(d)),
+            Err(JitOutcome::Undefined(u)) => Err(EvalError::Undefined(u)),
+            Err(JitOutcome::Timeout) => return Some(Err(EvalError::Timeout)),
+            Err(JitOutcome::NotSupported) => {
+                self.refused[f.0 as usize] = true;
+                self.handed_over += 1;
+                return None;
+            }
+            // A number past the word, or a limit compiled code counts differently from the
+            // interpreter: the interpreter decides.
+            Err(_) => {
+                self.handed_over += 1;
+                return None;
+            }
+        };
+        self.answered += 1;
+        Some(r)
     }
 
     #[cold]

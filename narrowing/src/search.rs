@@ -13,6 +13,7 @@
 
 use crate::assignment::{Alternative, Assignment, RefineError};
 use crate::evaluator::PartialEvaluator;
+use codegen::Word;
 use lang::core::conjecture::Conjecture;
 use lang::core::ir::Undef;
 use lang::interp::{first_hole, Demand, EvalError, Limits, Value};
@@ -104,7 +105,19 @@ impl<'c> Narrowing<'c> {
     /// in the search.
     pub(crate) fn case(&mut self, depth: usize) -> Result<Case, EvalError> {
         let c = self.c;
-        let mut vals: Vec<Option<Value>> = self.roots.iter().map(|r| r.map(|s| self.slots.value(s))).collect();
+        // On compiled code the variables are built as words once per case, straight from
+        // the slots, and every part runs on them; interpreter values are built only for a
+        // part compiled code hands over.
+        let mut words: Option<Vec<Word>> = self.eval.begin_case(&self.limits).and_then(|jit| {
+            self.roots.iter().map(|r| r.map_or(Ok(0), |s| self.slots.encode(s, jit))).collect::<Result<_, _>>().ok()
+        });
+        // Which variables are known (generated, or computed by a binding), and their values
+        // once built.
+        let mut known: Vec<bool> = self.roots.iter().map(Option::is_some).collect();
+        let mut vals: Vec<Option<Value>> = vec![None; known.len()];
+        if words.is_none() {
+            vals = self.roots.iter().map(|r| r.map(|s| self.slots.value(s))).collect();
+        }
         let mut demand: Option<Demand> = None;
         let mut taint: Option<Undef> = None;
         for (i, step) in self.sched.steps.iter().enumerate() {
@@ -123,16 +136,43 @@ impl<'c> Narrowing<'c> {
                 }
             };
             // A part reading a variable whose binding needed a hole waits for that hole.
-            if uses.iter().any(|v| vals[*v].is_none()) {
+            if uses.iter().any(|v| !known[*v]) {
                 continue;
             }
-            let args = vals.iter().map(|v| v.clone().unwrap_or(Value::Bool(false))).collect();
-            let r = self.eval.call(fun, args, &self.limits);
+            let r = match words.as_deref().and_then(|ws| self.eval.call_words(fun, ws, &self.limits)) {
+                Some(r) => r.map(|(w, v)| {
+                    if let (Err(var), Some(ws)) = (part, words.as_mut()) {
+                        ws[var] = w;
+                    }
+                    v
+                }),
+                None => {
+                    for (v, r) in self.roots.iter().enumerate() {
+                        if let (Some(s), None) = (r, &vals[v]) {
+                            vals[v] = Some(self.slots.value(*s));
+                        }
+                    }
+                    let args = vals.iter().map(|v| v.clone().unwrap_or(Value::Bool(false))).collect();
+                    if words.is_some() {
+                        if part.is_err() {
+                            // A binding computed here has no word: the rest of the case
+                            // runs on values.
+                            words = None;
+                        }
+                        self.eval.interpret(fun, args, &self.limits)
+                    } else {
+                        self.eval.call(fun, args, &self.limits)
+                    }
+                }
+            };
             match (part, r) {
                 (_, Err(EvalError::Need(d))) | (Ok(_), Ok(Value::Stuck(d))) => {
                     demand.get_or_insert(d);
                 }
-                (Err(var), Ok(v)) => vals[var] = Some(v),
+                (Err(var), Ok(v)) => {
+                    vals[var] = Some(v);
+                    known[var] = true;
+                }
                 (Err(_), Err(EvalError::Undefined(_))) => return Ok(Case::Rejected),
                 (Ok(PartRef::Premise(_)), Ok(Value::Bool(false))) => return Ok(Case::Rejected),
                 (Ok(PartRef::Premise(_)), Ok(_)) => self.held[i] = Some(depth),

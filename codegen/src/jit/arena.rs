@@ -120,6 +120,16 @@ impl Jit {
         Ok(p as Word)
     }
 
+    /// Narrowing mode (`Jit::narrowing`): the word of hole `h`, `Suc^h.suc` of the hole for
+    /// a `nat` (`Overflow` past the `Suc`s a word holds; `NotSupported` in another mode),
+    /// so partial values are built without an interpreter value in between.
+    pub fn hole_word(&self, h: lang::interp::Hole) -> Result<Word, JitOutcome> {
+        if !self.ctx.partial {
+            return Err(JitOutcome::NotSupported);
+        }
+        crate::holes::hole_word(h).ok_or(JitOutcome::Overflow)
+    }
+
     /// Reads a word of type `ty` back as an interpreter value (`NotSupported` for functions).
     pub fn value_of(&self, w: Word, ty: &Ty) -> Result<Value, JitOutcome> {
         layout::value_of(&self.prog, w, ty, self.ctx.partial)

@@ -39,14 +39,23 @@ pub fn conjecture(name: &str) -> Conjecture {
     th.lower_conjecture(index, &[])
 }
 
-/// One whole generator size of `tester`'s search on `c`.
+/// One whole generator size of `tester`'s search on `c` (compiling included).
 pub fn run_size(tester: &dyn Tester, c: &Conjecture, size: u64) -> SizeResult {
+    run_sizes(tester, c, size, 1)
+}
+
+/// The same generator size of one search of `tester` on `c`, `times` times: compiled
+/// once, so the later runs measure the search alone.
+pub fn run_sizes(tester: &dyn Tester, c: &Conjecture, size: u64, times: u64) -> SizeResult {
     let options = Options::default();
     let budget = Budget::until(Instant::now() + Duration::from_secs(3600));
     let setup = Setup { options: &options, deadline: budget.deadline, engine: Engine::Compiled };
     let mut search = tester.search(c, &setup);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(0);
-    let r = search.run_size(&mut Turn::new(size, budget, false, &mut rng));
-    assert!(r.end.is_none(), "the search ended early: {:?}", r.end);
+    let mut r = SizeResult::default();
+    for _ in 0..times {
+        r = search.run_size(&mut Turn::new(size, budget, false, &mut rng));
+        assert!(r.end.is_none(), "the search ended early: {:?}", r.end);
+    }
     r
 }
