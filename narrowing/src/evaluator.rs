@@ -8,7 +8,7 @@
 
 use codegen::engine::{compile_deadline, Engine, TIER_UP};
 use codegen::{Jit, JitOutcome, Word};
-use lang::core::ir::{FunId, Program};
+use lang::core::ir::{FunId, Program, Ty};
 use lang::interp::{EvalError, Interp, Limits, Value};
 use std::time::Instant;
 
@@ -95,7 +95,11 @@ impl<'p> PartialEvaluator<'p> {
         }
         let jit = self.jit.as_mut()?;
         let ret = &self.program.fun(f).ret;
-        let r = jit.run(f, words, limits).and_then(|w| Ok((w, jit.value_of(w, ret)?)));
+        let r = jit.run(f, words, limits).and_then(|w| match ret {
+            // A truth value that is not partial (partial words are negative).
+            Ty::Bool if (w as i64) >= 0 => Ok((w, Value::Bool(w != 0))),
+            _ => Ok((w, jit.value_of(w, ret)?)),
+        });
         self.answer(f, r)
     }
 
