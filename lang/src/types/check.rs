@@ -66,8 +66,14 @@ impl<'s> Checker<'s> {
         self.check_tree_notation(&terms)?;
         match &cmd.kind {
             C::Datatype(decls) => {
-                let saved = self.env.clone();
-                self.datatypes(decls).inspect_err(|_| self.env = saved)
+                // What `datatypes` may define: the types, their constructors and selectors.
+                let types = decls.iter().map(|d| d.name.name.as_str());
+                let ctors = decls.iter().flat_map(|d| &d.ctors);
+                let names = ctors.clone().map(|c| c.name.name.as_str());
+                let selectors =
+                    ctors.flat_map(|c| &c.args).filter_map(|a| a.selector.as_ref()).map(|s| s.name.as_str());
+                let saved = self.env.save(types, names.chain(selectors));
+                self.datatypes(decls).inspect_err(|_| self.env.restore(saved))
             }
             C::TypeSynonym { params, name, rhs } => self.synonym(params, name, rhs),
             C::Fun { consts, equations, .. } => self.fun_group(consts, equations, cmd.span),
@@ -153,6 +159,8 @@ impl<'s> Checker<'s> {
         Ok(())
     }
 
+    /// Defines a group of datatypes. What it may change in the environment on the way, before
+    /// an error takes it back, is what `command` saves: keep the two in step.
     fn datatypes(&mut self, decls: &[ast::DatatypeDecl]) -> R<()> {
         let names: Vec<&str> = decls.iter().map(|d| d.name.name.as_str()).collect();
         let mut ids = Vec::new();
