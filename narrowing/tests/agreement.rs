@@ -7,15 +7,10 @@
 //! trial, which runs every built tester over every theory.)
 
 use quickcheck::{check_lemma, Cancel, Options, OutcomeKind, Registry, Report, TesterName};
-use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-#[path = "../../tests/support/theories.rs"]
-mod corpus;
-
-fn theories() -> Vec<PathBuf> {
-    corpus::theories(&Path::new(env!("CARGO_MANIFEST_DIR")).join(".."))
-}
+#[path = "support/corpus_walk.rs"]
+mod corpus_walk;
 
 fn registry() -> Registry {
     Registry::standard().with(narrowing::NarrowingTester)
@@ -39,45 +34,34 @@ fn finished(r: &Report) -> bool {
 
 #[test]
 fn narrowing_agrees_with_exhaustive_one_size_up() {
-    let files = theories();
-    assert!(files.len() > 20, "theories found: {files:?}");
     let (mut compared, mut refuted, mut problems) = (0, 0, Vec::new());
-    for f in &files {
-        let th = lang::check_theory(&std::fs::read_to_string(f).unwrap());
-        // The shared examples at sizes 1 to 5, as the issue asks; the fixtures and the
-        // hundreds of bundled lemmas at 1 to 3, which keeps the suite's time in bounds.
-        let max_size = if f.components().any(|c| c.as_os_str() == "acceptance") { 5 } else { 3 };
-        for item in &th.items {
-            let lang::ItemKind::Lemma { index, .. } = item.kind else { continue };
-            for size in 1..=max_size {
-                let n = run(&th, index, "narrowing", size);
-                let e = run(&th, index, "exhaustive", size + 1);
-                if !finished(&n) || !finished(&e) {
-                    break;
-                }
-                compared += 1;
-                let found = |r: &Report| r.outcome != OutcomeKind::NoCounterexample;
-                // The first counterexample's size: exhaustive's size 1 is inside its size 2.
-                let agree = n.outcome == e.outcome && (!found(&n) || n.size == e.size.saturating_sub(1).max(1));
-                if found(&n) {
-                    refuted += 1;
-                }
-                if !agree {
-                    problems.push(format!(
-                        "{}: lemma {index}, size {size}:\n  narrowing:  {:?} at size {} {:?}\n  exhaustive: {:?} at size {} {:?}",
-                        f.display(),
-                        n.outcome,
-                        n.size,
-                        n.counterexample.map(|c| c.assignment),
-                        e.outcome,
-                        e.size,
-                        e.counterexample.map(|c| c.assignment)
-                    ));
-                    break;
-                }
-            }
+    corpus_walk::each_lemma_size(|f, th, index, size| {
+        let n = run(th, index, "narrowing", size);
+        let e = run(th, index, "exhaustive", size + 1);
+        if !finished(&n) || !finished(&e) {
+            return false;
         }
-    }
+        compared += 1;
+        let found = |r: &Report| r.outcome != OutcomeKind::NoCounterexample;
+        // The first counterexample's size: exhaustive's size 1 is inside its size 2.
+        let agree = n.outcome == e.outcome && (!found(&n) || n.size == e.size.saturating_sub(1).max(1));
+        if found(&n) {
+            refuted += 1;
+        }
+        if !agree {
+            problems.push(format!(
+                "{}: lemma {index}, size {size}:\n  narrowing:  {:?} at size {} {:?}\n  exhaustive: {:?} at size {} {:?}",
+                f.display(),
+                n.outcome,
+                n.size,
+                n.counterexample.map(|c| c.assignment),
+                e.outcome,
+                e.size,
+                e.counterexample.map(|c| c.assignment)
+            ));
+        }
+        agree
+    });
     eprintln!("{compared} (lemma, size) pairs compared, {refuted} refuted");
     assert!(compared > 300 && refuted > 50, "only {compared} compared, {refuted} refuted");
     assert!(problems.is_empty(), "{}", problems.join("\n"));

@@ -7,15 +7,10 @@
 //! and partial values, demand by demand.)
 
 use quickcheck::{check_lemma, Cancel, Engine, Options, OutcomeKind, Registry, Report, TesterName};
-use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-#[path = "../../tests/support/theories.rs"]
-mod corpus;
-
-fn theories() -> Vec<PathBuf> {
-    corpus::theories(&Path::new(env!("CARGO_MANIFEST_DIR")).join(".."))
-}
+#[path = "support/corpus_walk.rs"]
+mod corpus_walk;
 
 fn run(th: &lang::CheckedTheory, index: usize, engine: Engine, size: u64) -> Report {
     let opts = Options {
@@ -48,33 +43,23 @@ fn summary(r: &Report) -> String {
 
 #[test]
 fn compiled_narrowing_agrees_with_the_interpreter() {
-    let files = theories();
-    assert!(files.len() > 20, "theories found: {files:?}");
     let (mut compared, mut refuted, mut problems) = (0, 0, Vec::new());
-    for f in &files {
-        let th = lang::check_theory(&std::fs::read_to_string(f).unwrap());
-        let max_size = if f.components().any(|c| c.as_os_str() == "acceptance") { 5 } else { 3 };
-        for item in &th.items {
-            let lang::ItemKind::Lemma { index, .. } = item.kind else { continue };
-            for size in 1..=max_size {
-                let compiled = run(&th, index, Engine::Compiled, size);
-                let interpreted = run(&th, index, Engine::Interpreter, size);
-                if !finished(&compiled) || !finished(&interpreted) {
-                    break;
-                }
-                compared += 1;
-                refuted += usize::from(compiled.outcome != OutcomeKind::NoCounterexample);
-                let (c, i) = (summary(&compiled), summary(&interpreted));
-                if c != i {
-                    problems.push(format!(
-                        "{}: lemma {index}, size {size}:\n  compiled:    {c}\n  interpreter: {i}",
-                        f.display()
-                    ));
-                    break;
-                }
-            }
+    corpus_walk::each_lemma_size(|f, th, index, size| {
+        let compiled = run(th, index, Engine::Compiled, size);
+        let interpreted = run(th, index, Engine::Interpreter, size);
+        if !finished(&compiled) || !finished(&interpreted) {
+            return false;
         }
-    }
+        compared += 1;
+        refuted += usize::from(compiled.outcome != OutcomeKind::NoCounterexample);
+        let (c, i) = (summary(&compiled), summary(&interpreted));
+        if c != i {
+            problems
+                .push(format!("{}: lemma {index}, size {size}:\n  compiled:    {c}\n  interpreter: {i}", f.display()));
+            return false;
+        }
+        true
+    });
     eprintln!("{compared} (lemma, size) pairs compared, {refuted} refuted");
     assert!(compared > 300 && refuted > 50, "only {compared} compared, {refuted} refuted");
     assert!(problems.is_empty(), "{}", problems.join("\n"));

@@ -286,19 +286,24 @@ value "(twice :: (nat ⇒ nat) ⇒ nat ⇒ nat)"
 value "(gcd :: int ⇒ int ⇒ int)"
 end"#;
 
-#[test]
-fn random_terms_agree() {
+/// The program of `THEORY`'s values (the functions random terms call), its `nat list`
+/// type, and the limits a random term runs with.
+fn program_of_theory() -> (Program, DataId, Limits) {
     let mut th = lang::check_theory(THEORY);
     assert!(th.diagnostics.is_empty(), "{:?}", th.diagnostics);
-    let n = th.items.len();
     let mut p = Program::default();
-    for i in 0..n {
+    for i in 0..th.items.len() {
         p = th.lower_value(i).0.clone();
     }
     let list = DataId(
         p.datas.iter().position(|d| d.name == "list" && d.args == vec![Ty::Nat]).expect("nat list instantiated") as u32,
     );
-    let limits = Limits { fuel: 100_000, max_depth: 10_000, deadline: None };
+    (p, list, Limits { fuel: 100_000, max_depth: 10_000, deadline: None })
+}
+
+#[test]
+fn random_terms_agree() {
+    let (p, list, limits) = program_of_theory();
     let mut tally = Tally::default();
     let mut failures = Vec::new();
     for seed in 0..400u64 {
@@ -347,17 +352,7 @@ fn partial(p: &Program, v: Value, ty: &Ty, r: &mut Rng, next: &mut u32) -> Value
 /// included), or demands the hole the interpreter demands, or hands the case over.
 #[test]
 fn random_terms_on_partial_values_agree() {
-    let mut th = lang::check_theory(THEORY);
-    assert!(th.diagnostics.is_empty(), "{:?}", th.diagnostics);
-    let n = th.items.len();
-    let mut p = Program::default();
-    for i in 0..n {
-        p = th.lower_value(i).0.clone();
-    }
-    let list = DataId(
-        p.datas.iter().position(|d| d.name == "list" && d.args == vec![Ty::Nat]).expect("nat list instantiated") as u32,
-    );
-    let limits = Limits { fuel: 100_000, max_depth: 10_000, deadline: None };
+    let (p, list, limits) = program_of_theory();
     let (mut tally, mut demands) = (Tally::default(), 0);
     let mut failures = Vec::new();
     for seed in 0..600u64 {
