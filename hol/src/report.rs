@@ -38,7 +38,7 @@ pub fn event_text(file: &SourceFile, event: &Event, color: bool) -> String {
     let path = &file.path;
     match event {
         Event::Diagnostic { diagnostic, .. } => {
-            format!("{}\n\n", render::diagnostic(diagnostic, path, &file.text, color))
+            format!("{}\n\n", render::diagnostic(diagnostic, path, &file.text, &file.lines, color))
         }
         Event::FileError { message, notes, help } => {
             format!("{}\n\n", render::message(Severity::Error, message, notes, help, color))
@@ -99,7 +99,7 @@ fn quickcheck_text(file: &SourceFile, run: &QuickcheckRun, color: bool) -> Strin
         }
         return printable(&text);
     };
-    format!("{}\n\n", render::diagnostic(&d, &file.path, &file.text, color))
+    format!("{}\n\n", render::diagnostic(&d, &file.path, &file.text, &file.lines, color))
 }
 
 /// `3 errors, 5 values, 12 lemmas` (warnings only when there are some).

@@ -157,6 +157,32 @@ fn json_ends_with_a_summary_record() {
     assert_eq!((summary["interrupted"].clone(), summary["exit_status"].as_u64()), (Value::Null, Some(0)));
 }
 
+/// Human output gives annotate-snippets only the lines a diagnostic marks: given the whole
+/// file for each, 40,000 erroneous lines took 47 s to print (JSON: 0.7 s). The file is
+/// written here rather than kept as a fixture: 630 KB.
+#[cfg(unix)]
+#[test]
+fn human_output_of_many_errors_costs_each_its_own_lines() {
+    let dir = scratch("many-errors");
+    let n = 40_000;
+    let mut text = String::from("theory Many imports Main begin\n");
+    for i in 0..n {
+        text.push_str(&format!("value \"zz{i}\"\n"));
+    }
+    text.push_str("end\n");
+    std::fs::write(dir.join("Many.thy"), text).unwrap();
+    let measured = process::run_measured(HOL, &dir, &["check", "Many.thy"], LIMIT).expect("hol runs");
+    let r = &measured.run;
+    assert_eq!(r.code(), Some(2), "{}", r.stderr);
+    assert!(r.stdout.ends_with(&format!("{n} errors, 0 values, 0 lemmas\n")), "{}", &r.stdout[r.stdout.len() - 200..]);
+    // The last is numbered where it is.
+    let last = format!("error: undefined constant `zz{}`\n     --> Many.thy:{}:8\n", n - 1, n + 1);
+    let shown = format!("\n{} | value \"zz{}\"\n", n + 1, n - 1);
+    assert!(r.stdout.contains(&last) && r.stdout.contains(&shown), "{}", &r.stdout[r.stdout.len() - 500..]);
+    let took = measured.took();
+    assert!(took < Duration::from_secs(8), "took {took:?}");
+}
+
 // ---------------------------------------------------------------------------------------
 // Signals
 
