@@ -421,8 +421,7 @@ fn clean_trials_with(files: Vec<PathBuf>, prefix: &'static str, tested: fn(&str)
         if !test {
             continue;
         }
-        let file = name.clone();
-        trials.push(Trial::test(format!("{prefix}/expectations/{name}"), move || expectations_met(&file, &get(&run)?)));
+        trials.push(Trial::test(format!("{prefix}/expectations/{name}"), move || expectations_met(&get(&run)?)));
         let sound = thy.clone();
         trials.push(Trial::test(format!("{prefix}/sound/{name}"), move || no_false_counterexamples(&sound)));
     }
@@ -434,7 +433,7 @@ const BUILT_TESTERS: [&str; 3] = ["random", "exhaustive", "narrowing"];
 
 /// Every expectation of a built tester in the full JSON run of `file` is met, and the exit
 /// status is 0 exactly when every expectation is.
-fn expectations_met(file: &str, run: &Run) -> Result<(), Failed> {
+fn expectations_met(run: &Run) -> Result<(), Failed> {
     let records = run.records()?;
     let mut problems = Vec::new();
     let mut all_met = true;

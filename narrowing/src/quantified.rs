@@ -259,12 +259,14 @@ impl Narrowing<'_> {
             Verdict::Cut(why) => Some(why),
             r => return r,
         };
-        let turn = w.turn.as_deref_mut().expect("a search with a turn");
+        let Some(turn) = w.turn.as_deref_mut() else {
+            return Verdict::Stop(End::Disagreement("narrowing: a counterexample outside a search".into()));
+        };
         // A cut counterexample waits for the end of the last size: a genuine one may come
         // later, and at a smaller size a larger one may find the witness.
         let last = w.size + 1 >= self.last_size;
-        if why.is_some() && (!last || !turn.judge.keeps(true) || w.spurious.is_some()) {
-            w.skipped.get_or_insert(why.expect("a cut"));
+        if let Some(cut) = why.as_ref().filter(|_| !last || !turn.judge.keeps(true) || w.spurious.is_some()) {
+            w.skipped.get_or_insert(cut.clone());
             return Verdict::True;
         }
         match self.verdict(why, turn.judge.deadline, w.size, of_var, quant) {
@@ -280,8 +282,8 @@ impl Narrowing<'_> {
     /// `x = 0, ys = _ # _`: the current values of block `b`'s variables.
     fn block_values(&mut self, b: usize, of_var: &[usize]) -> String {
         let mut out = Vec::new();
-        for v in 0..self.c.vars.len() {
-            if let (true, Some(root)) = (of_var[v] == b, self.roots[v]) {
+        for (v, block) in of_var.iter().enumerate() {
+            if let (true, Some(root)) = (*block == b, self.roots[v]) {
                 let value = self.slots.value(root);
                 let var = &self.c.vars[v];
                 out.push(format!("{} = {}", var.name, self.eval.interp.print(&value, &var.ty)));
