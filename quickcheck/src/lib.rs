@@ -28,6 +28,7 @@ pub mod program;
 pub mod registry;
 pub mod runner;
 mod schedule;
+pub mod smart;
 pub mod space;
 pub mod testers;
 pub mod types;

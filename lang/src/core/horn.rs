@@ -340,7 +340,8 @@ fn print_goal(prog: &Program, g: &Goal) -> String {
     }
 }
 
-fn print_pattern(prog: &Program, p: &Pattern) -> String {
+/// `p` in text form: `Cons(v1, v2)`, `Suc(v3)`, `True`.
+pub fn print_pattern(prog: &Program, p: &Pattern) -> String {
     match p {
         Pattern::Var(v) => format!("v{}", v.0),
         Pattern::Lit(Lit::Bool(b)) => if *b { "True" } else { "False" }.into(),

@@ -1,0 +1,291 @@
+//! Mode analysis of Horn clauses (`lang::core::horn`), as Isabelle's predicate compiler
+//! does it (§4.2 of Bulwahn's paper): for a relation and a *mode* (which of its arguments
+//! are known when it runs), a *plan* per clause: its goals in an order in which each runs
+//! with what is known by then, and the variables no goal can produce, which are generated
+//! instead (the exhaustive tester's fallback). A relation has a mode when every clause has
+//! a plan in it; recursive relations are analysed as a greatest fixpoint (a mode is assumed
+//! until one of its clauses has no plan).
+//!
+//! Goals are chosen greedily, in Isabelle's order of preference: what only checks or
+//! matches known values first (it prunes), then constructions from known parts, calls
+//! whose arguments are all known (functional mode), calls that produce values (fewest
+//! outputs first), and a generated variable only when nothing else can run: one that the
+//! goal needing the fewest would be run with (a list's element before the list).
+//!
+//! What it does not know: how a plan runs (the enumerators), depths and sizes.
+
+use lang::core::horn::{clauses, Goal, HornClause, Pattern};
+use lang::core::ir::{Expr, FunId, Program, VarId};
+use std::collections::{HashMap, HashSet};
+use std::fmt::Write;
+
+/// Which arguments of a relation are known when it runs: bit `i` for argument `i` (the
+/// result of a function is its last argument).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Mode(pub u64);
+
+impl Mode {
+    pub fn is_input(self, i: usize) -> bool {
+        self.0 >> i & 1 == 1
+    }
+
+    /// `[i, o, i]`.
+    pub fn show(self, arity: usize) -> String {
+        let io: Vec<&str> = (0..arity).map(|i| if self.is_input(i) { "i" } else { "o" }).collect();
+        format!("[{}]", io.join(", "))
+    }
+}
+
+/// How one goal of a clause runs in a plan.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Step {
+    /// `var` is known: match it against the pattern, binding the pattern's new variables.
+    Match(VarId, Pattern),
+    /// The pattern's variables are known: `var` is built from them.
+    Build(VarId, Pattern),
+    /// The relation of `fun` in `mode` (all but the result known: a function call).
+    Call { fun: FunId, mode: Mode, args: Vec<Pattern> },
+    /// The expression's free variables are known: its value is matched against `target`.
+    Compute(Pattern, Expr),
+    /// No goal produces `var`: it is enumerated from its type's values.
+    Generate(VarId),
+}
+
+/// The order in which one clause runs in a mode.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    pub clause: HornClause,
+    pub steps: Vec<Step>,
+}
+
+/// The modes analysed so far and their plans.
+pub struct Modes<'p> {
+    prog: &'p Program,
+    clauses: HashMap<FunId, Vec<HornClause>>,
+    /// `None`: the relation has no plan in that mode.
+    table: HashMap<(FunId, Mode), Option<Vec<Plan>>>,
+}
+
+impl<'p> Modes<'p> {
+    pub fn new(prog: &'p Program) -> Modes<'p> {
+        Modes { prog, clauses: HashMap::new(), table: HashMap::new() }
+    }
+
+    /// The plans of `fun`'s relation in `mode`, or `None` when it cannot run that way.
+    pub fn plans(&mut self, fun: FunId, mode: Mode) -> Option<&[Plan]> {
+        self.table.entry((fun, mode)).or_insert_with(|| Some(Vec::new()));
+        // Greatest fixpoint: every mode met is assumed until one of its clauses has no
+        // plan under the assumptions; then the modes that relied on it are planned again.
+        loop {
+            let mut keys: Vec<(FunId, Mode)> =
+                self.table.iter().filter(|(_, v)| v.is_some()).map(|(k, _)| *k).collect();
+            keys.sort();
+            let before = self.table.len();
+            let mut changed = false;
+            for (f, m) in keys {
+                let planned = self.plan_relation(f, m);
+                changed |= planned.is_none();
+                self.table.insert((f, m), planned);
+            }
+            // Modes met for the first time were only assumed: plan them too.
+            if !changed && self.table.len() == before {
+                break;
+            }
+        }
+        self.table.get(&(fun, mode)).and_then(|p| p.as_deref())
+    }
+
+    fn plan_relation(&mut self, f: FunId, m: Mode) -> Option<Vec<Plan>> {
+        let cls = self.clauses.entry(f).or_insert_with(|| clauses(self.prog, f)).clone();
+        cls.into_iter().map(|c| self.plan_clause(c, m)).collect()
+    }
+
+    /// Whether `(f, m)` may be used: assumed when first met.
+    fn usable(&mut self, f: FunId, m: Mode) -> bool {
+        self.table.entry((f, m)).or_insert_with(|| Some(Vec::new())).is_some()
+    }
+
+    fn plan_clause(&mut self, c: HornClause, m: Mode) -> Option<Plan> {
+        let mut known: HashSet<VarId> = HashSet::new();
+        let mut steps = Vec::new();
+        // The head's inputs are known (`horn` keeps parameters and result as variables).
+        for (i, p) in c.head.iter().enumerate() {
+            if m.is_input(i) {
+                pattern_vars(p, &mut known);
+            }
+        }
+        let mut pending: Vec<Goal> = Vec::new();
+        pending.extend(c.body.iter().cloned());
+        while !pending.is_empty() {
+            let choice = (0..pending.len())
+                .filter_map(|i| self.runnable(&pending[i], &known).map(|(rank, step)| (rank, i, step)))
+                .min_by_key(|(rank, i, _)| (*rank, *i));
+            match choice {
+                Some((_, i, step)) => {
+                    bind_step(&step, &mut known);
+                    steps.push(step);
+                    pending.remove(i);
+                }
+                None => {
+                    // Nothing runs: generate an unknown variable of the goal that needs the
+                    // fewest.
+                    let v = pending
+                        .iter()
+                        .filter_map(|g| {
+                            let mut vs = Vec::new();
+                            goal_inputs(g, &mut vs);
+                            let unknown: Vec<VarId> = vs.into_iter().filter(|v| !known.contains(v)).collect();
+                            (!unknown.is_empty()).then(|| (unknown.len(), unknown[0]))
+                        })
+                        .min_by_key(|(n, _)| *n)
+                        .map(|(_, v)| v)?;
+                    known.insert(v);
+                    steps.push(Step::Generate(v));
+                }
+            }
+        }
+        // Outputs of the head no goal produced are generated.
+        for (i, p) in c.head.iter().enumerate() {
+            if !m.is_input(i) {
+                let mut vs = HashSet::new();
+                pattern_vars(p, &mut vs);
+                let mut vs: Vec<VarId> = vs.into_iter().filter(|v| !known.contains(v)).collect();
+                vs.sort();
+                for v in vs {
+                    known.insert(v);
+                    steps.push(Step::Generate(v));
+                }
+            }
+        }
+        Some(Plan { clause: c, steps })
+    }
+
+    /// How `g` can run now, and its rank (lower runs first): `None` when it cannot.
+    fn runnable(&mut self, g: &Goal, known: &HashSet<VarId>) -> Option<(u8, Step)> {
+        let all_known = |p: &Pattern| {
+            let mut vs = HashSet::new();
+            pattern_vars(p, &mut vs);
+            vs.iter().all(|v| known.contains(v))
+        };
+        match g {
+            Goal::Unify(v, p) if known.contains(v) => Some((0, Step::Match(*v, p.clone()))),
+            Goal::Unify(v, p) if all_known(p) => Some((1, Step::Build(*v, p.clone()))),
+            Goal::Unify(..) => None,
+            Goal::Compute(target, e) => {
+                let mut fv = Vec::new();
+                free_vars(e, &mut Vec::new(), &mut fv);
+                fv.iter().all(|v| known.contains(v)).then(|| (0, Step::Compute(target.clone(), e.clone())))
+            }
+            Goal::Call { fun, args, result } => {
+                let positions: Vec<&Pattern> = args.iter().chain(std::iter::once(result)).collect();
+                let mut mode = 0u64;
+                for (i, p) in positions.iter().enumerate() {
+                    if all_known(p) {
+                        mode |= 1 << i;
+                    }
+                }
+                let n = positions.len();
+                let outputs = n - mode.count_ones() as usize;
+                let functional = (0..n - 1).all(|i| mode >> i & 1 == 1);
+                if functional {
+                    // All arguments known: the function is called.
+                    return Some((
+                        2,
+                        Step::Call { fun: *fun, mode: Mode(mode), args: positions.into_iter().cloned().collect() },
+                    ));
+                }
+                if !self.usable(*fun, Mode(mode)) {
+                    return None;
+                }
+                Some((
+                    3 + outputs.min(200) as u8,
+                    Step::Call { fun: *fun, mode: Mode(mode), args: positions.into_iter().cloned().collect() },
+                ))
+            }
+            Goal::Pred(..) => None,
+        }
+    }
+}
+
+fn bind_step(s: &Step, known: &mut HashSet<VarId>) {
+    match s {
+        Step::Match(_, p) | Step::Compute(p, _) => pattern_vars(p, known),
+        Step::Build(v, _) | Step::Generate(v) => {
+            known.insert(*v);
+        }
+        Step::Call { args, .. } => args.iter().for_each(|p| pattern_vars(p, known)),
+    }
+}
+
+fn pattern_vars(p: &Pattern, out: &mut HashSet<VarId>) {
+    match p {
+        Pattern::Var(v) => {
+            out.insert(*v);
+        }
+        Pattern::Ctor(_, ps) => ps.iter().for_each(|p| pattern_vars(p, out)),
+        Pattern::Suc(p) => pattern_vars(p, out),
+        Pattern::Lit(_) => {}
+    }
+}
+
+/// The variables a goal needs known before it can run in some way.
+fn goal_inputs(g: &Goal, out: &mut Vec<VarId>) {
+    fn add(p: &Pattern, out: &mut Vec<VarId>) {
+        let mut vs = HashSet::new();
+        pattern_vars(p, &mut vs);
+        let mut vs: Vec<VarId> = vs.into_iter().collect();
+        vs.sort();
+        out.extend(vs);
+    }
+    match g {
+        // The pattern's variables first: generating them builds `v` (a list's elements,
+        // not the whole list).
+        Goal::Unify(v, p) => {
+            add(p, out);
+            out.push(*v);
+        }
+        Goal::Compute(_, e) => free_vars(e, &mut Vec::new(), out),
+        Goal::Call { args, .. } | Goal::Pred(_, args) => args.iter().for_each(|p| add(p, out)),
+    }
+}
+
+/// The free variables of `e`, in order of first use.
+fn free_vars(e: &Expr, bound: &mut Vec<VarId>, out: &mut Vec<VarId>) {
+    if let Expr::Var(v) = e {
+        if !bound.contains(v) && !out.contains(v) {
+            out.push(*v);
+        }
+    }
+    e.for_each_child(&mut |c, binders| {
+        let n = bound.len();
+        bound.extend_from_slice(binders);
+        free_vars(c, bound, out);
+        bound.truncate(n);
+    });
+}
+
+/// The plans of `fun` in `mode` in text form, one clause per line (`verbose` shows this: why a
+/// generator is or is not smart).
+pub fn print_plans(prog: &Program, fun: FunId, mode: Mode, plans: &[Plan]) -> String {
+    let def = prog.fun(fun);
+    let mut out = format!("{}{}:\n", def.name, mode.show(def.params.len() + 1));
+    for (i, p) in plans.iter().enumerate() {
+        let steps: Vec<String> = p.steps.iter().map(|s| print_step(prog, s)).collect();
+        let _ = writeln!(out, "  clause {}: {}", i + 1, steps.join("; "));
+    }
+    out
+}
+
+fn print_step(prog: &Program, s: &Step) -> String {
+    let pat = |p: &Pattern| lang::core::horn::print_pattern(prog, p);
+    match s {
+        Step::Match(v, p) => format!("match v{} = {}", v.0, pat(p)),
+        Step::Build(v, p) => format!("build v{} = {}", v.0, pat(p)),
+        Step::Call { fun, mode, args } => {
+            let a: Vec<String> = args.iter().map(pat).collect();
+            format!("{}{}({})", prog.fun(*fun).name, mode.show(args.len()), a.join(", "))
+        }
+        Step::Compute(p, e) => format!("{} := {}", pat(p), lang::core::print::print_expr(prog, e)),
+        Step::Generate(v) => format!("generate v{}", v.0),
+    }
+}
