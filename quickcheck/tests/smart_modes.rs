@@ -1,11 +1,12 @@
-//! Mode analysis (`quickcheck::smart::modes`) on small relations: the data flow chosen for
+//! Mode analysis (`quickcheck::smart::modes`) on small relations, and the plans run
+//! (`quickcheck::smart::enumerate`): the data flow chosen for
 //! `sorted` run backwards (lists built from a sorted tail, the head generated and checked),
 //! `append` splitting a known list, and `length` building lists of a known length.
 
 use lang::core::ir::FunId;
 use quickcheck::smart::modes::{print_plans, Mode, Modes};
 
-const THEORY: &str = r#"theory T imports Main begin
+pub(crate) const THEORY: &str = r#"theory T imports Main begin
 fun sorted' :: "nat list ⇒ bool" where
   "sorted' [] = True"
 | "sorted' [x] = True"
@@ -66,4 +67,92 @@ len[o, i]:
   clause 2: match v3 = Suc(v4); len[o, i](v2, v4); generate v1; build v0 = Cons(v1, v2)
 "
     );
+}
+
+mod enumerate {
+    //! The plans run (`quickcheck::smart::enumerate`): what they produce is exactly what
+    //! brute force over the same element values finds.
+
+    use super::THEORY;
+    use lang::core::ir::{FunId, Program, Ty};
+    use lang::interp::{Limits, Value};
+    use quickcheck::smart::enumerate::{Enumerator, Flow};
+    use quickcheck::smart::modes::Mode;
+    use quickcheck::space::Spaces;
+    use std::collections::BTreeSet;
+
+    fn program() -> Program {
+        lang::check_theory(THEORY).lower_conjecture(0, &[]).program
+    }
+
+    fn fun(p: &Program, name: &str) -> FunId {
+        (0..p.funs.len()).map(|i| FunId(i as u32)).find(|f| p.fun(*f).name == name).unwrap()
+    }
+
+    fn list(xs: &[Value]) -> Value {
+        xs.iter().rev().fold(Value::nullary(0), |t, x| Value::ctor(1, vec![x.clone(), t]))
+    }
+
+    /// Every list of at most `n` elements drawn from `elems`.
+    fn lists(elems: &[Value], n: usize) -> Vec<Vec<Value>> {
+        let mut out = vec![vec![]];
+        let mut last = vec![vec![]];
+        for _ in 0..n {
+            last = last.iter().flat_map(|l| elems.iter().map(move |e| [l.clone(), vec![e.clone()]].concat())).collect();
+            out.extend(last.clone());
+        }
+        out
+    }
+
+    fn produced(p: &Program, name: &str, mode: Mode, args: &[Option<Value>], depth: u32) -> Vec<Vec<Value>> {
+        let e = Enumerator::new(p, fun(p, name), mode).expect("a plan");
+        let mut out = Vec::new();
+        e.run(fun(p, name), mode, args, depth, &mut |t| {
+            out.push(t.to_vec());
+            Flow::Continue
+        });
+        out
+    }
+
+    #[test]
+    fn sorted_lists_exactly() {
+        let p = program();
+        let space = Spaces::new(&p).space(&Ty::Nat, 3).unwrap();
+        let elems: Vec<Value> = (0..space.count()).map(|i| space.value(i)).collect();
+        let mut sizes = Vec::new();
+        for depth in 0..4u32 {
+            let got = produced(&p, "sorted'", Mode(0b10), &[None, Some(Value::Bool(true))], depth);
+            let got_set: BTreeSet<String> = got.iter().map(|t| format!("{:?}", t[0])).collect();
+            assert_eq!(got_set.len(), got.len(), "a list produced twice at depth {depth}");
+            let want: BTreeSet<String> = lists(&elems, depth as usize + 1)
+                .into_iter()
+                .map(|l| list(&l))
+                .filter(|l| {
+                    lang::interp::call(&p, fun(&p, "sorted'"), vec![l.clone()], &Limits::default())
+                        == Ok(Value::Bool(true))
+                })
+                .map(|l| format!("{l:?}"))
+                .collect();
+            assert_eq!(got_set, want, "depth {depth}");
+            sizes.push(got.len());
+        }
+        // Growing with the depth: sorted lists of at most 1, 2, 3 and 4 elements.
+        assert!(sizes.windows(2).all(|w| w[0] < w[1]) && sizes[0] > 1, "{sizes:?}");
+        eprintln!("sorted lists by depth: {sizes:?}");
+    }
+
+    #[test]
+    fn append_splits_and_length_builds() {
+        let p = program();
+        let zs = list(&[Value::nat(1), Value::nat(2), Value::nat(3)]);
+        let splits = produced(&p, "app", Mode(0b100), &[None, None, Some(zs.clone())], 5);
+        assert_eq!(splits.len(), 4, "{splits:?}");
+        for s in &splits {
+            let r = lang::interp::call(&p, fun(&p, "app"), vec![s[0].clone(), s[1].clone()], &Limits::default());
+            assert_eq!(r, Ok(zs.clone()));
+        }
+        let space = Spaces::new(&p).space(&Ty::Nat, 3).unwrap();
+        let two = produced(&p, "len", Mode(0b10), &[None, Some(Value::nat(2))], 5);
+        assert_eq!(two.len() as u64, space.count() * space.count(), "{two:?}");
+    }
 }

@@ -95,6 +95,14 @@ impl<'p> Modes<'p> {
         self.table.get(&(fun, mode)).and_then(|p| p.as_deref())
     }
 
+    /// Every relation and mode analysed with a plan, after `plans`: those a query's plans
+    /// call, directly or not.
+    pub fn planned(&self) -> Vec<((FunId, Mode), Vec<Plan>)> {
+        let mut out: Vec<_> = self.table.iter().filter_map(|(k, v)| v.as_ref().map(|p| (*k, p.clone()))).collect();
+        out.sort_by_key(|(k, _)| *k);
+        out
+    }
+
     fn plan_relation(&mut self, f: FunId, m: Mode) -> Option<Vec<Plan>> {
         let cls = self.clauses.entry(f).or_insert_with(|| clauses(self.prog, f)).clone();
         cls.into_iter().map(|c| self.plan_clause(c, m)).collect()
@@ -250,7 +258,7 @@ fn goal_inputs(g: &Goal, out: &mut Vec<VarId>) {
 }
 
 /// The free variables of `e`, in order of first use.
-fn free_vars(e: &Expr, bound: &mut Vec<VarId>, out: &mut Vec<VarId>) {
+pub(crate) fn free_vars(e: &Expr, bound: &mut Vec<VarId>, out: &mut Vec<VarId>) {
     if let Expr::Var(v) = e {
         if !bound.contains(v) && !out.contains(v) {
             out.push(*v);

@@ -1,0 +1,256 @@
+//! Running the plans of `modes`: a relation in a mode enumerates, depth first, the tuples
+//! of its outputs for known inputs. The reference version, on interpreter values: a goal
+//! in functional mode and every `Compute` run in the interpreter (each `Compute` lifted into
+//! a function of its free variables); a generated variable takes every value of the
+//! exhaustive space at the generator size. The depth bounds the derivation: each call of a
+//! relation that produces values costs one, so no mode runs forever.
+//!
+//! What it does not know: which premises a lemma's query is made of, the conclusion, and
+//! compiled code (the tester's, later).
+
+use super::modes::{free_vars, Mode, Modes, Plan, Step};
+use crate::space::Spaces;
+use lang::core::horn::Pattern;
+use lang::core::ir::{FunDef, FunId, Lit, Program, Ty, VarId};
+use lang::interp::{Int, Limits, Value};
+use std::collections::HashMap;
+
+/// Whether to go on after a produced tuple.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Stop,
+}
+
+/// A step of a plan: relation, mode, clause, step.
+type StepRef = (FunId, Mode, usize, usize);
+
+/// The plans of one query, ready to run.
+pub struct Enumerator {
+    prog: Program,
+    plans: HashMap<(FunId, Mode), Vec<Plan>>,
+    /// The function each `Compute` step was lifted into, and its parameters.
+    lifted: HashMap<StepRef, (FunId, Vec<VarId>)>,
+    limits: Limits,
+    /// Generated variables take the exhaustive space's values at this size.
+    pub generator_size: u64,
+}
+
+impl Enumerator {
+    /// The enumerator of `fun`'s relation in `mode`, or `None` when it has no plan.
+    pub fn new(prog: &Program, fun: FunId, mode: Mode) -> Option<Enumerator> {
+        let mut modes = Modes::new(prog);
+        modes.plans(fun, mode)?;
+        let planned = modes.planned();
+        let mut prog = prog.clone();
+        let mut lifted = HashMap::new();
+        for ((f, m), plans) in &planned {
+            for (ci, plan) in plans.iter().enumerate() {
+                for (si, step) in plan.steps.iter().enumerate() {
+                    let Step::Compute(_, e) = step else { continue };
+                    let mut fv = Vec::new();
+                    free_vars(e, &mut Vec::new(), &mut fv);
+                    let ty_of =
+                        |v: &VarId| plan.clause.vars.iter().find(|(w, _)| w == v).map_or(Ty::Bool, |(_, t)| t.clone());
+                    let params: Vec<(VarId, Ty)> = fv.iter().map(|v| (*v, ty_of(v))).collect();
+                    let num_vars = lang::core::print::num_vars_of(e)
+                        .max(plan.clause.vars.iter().map(|(v, _)| v.0 + 1).max().unwrap_or(0));
+                    let id = FunId(prog.funs.len() as u32);
+                    prog.funs.push(FunDef {
+                        name: "computed".into(),
+                        params,
+                        ret: Ty::Bool,
+                        body: e.clone(),
+                        num_vars,
+                    });
+                    lifted.insert((*f, *m, ci, si), (id, fv));
+                }
+            }
+        }
+        Some(Enumerator {
+            prog,
+            plans: planned.into_iter().collect(),
+            lifted,
+            limits: Limits::default(),
+            generator_size: 3,
+        })
+    }
+
+    /// Every output tuple of `fun` in `mode` on the inputs `args` (`None` at the outputs)
+    /// with derivations of depth at most `depth`, each given to `k` as the whole argument
+    /// list. Stops when `k` says so.
+    pub fn run(
+        &self,
+        fun: FunId,
+        mode: Mode,
+        args: &[Option<Value>],
+        depth: u32,
+        k: &mut dyn FnMut(&[Value]) -> Flow,
+    ) -> Flow {
+        let Some(plans) = self.plans.get(&(fun, mode)) else { return Flow::Continue };
+        for (ci, plan) in plans.iter().enumerate() {
+            let mut env: HashMap<VarId, Value> = HashMap::new();
+            let mut ok = true;
+            for (p, a) in plan.clause.head.iter().zip(args) {
+                if let Some(a) = a {
+                    ok &= matches(p, a, &mut env);
+                }
+            }
+            if !ok {
+                continue;
+            }
+            let mut spaces = Spaces::new(&self.prog);
+            let flow = self.steps(fun, mode, ci, plan, 0, &mut env, depth, &mut spaces, &mut |env| match plan
+                .clause
+                .head
+                .iter()
+                .map(|p| build(p, env))
+                .collect::<Option<Vec<_>>>()
+            {
+                Some(tuple) => k(&tuple),
+                None => Flow::Continue,
+            });
+            if flow == Flow::Stop {
+                return Flow::Stop;
+            }
+        }
+        Flow::Continue
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn steps(
+        &self,
+        fun: FunId,
+        mode: Mode,
+        ci: usize,
+        plan: &Plan,
+        i: usize,
+        env: &mut HashMap<VarId, Value>,
+        depth: u32,
+        spaces: &mut Spaces,
+        k: &mut dyn FnMut(&HashMap<VarId, Value>) -> Flow,
+    ) -> Flow {
+        let Some(step) = plan.steps.get(i) else { return k(env) };
+        let mut next = |env: &mut HashMap<VarId, Value>, spaces: &mut Spaces| {
+            self.steps(fun, mode, ci, plan, i + 1, env, depth, spaces, k)
+        };
+        match step {
+            Step::Match(v, p) => {
+                let Some(x) = env.get(v).cloned() else { return Flow::Continue };
+                let mut e = env.clone();
+                if matches(p, &x, &mut e) {
+                    return next(&mut e, spaces);
+                }
+                Flow::Continue
+            }
+            Step::Build(v, p) => match build(p, env) {
+                Some(x) => {
+                    let mut e = env.clone();
+                    e.insert(*v, x);
+                    next(&mut e, spaces)
+                }
+                None => Flow::Continue,
+            },
+            Step::Compute(target, _) => {
+                let Some((f, fv)) = self.lifted.get(&(fun, mode, ci, i)) else { return Flow::Continue };
+                let Some(args) = fv.iter().map(|v| env.get(v).cloned()).collect::<Option<Vec<_>>>() else {
+                    return Flow::Continue;
+                };
+                match lang::interp::call(&self.prog, *f, args, &self.limits) {
+                    Ok(x) => {
+                        let mut e = env.clone();
+                        if matches(target, &x, &mut e) {
+                            return next(&mut e, spaces);
+                        }
+                        Flow::Continue
+                    }
+                    Err(_) => Flow::Continue,
+                }
+            }
+            Step::Call { fun: g, mode: m, args } => {
+                let n = args.len();
+                let functional = (0..n - 1).all(|j| m.is_input(j));
+                if functional {
+                    let Some(xs) = args[..n - 1].iter().map(|p| build(p, env)).collect::<Option<Vec<_>>>() else {
+                        return Flow::Continue;
+                    };
+                    return match lang::interp::call(&self.prog, *g, xs, &self.limits) {
+                        Ok(r) => {
+                            let mut e = env.clone();
+                            if matches(&args[n - 1], &r, &mut e) {
+                                return next(&mut e, spaces);
+                            }
+                            Flow::Continue
+                        }
+                        Err(_) => Flow::Continue,
+                    };
+                }
+                if depth == 0 {
+                    return Flow::Continue;
+                }
+                let inputs: Vec<Option<Value>> =
+                    args.iter().enumerate().map(|(j, p)| if m.is_input(j) { build(p, env) } else { None }).collect();
+                let mut spaces2 = Spaces::new(&self.prog);
+                self.run(*g, *m, &inputs, depth - 1, &mut |tuple| {
+                    let mut e = env.clone();
+                    if args.iter().zip(tuple).all(|(p, x)| matches(p, x, &mut e)) {
+                        return next(&mut e, &mut spaces2);
+                    }
+                    Flow::Continue
+                })
+            }
+            Step::Generate(v) => {
+                let ty = plan.clause.vars.iter().find(|(w, _)| w == v).map(|(_, t)| t.clone());
+                let Some(Ok(space)) = ty.map(|t| spaces.space(&t, self.generator_size)) else { return Flow::Continue };
+                for j in 0..space.count() {
+                    let mut e = env.clone();
+                    e.insert(*v, space.value(j));
+                    if next(&mut e, spaces) == Flow::Stop {
+                        return Flow::Stop;
+                    }
+                }
+                Flow::Continue
+            }
+        }
+    }
+}
+
+/// Matches `v` against `p`, binding `p`'s new variables in `env` (a bound one must equal).
+fn matches(p: &Pattern, v: &Value, env: &mut HashMap<VarId, Value>) -> bool {
+    match (p, v) {
+        (Pattern::Var(x), v) => match env.get(x) {
+            Some(w) => w == v,
+            None => {
+                env.insert(*x, v.clone());
+                true
+            }
+        },
+        (Pattern::Lit(Lit::Bool(b)), Value::Bool(c)) => b == c,
+        (Pattern::Lit(Lit::Nat(n)), Value::Int(i)) => {
+            i64::try_from(n.clone()).ok().is_some_and(|n| i.to_i64() == Some(n))
+        }
+        (Pattern::Lit(Lit::Int(n)), Value::Int(i)) => {
+            i64::try_from(n.clone()).ok().is_some_and(|n| i.to_i64() == Some(n))
+        }
+        (Pattern::Suc(p), Value::Int(i)) => !i.is_zero() && matches(p, &Value::Int(i.sub(&Int::from(1i64))), env),
+        (Pattern::Ctor(c, ps), Value::Ctor(tag, fields)) => {
+            c.tag == *tag && ps.len() == fields.len() && ps.iter().zip(fields.iter()).all(|(p, f)| matches(p, f, env))
+        }
+        _ => false,
+    }
+}
+
+/// The value of `p` from `env`, `None` when a variable of it is unknown.
+fn build(p: &Pattern, env: &HashMap<VarId, Value>) -> Option<Value> {
+    Some(match p {
+        Pattern::Var(x) => env.get(x)?.clone(),
+        Pattern::Lit(Lit::Bool(b)) => Value::Bool(*b),
+        Pattern::Lit(Lit::Nat(n)) => Value::Int(Int::from(i64::try_from(n.clone()).ok()?)),
+        Pattern::Lit(Lit::Int(n)) => Value::Int(Int::from(i64::try_from(n.clone()).ok()?)),
+        Pattern::Suc(p) => match build(p, env)? {
+            Value::Int(i) => Value::Int(i.suc()),
+            _ => return None,
+        },
+        Pattern::Ctor(c, ps) => Value::ctor(c.tag, ps.iter().map(|p| build(p, env)).collect::<Option<_>>()?),
+    })
+}
