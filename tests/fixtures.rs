@@ -11,11 +11,12 @@
 //! - `acceptance/clean/NAME.thy`: the acceptance theories in `tests/acceptance/` (a copy of
 //!   `shared/examples`, which `acceptance/copy-matches-shared` compares when it exists) produce no
 //!   `error` record and no "did you mean" warning on a variable, and do not crash.
-//! - `acceptance/expectations/NAME.thy`: every `expect` of a `random` or `exhaustive`
-//!   quickcheck command is met, and the exit status says whether all were.
+//! - `acceptance/expectations/NAME.thy`: every `expect` of a `random`, `exhaustive`,
+//!   `narrowing` or `smart_exhaustive` quickcheck command is met (but those `NOT_YET_MET`
+//!   lists), and the exit status says whether all were.
 //! - `acceptance/sound/NAME.thy`: no lemma with `expect = no_counterexample` gets a
-//!   counterexample from the random tester (three seeds) or the exhaustive one, whatever
-//!   tester its commands name.
+//!   counterexample from the random tester (three seeds), the exhaustive, narrowing or
+//!   smart_exhaustive one, whatever tester its commands name.
 //! - `acceptance/errors/NAME.thy`: each bad-input theory in `tests/acceptance/errors` matches its
 //!   snapshot `tests/acceptance_errors/NAME.out`, exits non-zero, and has an `error` record on
 //!   the line its header names ("error at line N"). `deep_recursion.thy` and
@@ -421,7 +422,8 @@ fn clean_trials_with(files: Vec<PathBuf>, prefix: &'static str, tested: fn(&str)
         if !test {
             continue;
         }
-        trials.push(Trial::test(format!("{prefix}/expectations/{name}"), move || expectations_met(&get(&run)?)));
+        let file = name.clone();
+        trials.push(Trial::test(format!("{prefix}/expectations/{name}"), move || expectations_met(&file, &get(&run)?)));
         let sound = thy.clone();
         trials.push(Trial::test(format!("{prefix}/sound/{name}"), move || no_false_counterexamples(&sound)));
     }
@@ -429,28 +431,45 @@ fn clean_trials_with(files: Vec<PathBuf>, prefix: &'static str, tested: fn(&str)
 }
 
 /// Testers whose expectations the suite holds `hol` to.
-const BUILT_TESTERS: [&str; 3] = ["random", "exhaustive", "narrowing"];
+const BUILT_TESTERS: [&str; 4] = ["random", "exhaustive", "narrowing", "smart_exhaustive"];
 
-/// Every expectation of a built tester in the full JSON run of `file` is met, and the exit
-/// status is 0 exactly when every expectation is.
-fn expectations_met(run: &Run) -> Result<(), Failed> {
+/// Expectations of built testers that today's `hol` does not meet yet, as `(file, line,
+/// tester, outcome today)`: asserted as they are, so that meeting one fails the trial until
+/// it is removed here.
+/// FIXME(issue 16): `smart_exhaustive` runs the premises in their written order on the
+/// interpreter; the hotel attack with `feels_safe` at depth 10 (`hotel s` first) is not
+/// reached within the time limit.
+const NOT_YET_MET: [(&str, u64, &str, &str); 1] = [("Hotel.thy", 83, "smart_exhaustive", "timeout")];
+
+/// Every expectation of a built tester in the full JSON run of `file` is met (but those
+/// `NOT_YET_MET` lists, which give what they give today), and the exit status is 0 exactly
+/// when every expectation is.
+fn expectations_met(file: &str, run: &Run) -> Result<(), Failed> {
     let records = run.records()?;
     let mut problems = Vec::new();
     let mut all_met = true;
     for r in records.iter().filter(|r| r["kind"] == "quickcheck") {
         let (tester, met) = (r["tester"].as_str().unwrap_or("?"), r["expect_met"].as_bool());
         all_met &= met != Some(false);
-        if BUILT_TESTERS.contains(&tester) {
+        let pending =
+            NOT_YET_MET.iter().find(|(f, line, t, _)| file == *f && r["line"].as_u64() == Some(*line) && tester == *t);
+        if let Some((_, line, _, today)) = pending {
+            if met != Some(false) || r["outcome"] != *today {
+                problems.push(format!(
+                    "line {line}: {tester} was expected not to meet its expectation yet (giving {today}), but gave {}: \
+                     remove it from NOT_YET_MET",
+                    r["outcome"]
+                ));
+            }
+        } else if BUILT_TESTERS.contains(&tester) {
             if met == Some(false) {
                 problems.push(format!(
                     "line {}: {tester} expected {}, got {} ({})",
                     r["line"], r["expect"], r["outcome"], r["message"]
                 ));
             }
-        } else if r["outcome"] != "error" {
-            // FIXME(issue 16): `smart_exhaustive` is not built yet and says so; when it
-            // is, hold it to its expectations here too.
-            problems.push(format!("line {}: {tester} is not built yet but gave {}", r["line"], r["outcome"]));
+        } else {
+            problems.push(format!("line {}: {tester} is not a tester the suite knows", r["line"]));
         }
     }
     let want = if all_met { End::Exited(0) } else { End::Exited(1) };
@@ -474,6 +493,7 @@ fn no_false_counterexamples(thy: &Path) -> Result<(), Failed> {
         SOUNDNESS_SEEDS.iter().map(|s| vec!["--tester", "random", "--seed", s, "--timeout", "2"]).collect();
     runs.push(vec!["--tester", "exhaustive", "--timeout", "2"]);
     runs.push(vec!["--tester", "narrowing", "--timeout", "2"]);
+    runs.push(vec!["--tester", "smart_exhaustive", "--timeout", "2"]);
     let mut problems = Vec::new();
     for flags in &runs {
         let run = run_json(thy, flags, EXAMPLE_TIME_LIMIT)?;

@@ -9,7 +9,7 @@
 //! Options, reports and JSON records carry a tester by name (`TesterName`); the name is
 //! resolved here when a run starts.
 
-use crate::testers::{exhaustive, random, unavailable::Unavailable, Coverage, Tester};
+use crate::testers::{exhaustive, random, smart_exhaustive, unavailable::Unavailable, Coverage, Tester};
 use std::borrow::Cow;
 use std::fmt;
 
@@ -81,10 +81,7 @@ impl Registry {
         Registry::empty()
             .with(random::RandomTester)
             .with(exhaustive::ExhaustiveTester)
-            .with(Unavailable {
-                name: "smart_exhaustive",
-                does: "Exhaustive, checking premises on partial assignments (not available yet)",
-            })
+            .with(smart_exhaustive::SmartExhaustiveTester)
             .with(Unavailable { name: "narrowing", does: "Symbolic testing with partial values (not available yet)" })
     }
 

@@ -13,7 +13,9 @@ use crate::space::Spaces;
 use lang::core::horn::Pattern;
 use lang::core::ir::{FunDef, FunId, Lit, Program, Ty, VarId};
 use lang::interp::{Int, Limits, Value};
+use std::cell::Cell;
 use std::collections::HashMap;
+use std::time::Instant;
 
 /// Whether to go on after a produced tuple.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,6 +36,10 @@ pub struct Enumerator {
     limits: Limits,
     /// Generated variables take the exhaustive space's values at this size.
     pub generator_size: u64,
+    /// Steps run, towards the next look at the deadline.
+    steps_run: Cell<u64>,
+    /// The deadline passed: every run stops at once (`Flow::Stop`) and says so here.
+    pub expired: Cell<bool>,
 }
 
 impl Enumerator {
@@ -73,7 +79,25 @@ impl Enumerator {
             lifted,
             limits: Limits::default(),
             generator_size: 3,
+            steps_run: Cell::new(0),
+            expired: Cell::new(false),
         })
+    }
+
+    /// Stops every run at `deadline` (`expired` says it did); evaluation stops there too.
+    pub fn with_deadline(mut self, deadline: Instant) -> Enumerator {
+        self.limits.deadline = Some(deadline);
+        self
+    }
+
+    /// Whether the deadline has passed, looked at every 1,024 steps.
+    fn out_of_time(&self) -> bool {
+        let n = self.steps_run.get() + 1;
+        self.steps_run.set(n);
+        if n.is_multiple_of(1024) && self.limits.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.expired.set(true);
+        }
+        self.expired.get()
     }
 
     /// Every output tuple of `fun` in `mode` on the inputs `args` (`None` at the outputs)
@@ -130,6 +154,9 @@ impl Enumerator {
         spaces: &mut Spaces,
         k: &mut dyn FnMut(&HashMap<VarId, Value>) -> Flow,
     ) -> Flow {
+        if self.out_of_time() {
+            return Flow::Stop;
+        }
         let Some(step) = plan.steps.get(i) else { return k(env) };
         let mut next = |env: &mut HashMap<VarId, Value>, spaces: &mut Spaces| {
             self.steps(fun, mode, ci, plan, i + 1, env, depth, spaces, k)

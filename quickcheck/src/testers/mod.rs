@@ -7,11 +7,12 @@
 //! once for every tester.
 //!
 //! The rows of the standard registry: `random` (random cases, shrunk), `exhaustive` (every
-//! case up to the size), and `smart_exhaustive` and `narrowing` (`unavailable`), which say they are not
-//! available yet.
+//! case up to the size), `smart_exhaustive` (the assignments the premises generate), and
+//! `narrowing` (`unavailable` here: the `narrowing` crate above replaces the row).
 
 pub mod exhaustive;
 pub mod random;
+pub mod smart_exhaustive;
 pub mod unavailable;
 
 use crate::driver::Turn;
