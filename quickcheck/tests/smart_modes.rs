@@ -6,21 +6,8 @@
 use lang::core::ir::FunId;
 use quickcheck::smart::modes::{print_plans, Mode, Modes};
 
-pub(crate) const THEORY: &str = r#"theory T imports Main begin
-fun sorted' :: "nat list ⇒ bool" where
-  "sorted' [] = True"
-| "sorted' [x] = True"
-| "sorted' (x # y # zs) = (x ≤ y ∧ sorted' (y # zs))"
-fun app :: "nat list ⇒ nat list ⇒ nat list" where
-  "app [] ys = ys"
-| "app (x # xs) ys = x # app xs ys"
-fun len :: "nat list ⇒ nat" where
-  "len [] = 0"
-| "len (x # xs) = Suc (len xs)"
-lemma "sorted' (app xs ys) ⟹ len xs = 0"
-  oops
-end
-"#;
+/// Functions over lists (`sorted'`, `app`, `len`, `hd'`), shared with `lang`'s Horn clause test.
+pub(crate) const THEORY: &str = include_str!("../../tests/support/relations.thy");
 
 fn plans_of(name: &str, mode: Mode) -> String {
     let th = lang::check_theory(THEORY);
@@ -154,5 +141,39 @@ mod enumerate {
         let space = Spaces::new(&p).space(&Ty::Nat, 3).unwrap();
         let two = produced(&p, "len", Mode(0b10), &[None, Some(Value::nat(2))], 5);
         assert_eq!(two.len() as u64, space.count() * space.count(), "{two:?}");
+    }
+
+    /// Run with every parameter known (the result as output), each function's clauses give
+    /// exactly its value, by one clause; nothing where it is undefined (`hd' []`).
+    #[test]
+    fn clauses_compute_what_the_functions_compute() {
+        let p = program();
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let mut checked = 0;
+        for name in ["sorted'", "app", "len", "hd'"] {
+            let f = fun(&p, name);
+            let arity = p.fun(f).params.len();
+            let mode = Mode((1 << arity) - 1);
+            for _ in 0..200 {
+                let args: Vec<Value> =
+                    (0..arity).map(|_| list(&(0..next(5)).map(|_| Value::nat(next(4))).collect::<Vec<_>>())).collect();
+                let want = lang::interp::call(&p, f, args.clone(), &Limits::default()).ok();
+                let inputs: Vec<Option<Value>> = args.iter().cloned().map(Some).chain(std::iter::once(None)).collect();
+                let got: Vec<Value> =
+                    produced(&p, name, mode, &inputs, 0).into_iter().map(|t| t[arity].clone()).collect();
+                match &want {
+                    Some(w) => assert_eq!(got, vec![w.clone()], "{name} on {args:?}"),
+                    None => assert!(got.is_empty(), "{name} on {args:?}: {got:?} where it is undefined"),
+                }
+                checked += 1;
+            }
+        }
+        assert_eq!(checked, 800);
     }
 }
