@@ -234,6 +234,9 @@ pub(crate) fn run(
                 }
             });
         }
+        if opts.verbose {
+            report.log.extend(res.log);
+        }
         if res.shrink.is_some() {
             report.shrink = res.shrink;
         }

@@ -100,6 +100,13 @@ impl Enumerator {
         self.expired.get()
     }
 
+    /// The plans of every relation this enumerator runs, in text form (`print_plans`).
+    pub fn plans_text(&self) -> String {
+        let mut keys: Vec<&(FunId, Mode)> = self.plans.keys().collect();
+        keys.sort();
+        keys.into_iter().map(|k| super::modes::print_plans(&self.prog, k.0, k.1, &self.plans[k])).collect()
+    }
+
     /// Every output tuple of `fun` in `mode` on the inputs `args` (`None` at the outputs)
     /// with derivations of depth at most `depth`, each given to `k` as the whole argument
     /// list. Stops when `k` says so.

@@ -134,4 +134,6 @@ pub struct SizeResult {
     /// Narrowing: the most slots of partial values alive at once in this size's search
     /// (memory grows with the depth of the refinement tree, not with its size).
     pub peak_slots: Option<u64>,
+    /// Lines for the `verbose` report (the smart generators' data flow).
+    pub log: Vec<String>,
 }

@@ -7,13 +7,16 @@
 //! for every tester, so a produced assignment that did not satisfy the premises could never
 //! be reported.
 //!
+//! With `verbose`, the data flow is said once: which premise produces which variables, the
+//! plans, and what the exhaustive space gives.
+//!
 //! Depth and size: at the driver's size `k` of `size` the derivation depth is
 //! `⌈k · depth / size⌉`, so the last size reaches the `depth` option (5); generated
 //! variables take the exhaustive space at size `k`.
 //!
 //! What this first version does not do yet (issue 16): run in compiled code (it runs on
 //! the reference interpreter), choose the order of the premises (they run as written),
-//! inductive predicates as queries, `verbose` data flows, the portfolio, and a look at
+//! inductive predicates as queries, the portfolio, and a look at
 //! cancellation between produced assignments (the deadline is looked at every 1,024 steps,
 //! a cancellation only every 256 assignments).
 
@@ -66,6 +69,8 @@ struct Smart<'c> {
     depth: u64,
     size: u64,
     limits: Limits,
+    /// The data flow, said once in `verbose` output.
+    told: bool,
 }
 
 impl<'c> Smart<'c> {
@@ -97,7 +102,38 @@ impl<'c> Smart<'c> {
             depth: setup.options.depth,
             size: setup.options.size.max(1),
             limits: Limits { deadline: Some(setup.deadline), ..Limits::default() },
+            told: false,
         }
+    }
+
+    /// What `verbose` says of the data flow: which premise produces which variables, each
+    /// relation's plan, and the variables the exhaustive space gives.
+    fn data_flow(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut produced = vec![false; self.c.vars.len()];
+        for (i, q) in self.queries.iter().enumerate() {
+            let names: Vec<&str> = q.produces.iter().map(|v| self.c.vars[*v].name.as_str()).collect();
+            q.produces.iter().for_each(|v| produced[*v] = true);
+            match &q.enumerator {
+                Some(e) => {
+                    out.push(format!(
+                        "smart: premise {} produces {}",
+                        i + 1,
+                        if names.is_empty() { "nothing (a check)".into() } else { names.join(", ") }
+                    ));
+                    out.extend(e.plans_text().lines().map(|l| format!("smart:   {l}")));
+                }
+                None => out.push(format!("smart: premise {} has no plan: nothing satisfies it", i + 1)),
+            }
+        }
+        let generated: Vec<&str> = (0..self.c.vars.len())
+            .filter(|v| !produced[*v] && self.needed(*v))
+            .map(|v| self.c.vars[v].name.as_str())
+            .collect();
+        if !generated.is_empty() {
+            out.push(format!("smart: from the exhaustive space (no premise produces them): {}", generated.join(", ")));
+        }
+        out
     }
 
     /// Runs the queries from `i` on, then the generated variables and the conclusion.
@@ -214,6 +250,10 @@ impl Search for Smart<'_> {
         self.query(0, &mut vals, &mut walk);
         let mut res = walk.res;
         res.end = walk.end;
+        if !self.told {
+            self.told = true;
+            res.log = self.data_flow();
+        }
         if res.end.is_none() && self.queries.iter().any(|q| q.enumerator.as_ref().is_some_and(|e| e.expired.get())) {
             res.end = turn_over(turn).or(Some(End::Stopped(crate::runner::Stop::Timeout)));
         }
