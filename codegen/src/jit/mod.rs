@@ -169,7 +169,14 @@ impl Jit {
         let interpreted = std::mem::take(&mut compiler.interpreted);
         let compared_types = Box::new(std::mem::take(&mut compiler.compared_types));
         let module = compiler.module;
-        let arena = vec![0u64; words.max(16)];
+        // Out of memory is an error the caller survives (it runs the interpreter), not an
+        // abort: a process near its data limit gets no JIT, not a crash.
+        let mut arena: Vec<u64> = Vec::new();
+        if arena.try_reserve_exact(words.max(16)).is_err() {
+            unsafe { module.free_memory() };
+            return Err(CodegenError::new(format!("no memory for an arena of {} words", words.max(16))));
+        }
+        arena.resize(words.max(16), 0);
         let ctx = Box::new(RunContext {
             heap: 0,
             heap_end: 0,

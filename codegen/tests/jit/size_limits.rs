@@ -109,3 +109,12 @@ fn compiling_stops_at_its_deadline() {
     let jit = Jit::with_deadline(&p, 1 << 16, &[], Some(Instant::now() + Duration::from_secs(60)));
     assert!(jit.is_ok());
 }
+
+/// An arena that cannot be had is an error the caller survives (it runs the interpreter),
+/// not an abort of the process.
+#[test]
+fn an_arena_too_large_is_an_error_not_an_abort() {
+    let (p, _) = equations(3);
+    let err = Jit::with_arena(&p, usize::MAX / 4).err().expect("no arena of that size");
+    assert!(err.message.contains("no memory for an arena"), "{}", err.message);
+}
