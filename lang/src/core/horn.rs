@@ -294,7 +294,8 @@ fn num(n: super::ir::NumTy) -> Ty {
     }
 }
 
-fn pattern_vars(p: &Pattern, add: &mut impl FnMut(VarId)) {
+/// Calls `add` on every variable of `p`.
+pub fn pattern_vars(p: &Pattern, add: &mut impl FnMut(VarId)) {
     match p {
         Pattern::Var(v) => add(*v),
         Pattern::Ctor(_, ps) => ps.iter().for_each(|p| pattern_vars(p, add)),

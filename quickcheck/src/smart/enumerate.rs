@@ -13,8 +13,9 @@ use crate::space::Spaces;
 use lang::core::horn::Pattern;
 use lang::core::ir::{FunDef, FunId, Lit, Program, Ty, VarId};
 use lang::interp::{Int, Limits, Value};
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
+use std::rc::Rc;
 use std::time::Instant;
 
 /// Whether to go on after a produced tuple.
@@ -23,6 +24,9 @@ pub enum Flow {
     Continue,
     Stop,
 }
+
+/// The values of a generated variable's type, shared.
+type Values = Rc<Vec<Value>>;
 
 /// A step of a plan: relation, mode, clause, step.
 type StepRef = (FunId, Mode, usize, usize);
@@ -36,6 +40,8 @@ pub struct Enumerator {
     limits: Limits,
     /// Generated variables take the exhaustive space's values at this size.
     pub generator_size: u64,
+    /// The values of generated variables, by type (`generated`).
+    generated: RefCell<HashMap<(Ty, u64), Values>>,
     /// Steps run, towards the next look at the deadline.
     steps_run: Cell<u64>,
     /// The deadline passed: every run stops at once (`Flow::Stop`) and says so here.
@@ -54,8 +60,7 @@ impl Enumerator {
             for (ci, plan) in plans.iter().enumerate() {
                 for (si, step) in plan.steps.iter().enumerate() {
                     let Step::Compute(_, e) = step else { continue };
-                    let mut fv = Vec::new();
-                    free_vars(e, &mut Vec::new(), &mut fv);
+                    let fv = free_vars(e);
                     let ty_of =
                         |v: &VarId| plan.clause.vars.iter().find(|(w, _)| w == v).map_or(Ty::Bool, |(_, t)| t.clone());
                     let params: Vec<(VarId, Ty)> = fv.iter().map(|v| (*v, ty_of(v))).collect();
@@ -79,6 +84,7 @@ impl Enumerator {
             lifted,
             limits: Limits::default(),
             generator_size: 3,
+            generated: RefCell::new(HashMap::new()),
             steps_run: Cell::new(0),
             expired: Cell::new(false),
         })
@@ -98,6 +104,19 @@ impl Enumerator {
             self.expired.set(true);
         }
         self.expired.get()
+    }
+
+    /// The values a generated variable of type `ty` takes (the exhaustive space at
+    /// `generator_size`), built once per type and size; `None` when there are too many.
+    fn generated(&self, ty: &Ty) -> Option<Rc<Vec<Value>>> {
+        let key = (ty.clone(), self.generator_size);
+        if let Some(v) = self.generated.borrow().get(&key) {
+            return Some(v.clone());
+        }
+        let space = Spaces::new(&self.prog).space(ty, self.generator_size).ok()?;
+        let values = Rc::new((0..space.count()).map(|j| space.value(j)).collect::<Vec<_>>());
+        self.generated.borrow_mut().insert(key, values.clone());
+        Some(values)
     }
 
     /// The plans of every relation this enumerator runs, in text form (`print_plans`).
@@ -130,8 +149,7 @@ impl Enumerator {
             if !ok {
                 continue;
             }
-            let mut spaces = Spaces::new(&self.prog);
-            let flow = self.steps(fun, mode, ci, plan, 0, &mut env, depth, &mut spaces, &mut |env| match plan
+            let flow = self.steps(fun, mode, ci, plan, 0, &mut env, depth, &mut |env| match plan
                 .clause
                 .head
                 .iter()
@@ -158,22 +176,19 @@ impl Enumerator {
         i: usize,
         env: &mut HashMap<VarId, Value>,
         depth: u32,
-        spaces: &mut Spaces,
         k: &mut dyn FnMut(&HashMap<VarId, Value>) -> Flow,
     ) -> Flow {
         if self.out_of_time() {
             return Flow::Stop;
         }
         let Some(step) = plan.steps.get(i) else { return k(env) };
-        let mut next = |env: &mut HashMap<VarId, Value>, spaces: &mut Spaces| {
-            self.steps(fun, mode, ci, plan, i + 1, env, depth, spaces, k)
-        };
+        let mut next = |env: &mut HashMap<VarId, Value>| self.steps(fun, mode, ci, plan, i + 1, env, depth, k);
         match step {
             Step::Match(v, p) => {
                 let Some(x) = env.get(v).cloned() else { return Flow::Continue };
                 let mut e = env.clone();
                 if matches(p, &x, &mut e) {
-                    return next(&mut e, spaces);
+                    return next(&mut e);
                 }
                 Flow::Continue
             }
@@ -181,7 +196,7 @@ impl Enumerator {
                 Some(x) => {
                     let mut e = env.clone();
                     e.insert(*v, x);
-                    next(&mut e, spaces)
+                    next(&mut e)
                 }
                 None => Flow::Continue,
             },
@@ -194,7 +209,7 @@ impl Enumerator {
                     Ok(x) => {
                         let mut e = env.clone();
                         if matches(target, &x, &mut e) {
-                            return next(&mut e, spaces);
+                            return next(&mut e);
                         }
                         Flow::Continue
                     }
@@ -212,7 +227,7 @@ impl Enumerator {
                         Ok(r) => {
                             let mut e = env.clone();
                             if matches(&args[n - 1], &r, &mut e) {
-                                return next(&mut e, spaces);
+                                return next(&mut e);
                             }
                             Flow::Continue
                         }
@@ -224,22 +239,23 @@ impl Enumerator {
                 }
                 let inputs: Vec<Option<Value>> =
                     args.iter().enumerate().map(|(j, p)| if m.is_input(j) { build(p, env) } else { None }).collect();
-                let mut spaces2 = Spaces::new(&self.prog);
                 self.run(*g, *m, &inputs, depth - 1, &mut |tuple| {
                     let mut e = env.clone();
                     if args.iter().zip(tuple).all(|(p, x)| matches(p, x, &mut e)) {
-                        return next(&mut e, &mut spaces2);
+                        return next(&mut e);
                     }
                     Flow::Continue
                 })
             }
             Step::Generate(v) => {
-                let ty = plan.clause.vars.iter().find(|(w, _)| w == v).map(|(_, t)| t.clone());
-                let Some(Ok(space)) = ty.map(|t| spaces.space(&t, self.generator_size)) else { return Flow::Continue };
-                for j in 0..space.count() {
+                let Some(ty) = plan.clause.vars.iter().find(|(w, _)| w == v).map(|(_, t)| t.clone()) else {
+                    return Flow::Continue;
+                };
+                let Some(values) = self.generated(&ty) else { return Flow::Continue };
+                for x in values.iter() {
                     let mut e = env.clone();
-                    e.insert(*v, space.value(j));
-                    if next(&mut e, spaces) == Flow::Stop {
+                    e.insert(*v, x.clone());
+                    if next(&mut e) == Flow::Stop {
                         return Flow::Stop;
                     }
                 }

@@ -14,7 +14,7 @@
 //!
 //! What it does not know: how a plan runs (the enumerators), depths and sizes.
 
-use lang::core::horn::{clauses, Goal, HornClause, Pattern};
+use lang::core::horn::{self, clauses, Goal, HornClause, Pattern};
 use lang::core::ir::{Expr, FunId, Program, VarId};
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
@@ -180,9 +180,7 @@ impl<'p> Modes<'p> {
             Goal::Unify(v, p) if all_known(p) => Some((1, Step::Build(*v, p.clone()))),
             Goal::Unify(..) => None,
             Goal::Compute(target, e) => {
-                let mut fv = Vec::new();
-                free_vars(e, &mut Vec::new(), &mut fv);
-                fv.iter().all(|v| known.contains(v)).then(|| (0, Step::Compute(target.clone(), e.clone())))
+                free_vars(e).iter().all(|v| known.contains(v)).then(|| (0, Step::Compute(target.clone(), e.clone())))
             }
             Goal::Call { fun, args, result } => {
                 let positions: Vec<&Pattern> = args.iter().chain(std::iter::once(result)).collect();
@@ -226,14 +224,9 @@ fn bind_step(s: &Step, known: &mut HashSet<VarId>) {
 }
 
 fn pattern_vars(p: &Pattern, out: &mut HashSet<VarId>) {
-    match p {
-        Pattern::Var(v) => {
-            out.insert(*v);
-        }
-        Pattern::Ctor(_, ps) => ps.iter().for_each(|p| pattern_vars(p, out)),
-        Pattern::Suc(p) => pattern_vars(p, out),
-        Pattern::Lit(_) => {}
-    }
+    horn::pattern_vars(p, &mut |v| {
+        out.insert(v);
+    });
 }
 
 /// The variables a goal needs known before it can run in some way.
@@ -252,24 +245,16 @@ fn goal_inputs(g: &Goal, out: &mut Vec<VarId>) {
             add(p, out);
             out.push(*v);
         }
-        Goal::Compute(_, e) => free_vars(e, &mut Vec::new(), out),
+        Goal::Compute(_, e) => out.extend(free_vars(e)),
         Goal::Call { args, .. } | Goal::Pred(_, args) => args.iter().for_each(|p| add(p, out)),
     }
 }
 
-/// The free variables of `e`, in order of first use.
-pub(crate) fn free_vars(e: &Expr, bound: &mut Vec<VarId>, out: &mut Vec<VarId>) {
-    if let Expr::Var(v) = e {
-        if !bound.contains(v) && !out.contains(v) {
-            out.push(*v);
-        }
-    }
-    e.for_each_child(&mut |c, binders| {
-        let n = bound.len();
-        bound.extend_from_slice(binders);
-        free_vars(c, bound, out);
-        bound.truncate(n);
-    });
+/// The free variables of `e`, in ascending order (`lang::core::ir::free_vars`).
+pub(crate) fn free_vars(e: &Expr) -> Vec<VarId> {
+    let mut free = std::collections::BTreeSet::new();
+    lang::core::ir::free_vars(e, &mut Vec::new(), &mut free);
+    free.into_iter().map(VarId).collect()
 }
 
 /// The plans of `fun` in `mode` in text form, one clause per line (`verbose` shows this: why a

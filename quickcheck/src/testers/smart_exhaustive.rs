@@ -11,8 +11,10 @@
 //! plans, and what the exhaustive space gives.
 //!
 //! Depth and size: at the driver's size `k` of `size` the derivation depth is
-//! `⌈k · depth / size⌉`, so the last size reaches the `depth` option (5); generated
-//! variables take the exhaustive space at size `k`.
+//! `⌈k · depth / size⌉`, so the last size reaches the `depth` option (5); variables no
+//! premise produces take the exhaustive space at size `k`, those a relation's plan
+//! generates take it at the enumerator's `generator_size` (3; FIXME(issue 16): grow it
+//! with the size).
 //!
 //! What this first version does not do yet (issue 16): run in compiled code (it runs on
 //! the reference interpreter), choose the order of the premises (they run as written),
@@ -23,10 +25,13 @@
 use crate::driver::Turn;
 use crate::smart::enumerate::{Enumerator, Flow};
 use crate::smart::modes::Mode;
-use crate::space::Spaces;
+use crate::space::{Space, Spaces};
 use crate::testers::{Coverage, End, Search, Setup, SizeResult, Tester};
 use lang::core::conjecture::Conjecture;
+use lang::core::ir::Ty;
 use lang::interp::{Limits, Value};
+use std::collections::HashMap;
+use std::rc::Rc;
 
 /// The `smart_exhaustive` row of the registry.
 pub struct SmartExhaustiveTester;
@@ -174,11 +179,17 @@ impl<'c> Smart<'c> {
         if vals[v].is_some() || !self.needed(v) {
             return self.generate(v + 1, vals, walk);
         }
-        let mut spaces = Spaces::new(&self.c.program);
-        let Ok(space) = spaces.space(&self.c.vars[v].ty, walk.gen_size) else {
-            walk.end = Some(End::TooBig);
-            return Flow::Stop;
-        };
+        let ty = &self.c.vars[v].ty;
+        if !walk.spaces.contains_key(ty) {
+            match Spaces::new(&self.c.program).space(ty, walk.gen_size) {
+                Ok(space) => walk.spaces.insert(ty.clone(), space),
+                Err(_) => {
+                    walk.end = Some(End::TooBig);
+                    return Flow::Stop;
+                }
+            };
+        }
+        let space = walk.spaces[ty].clone();
         for j in 0..space.count() {
             vals[v] = Some(space.value(j));
             let flow = self.generate(v + 1, vals, walk);
@@ -234,6 +245,8 @@ struct Walk<'w, 't> {
     end: Option<End>,
     depth: u32,
     gen_size: u64,
+    /// The exhaustive spaces of the generated variables' types at `gen_size`, built once.
+    spaces: HashMap<Ty, Rc<Space>>,
 }
 
 /// Why the time ran out: cancelled, or the deadline.
@@ -245,7 +258,7 @@ impl Search for Smart<'_> {
     fn run_size(&mut self, turn: &mut Turn) -> SizeResult {
         let k = turn.size + 1;
         let depth = (k * self.depth).div_ceil(self.size).min(u64::from(u32::MAX)) as u32;
-        let mut walk = Walk { turn, res: SizeResult::default(), end: None, depth, gen_size: k };
+        let mut walk = Walk { turn, res: SizeResult::default(), end: None, depth, gen_size: k, spaces: HashMap::new() };
         let mut vals = vec![None; self.c.vars.len()];
         self.query(0, &mut vals, &mut walk);
         let mut res = walk.res;
