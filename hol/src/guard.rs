@@ -8,8 +8,10 @@
 use std::panic;
 use std::sync::Mutex;
 
-/// Stack of the worker thread. Only reserved address space until touched.
-pub const WORKER_STACK: usize = 512 << 20;
+/// Stack of the worker thread. Only reserved address space until touched, but counted
+/// against a data limit (`RLIMIT_DATA`) with the testers' stacks and the heap: under a
+/// 1 GiB limit, 512 MiB here left too little heap for three testers at a large size.
+pub const WORKER_STACK: usize = 256 << 20;
 
 /// Installs a panic hook that stays quiet inside the library's barrier (which reports the
 /// panic, with the location recorded here) and behaves as the default hook everywhere else.

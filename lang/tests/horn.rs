@@ -40,3 +40,35 @@ hd'(v0, v3) :- v0 = Cons(v1, v2), v3 = v1.
 ";
     assert_eq!(text, expected, "\n{text}");
 }
+
+/// A boolean in tail position that decomposes gets a clause per truth value: with the
+/// result `True`, an equality of structurally compared values is a unification (so a
+/// known list can be split by `@` run backwards), a membership enumerates the set, and a
+/// negation flips the truth value it asks of its argument; with `False` they stay checks.
+/// An equality of sets compares extensionally: it stays a check either way.
+#[test]
+fn equalities_and_memberships_decompose_by_truth_value() {
+    let theory = "theory T imports Main begin
+definition split3 :: \"nat list ⇒ nat list ⇒ nat list ⇒ bool\" where
+  \"split3 s a b = (s = a @ [0] @ b)\"
+definition inset :: \"nat ⇒ nat set ⇒ bool\" where
+  \"inset x A = (Suc x ∈ A)\"
+definition notin :: \"nat ⇒ nat list ⇒ bool\" where
+  \"notin x xs = (¬ (x ∈ set xs))\"
+definition sameset :: \"nat set ⇒ nat set ⇒ bool\" where
+  \"sameset A B = (A = B)\"
+lemma \"split3 s a b ⟹ inset x A ⟹ notin x s ⟹ sameset A B\"
+  oops
+end";
+    let text = clauses_of(theory, &["split3", "inset", "notin", "sameset"]);
+    let expected = "\
+split3(v0, v1, v2, v3) :- v3 = True, append[nat](Cons(0, Nil), v2, v5), append[nat](v1, v5, v4), v0 = v4.
+split3(v0, v1, v2, v3) :- v3 = False, False := eq[list[nat]](v0, @append[nat](v1, @append[nat](list[nat]::Cons(0, list[nat]::Nil), v2))).
+inset(v0, v1, v2) :- v2 = True, Suc(v0) ∈ v1.
+inset(v0, v1, v2) :- v2 = False, False := set_member[nat](suc(v0), v1).
+notin(v0, v1, v2) :- v2 = True, member[nat](v1, v0, False).
+notin(v0, v1, v2) :- v2 = False, member[nat](v1, v0, True).
+sameset(v0, v1, v2) :- v2 := eq[set[nat]](v0, v1).
+";
+    assert_eq!(text, expected, "\n{text}");
+}

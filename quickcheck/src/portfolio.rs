@@ -15,6 +15,13 @@ use lang::core::conjecture::Conjecture;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 
+/// Stack of a tester's thread. Compiled code moves a case that runs low to a bigger stack
+/// (`codegen::on_big_stack`) and the interpreter grows its own (`lang::stack`), so this
+/// only has to hold the testers' frames; it is kept small because a stack is reserved
+/// address space that counts against a data limit (`RLIMIT_DATA`), with the worker's and
+/// the heap's.
+const TESTER_STACK: usize = 32 << 20;
+
 pub fn run(
     registry: &Registry,
     conjectures: &[Conjecture],
@@ -37,7 +44,7 @@ pub fn run(
             let tx = tx.clone();
             let answered = &answered;
             let run = move || driver::run(t, conjectures, opts, seed, engine, cancel, Some(answered));
-            let spawned = std::thread::Builder::new().stack_size(64 << 20).spawn_scoped(s, move || {
+            let spawned = std::thread::Builder::new().stack_size(TESTER_STACK).spawn_scoped(s, move || {
                 // A panic in one tester is that tester's error, not the portfolio's end.
                 let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)).unwrap_or_else(|_| {
                     Report::new(TesterName::new(t.name()), OutcomeKind::Error)

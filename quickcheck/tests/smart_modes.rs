@@ -26,7 +26,7 @@ sorted'[o, i]:
   clause 1: match v5 = True; build v0 = Nil
   clause 2: match v5 = True; build v2 = Nil; generate v1; build v0 = Cons(v1, v2)
   clause 3: sorted'[o, i](Cons(v3, v4), v5); build v2 = Cons(v3, v4); generate v1; True := le[nat](v1, v3); build v0 = Cons(v1, v2)
-  clause 4: match v5 = False; generate v1; generate v3; False := le[nat](v1, v3); generate v2; match v2 = Cons(v3, v4); build v0 = Cons(v1, v2)
+  clause 4: match v5 = False; generate v1; generate v3; False := le[nat](v1, v3); generate v4; build v2 = Cons(v3, v4); build v0 = Cons(v1, v2)
 ");
 }
 

@@ -40,6 +40,9 @@ pub enum Goal {
     Pred(PredId, Vec<Pattern>),
     /// `target` is the value of `expr`, computed from its free variables.
     Compute(Pattern, Expr),
+    /// The value of `pattern` is an element of the set `var` (`x ∈ cards s g`): once the
+    /// set is known, its elements can be enumerated.
+    Member(Pattern, VarId),
 }
 
 /// One path of a function's body: `head` is the parameters' patterns and then the result's.
@@ -140,6 +143,20 @@ impl Derive<'_> {
                 self.flatten(rhs, &Pattern::Var(*v), &mut g);
                 self.path(body, result, g, head);
             }
+            leaf if matches!(result, Pattern::Var(_)) && self.decomposes(leaf) => {
+                // A boolean leaf that decomposes (an equality, a negation): one clause per
+                // truth value, so that with the result `True` the equality is a unification
+                // that can build or split values (`s = s1 @ [e] @ s2` with `s` known splits
+                // it) instead of a check that needs every variable first.
+                let Pattern::Var(r) = result else { return };
+                for truth in [true, false] {
+                    let mut g = goals.clone();
+                    g.push(Goal::Unify(*r, Pattern::Lit(Lit::Bool(truth))));
+                    if self.flatten(leaf, &Pattern::Lit(Lit::Bool(truth)), &mut g) {
+                        self.finish(head, g);
+                    }
+                }
+            }
             leaf => {
                 let mut g = goals;
                 if self.flatten(leaf, result, &mut g) {
@@ -173,6 +190,10 @@ impl Derive<'_> {
                     pattern_vars(p, &mut add);
                     expr_vars(e, &mut add);
                 }
+                Goal::Member(p, set) => {
+                    pattern_vars(p, &mut add);
+                    add(*set);
+                }
             }
         }
         let vars = used.into_iter().map(|v| (v, self.ty_of(v))).collect();
@@ -202,21 +223,78 @@ impl Derive<'_> {
                 let args = args.iter().map(|a| self.pattern_of(a, goals)).collect();
                 goals.push(Goal::Pred(*p, args));
             }
+            Expr::Prim(Prim::Not, args) if args.len() == 1 => match target {
+                Pattern::Lit(Lit::Bool(b)) => return self.flatten(&args[0], &Pattern::Lit(Lit::Bool(!b)), goals),
+                _ => goals.push(Goal::Compute(target.clone(), e.clone())),
+            },
+            Expr::Prim(Prim::Eq(ty), args)
+                if args.len() == 2 && *target == Pattern::Lit(Lit::Bool(true)) && self.structural(ty) =>
+            {
+                // Equal values of a type compared structurally: one value, two patterns.
+                let a = self.pattern_of(&args[0], goals);
+                let b = self.pattern_of(&args[1], goals);
+                self.unify(a, b, ty.clone(), goals);
+            }
+            Expr::Prim(Prim::SetMember(ty), args)
+                if args.len() == 2 && *target == Pattern::Lit(Lit::Bool(true)) && self.structural(ty) =>
+            {
+                let x = self.pattern_of(&args[0], goals);
+                let Pattern::Var(set) = self.pattern_of(&args[1], goals) else { return true };
+                goals.push(Goal::Member(x, set));
+            }
             Expr::Var(_) | Expr::Lit(_) | Expr::Ctor(..) | Expr::Prim(Prim::Suc, _) => {
                 let p = self.pattern_of(e, goals);
-                match (target, p) {
-                    (Pattern::Var(v), p) => goals.push(Goal::Unify(*v, p)),
-                    (t, Pattern::Var(v)) => goals.push(Goal::Unify(v, t.clone())),
-                    (t, p) => {
-                        let v = self.fresh(self.type_of(e));
-                        goals.push(Goal::Unify(v, p));
-                        goals.push(Goal::Unify(v, t.clone()));
-                    }
-                }
+                let ty = self.type_of(e);
+                self.unify(target.clone(), p, ty, goals);
             }
             e => goals.push(Goal::Compute(target.clone(), e.clone())),
         }
         true
+    }
+
+    /// Goals that make patterns `a` and `b` (of type `ty`) the same value.
+    fn unify(&mut self, a: Pattern, b: Pattern, ty: Ty, goals: &mut Vec<Goal>) {
+        match (a, b) {
+            (Pattern::Var(v), p) | (p, Pattern::Var(v)) => goals.push(Goal::Unify(v, p)),
+            (a, b) => {
+                let v = self.fresh(ty);
+                goals.push(Goal::Unify(v, b));
+                goals.push(Goal::Unify(v, a));
+            }
+        }
+    }
+
+    /// Whether `e`, a boolean in tail position, is worth a clause per truth value: an
+    /// equality that unifies, a membership that enumerates a set, or a negation of
+    /// something that runs as a relation.
+    fn decomposes(&self, e: &Expr) -> bool {
+        match e {
+            Expr::Prim(Prim::Eq(ty) | Prim::SetMember(ty), args) => args.len() == 2 && self.structural(ty),
+            Expr::Prim(Prim::Not, args) => {
+                args.len() == 1 && (matches!(args[0], Expr::Call(..)) || self.decomposes(&args[0]))
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether the interpreter's equality at `ty` is equality of the values' structure,
+    /// so that it can be a unification: no sets or functions inside (they compare
+    /// extensionally).
+    fn structural(&self, ty: &Ty) -> bool {
+        fn go(prog: &Program, ty: &Ty, seen: &mut Vec<super::ir::DataId>) -> bool {
+            match ty {
+                Ty::Bool | Ty::Nat | Ty::Int => true,
+                Ty::Fun(..) | Ty::Set(_) => false,
+                Ty::Data(d) => {
+                    if seen.contains(d) {
+                        return true;
+                    }
+                    seen.push(*d);
+                    prog.data(*d).ctors.iter().all(|c| c.fields.iter().all(|f| go(prog, f, seen)))
+                }
+            }
+        }
+        go(self.prog, ty, &mut Vec::new())
     }
 
     /// `e` as a pattern, flattening what is not a variable, literal, constructor or `Suc`
@@ -338,6 +416,7 @@ fn print_goal(prog: &Program, g: &Goal) -> String {
         }
         Goal::Pred(p, args) => format!("{}({})", prog.inductives[p.0 as usize].name, pats(args)),
         Goal::Compute(p, e) => format!("{} := {}", print_pattern(prog, p), super::print::print_expr(prog, e)),
+        Goal::Member(p, set) => format!("{} ∈ v{}", print_pattern(prog, p), set.0),
     }
 }
 

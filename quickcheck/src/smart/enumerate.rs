@@ -261,6 +261,33 @@ impl Enumerator {
                 }
                 Flow::Continue
             }
+            Step::Member(p, set) => {
+                let Some(Value::Set(s)) = env.get(set).cloned() else { return Flow::Continue };
+                // A finite set's elements; a complement's are the generated values it does
+                // not exclude.
+                let generated;
+                let candidates: &[Value] = if s.is_complement() {
+                    let elem = plan.clause.vars.iter().find(|(w, _)| w == set).and_then(|(_, t)| match t {
+                        Ty::Set(e) => Some((**e).clone()),
+                        _ => None,
+                    });
+                    let Some(values) = elem.and_then(|t| self.generated(&t)) else { return Flow::Continue };
+                    generated = values;
+                    &generated
+                } else {
+                    s.elems()
+                };
+                for x in candidates {
+                    if !s.contains(x) {
+                        continue;
+                    }
+                    let mut e = env.clone();
+                    if matches(p, x, &mut e) && next(&mut e) == Flow::Stop {
+                        return Flow::Stop;
+                    }
+                }
+                Flow::Continue
+            }
         }
     }
 }

@@ -49,6 +49,8 @@ pub enum Step {
     Compute(Pattern, Expr),
     /// No goal produces `var`: it is enumerated from its type's values.
     Generate(VarId),
+    /// The set `var` is known: the pattern is matched against each of its elements.
+    Member(Pattern, VarId),
 }
 
 /// The order in which one clause runs in a mode.
@@ -136,16 +138,27 @@ impl<'p> Modes<'p> {
                 }
                 None => {
                     // Nothing runs: generate an unknown variable of the goal that needs the
-                    // fewest.
+                    // fewest. A variable that a pending unification can build from parts is
+                    // not generated while a part can be (an event's guest, not the event:
+                    // the other parts may come from goals).
+                    let composite: HashSet<VarId> = pending
+                        .iter()
+                        .filter_map(|g| match g {
+                            Goal::Unify(v, Pattern::Ctor(..) | Pattern::Suc(_)) if !known.contains(v) => Some(*v),
+                            _ => None,
+                        })
+                        .collect();
                     let v = pending
                         .iter()
                         .filter_map(|g| {
                             let mut vs = Vec::new();
                             goal_inputs(g, &mut vs);
                             let unknown: Vec<VarId> = vs.into_iter().filter(|v| !known.contains(v)).collect();
-                            (!unknown.is_empty()).then(|| (unknown.len(), unknown[0]))
+                            let leaf = unknown.iter().find(|v| !composite.contains(v));
+                            let v = leaf.or(unknown.first())?;
+                            Some(((leaf.is_none(), unknown.len()), *v))
                         })
-                        .min_by_key(|(n, _)| *n)
+                        .min_by_key(|(rank, _)| *rank)
                         .map(|(_, v)| v)?;
                     known.insert(v);
                     steps.push(Step::Generate(v));
@@ -208,14 +221,17 @@ impl<'p> Modes<'p> {
                     Step::Call { fun: *fun, mode: Mode(mode), args: positions.into_iter().cloned().collect() },
                 ))
             }
-            Goal::Pred(..) => None,
+            Goal::Member(p, set) if known.contains(set) => {
+                Some((if all_known(p) { 0 } else { 3 }, Step::Member(p.clone(), *set)))
+            }
+            Goal::Member(..) | Goal::Pred(..) => None,
         }
     }
 }
 
 fn bind_step(s: &Step, known: &mut HashSet<VarId>) {
     match s {
-        Step::Match(_, p) | Step::Compute(p, _) => pattern_vars(p, known),
+        Step::Match(_, p) | Step::Compute(p, _) | Step::Member(p, _) => pattern_vars(p, known),
         Step::Build(v, _) | Step::Generate(v) => {
             known.insert(*v);
         }
@@ -246,6 +262,10 @@ fn goal_inputs(g: &Goal, out: &mut Vec<VarId>) {
             out.push(*v);
         }
         Goal::Compute(_, e) => out.extend(free_vars(e)),
+        Goal::Member(p, set) => {
+            out.push(*set);
+            add(p, out);
+        }
         Goal::Call { args, .. } | Goal::Pred(_, args) => args.iter().for_each(|p| add(p, out)),
     }
 }
@@ -280,5 +300,6 @@ fn print_step(prog: &Program, s: &Step) -> String {
         }
         Step::Compute(p, e) => format!("{} := {}", pat(p), lang::core::print::print_expr(prog, e)),
         Step::Generate(v) => format!("generate v{}", v.0),
+        Step::Member(p, set) => format!("{} ∈ v{}", pat(p), set.0),
     }
 }
