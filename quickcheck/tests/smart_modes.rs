@@ -3,6 +3,7 @@
 //! `sorted` run backwards (lists built from a sorted tail, the head generated and checked),
 //! `append` splitting a known list, and `length` building lists of a known length.
 
+use lang::core::horn::Rel;
 use lang::core::ir::FunId;
 use quickcheck::smart::modes::{print_plans, Mode, Modes};
 
@@ -14,8 +15,8 @@ fn plans_of(name: &str, mode: Mode) -> String {
     let c = th.lower_conjecture(0, &[]);
     let f = (0..c.program.funs.len()).map(|i| FunId(i as u32)).find(|f| c.program.fun(*f).name == name).unwrap();
     let mut modes = Modes::new(&c.program);
-    let plans = modes.plans(f, mode).expect("a plan").to_vec();
-    print_plans(&c.program, f, mode, &plans)
+    let plans = modes.plans(Rel::Fun(f), mode).expect("a plan").to_vec();
+    print_plans(&c.program, Rel::Fun(f), mode, &plans)
 }
 
 #[test]
@@ -92,9 +93,9 @@ mod enumerate {
     }
 
     fn produced(p: &Program, name: &str, mode: Mode, args: &[Option<Value>], depth: u32) -> Vec<Vec<Value>> {
-        let e = Enumerator::new(p, fun(p, name), mode).expect("a plan");
+        let e = Enumerator::new(p, lang::core::horn::Rel::Fun(fun(p, name)), mode).expect("a plan");
         let mut out = Vec::new();
-        e.run(fun(p, name), mode, args, depth, &mut |t| {
+        e.run(lang::core::horn::Rel::Fun(fun(p, name)), mode, args, depth, &mut |t| {
             out.push(t.to_vec());
             Flow::Continue
         });

@@ -1,17 +1,22 @@
-//! Functions of the core IR as Horn clauses, for the smart generators (issue 16; the first
-//! part: the clauses, with no tester using them yet). A function `f p1 … pn` becomes the
-//! relation `f(p1, …, pn, result)`, so that it can run backwards: with `result` known and
-//! the parameters unknown, the clauses say how to build arguments that give it
-//! (`sorted(xs, True)` builds sorted lists, `append(xs, ys, zs)` with `zs` known splits it).
+//! Functions and inductive predicates of the core IR as Horn clauses, for the smart
+//! generators. A function `f p1 … pn` becomes the relation `f(p1, …, pn, result)`, so that
+//! it can run backwards: with `result` known and the parameters unknown, the clauses say
+//! how to build arguments that give it (`sorted(xs, True)` builds sorted lists,
+//! `append(xs, ys, zs)` with `zs` known splits it). An inductive predicate's rules are its
+//! clauses as they are (`Rel` names either kind).
 //!
 //! Each path through the body's `Case`, `NatCase` and `If` is one clause, so the clauses of a
 //! function are disjoint (pattern matching was compiled into a decision tree): a value is
-//! produced by one clause only, whatever overlaps the source equations had. A path ending in
+//! produced by one clause only, whatever overlaps the source equations had. (An inductive
+//! predicate's rules may overlap: a tuple derived twice is produced twice.) A path ending in
 //! `Undefined` has no clause (`hd []` relates to nothing, as in Isabelle's predicate
 //! compiler). Nested calls are flattened into goals over fresh variables; constructors
-//! (and `Suc`) stay patterns, so a mode analysis can run them either way; anything else
-//! (arithmetic, λs, quantifiers, a `case` inside an argument) is a `Compute` goal, which
-//! runs only once its free variables are known (functional mode).
+//! (and `Suc`) stay patterns, so a mode analysis can run them either way. A boolean in tail
+//! position that is an equality, a membership, an inductive predicate or a negation of a
+//! relation gets a clause per truth value, so that when it must hold it unifies, enumerates
+//! a set or runs the relation. Anything else (arithmetic, λs, quantifiers, a `case` inside
+//! an argument) is a `Compute` goal, which runs only once its free variables are known
+//! (functional mode).
 //!
 //! What it does not know: modes, search order, depth, and how goals run (the smart
 //! generators' business, in `quickcheck`).
@@ -52,6 +57,62 @@ pub struct HornClause {
     pub vars: Vec<(VarId, Ty)>,
     pub head: Vec<Pattern>,
     pub body: Vec<Goal>,
+}
+
+/// A relation of the clauses: a function's graph (its result the last argument) or an
+/// inductive predicate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Rel {
+    Fun(FunId),
+    Pred(PredId),
+}
+
+impl Rel {
+    /// The relation's name, as the program has it.
+    pub fn name(self, prog: &Program) -> &str {
+        match self {
+            Rel::Fun(f) => &prog.fun(f).name,
+            Rel::Pred(p) => &prog.inductive(p).name,
+        }
+    }
+
+    /// Its number of arguments (a function's result included).
+    pub fn arity(self, prog: &Program) -> usize {
+        match self {
+            Rel::Fun(f) => prog.fun(f).params.len() + 1,
+            Rel::Pred(p) => prog.inductive(p).params.len(),
+        }
+    }
+
+    /// The relation's clauses (`clauses`, `pred_clauses`).
+    pub fn clauses(self, prog: &Program) -> Vec<HornClause> {
+        match self {
+            Rel::Fun(f) => clauses(prog, f),
+            Rel::Pred(p) => pred_clauses(prog, p),
+        }
+    }
+}
+
+/// The clauses of inductive predicate `p`: one per introduction rule, its head terms as
+/// patterns (a term that is not a constructor term is computed by goals) and its premises
+/// as goals that must hold.
+pub fn pred_clauses(prog: &Program, p: PredId) -> Vec<HornClause> {
+    let def = prog.inductive(p);
+    let mut out = Vec::new();
+    for rule in &def.clauses {
+        let mut d = Derive { prog, next: rule.num_vars, vars: rule.vars.clone(), out: Vec::new() };
+        let mut goals = Vec::new();
+        let head: Vec<Pattern> = rule.head.iter().map(|t| d.pattern_of(t, &mut goals)).collect();
+        let mut ok = true;
+        for premise in &rule.premises {
+            ok &= d.flatten(premise, &Pattern::Lit(Lit::Bool(true)), &mut goals);
+        }
+        if ok {
+            d.finish(&head, goals);
+            out.extend(d.out);
+        }
+    }
+    out
 }
 
 /// The clauses of function `f` of `prog` (its body as `prog` has it: apply code equations
@@ -265,11 +326,12 @@ impl Derive<'_> {
     }
 
     /// Whether `e`, a boolean in tail position, is worth a clause per truth value: an
-    /// equality that unifies, a membership that enumerates a set, or a negation of
-    /// something that runs as a relation.
+    /// equality that unifies, a membership that enumerates a set, an inductive predicate
+    /// (a relation only when it holds), or a negation of something that runs as a relation.
     fn decomposes(&self, e: &Expr) -> bool {
         match e {
             Expr::Prim(Prim::Eq(ty) | Prim::SetMember(ty), args) => args.len() == 2 && self.structural(ty),
+            Expr::Pred(..) => true,
             Expr::Prim(Prim::Not, args) => {
                 args.len() == 1 && (matches!(args[0], Expr::Call(..)) || self.decomposes(&args[0]))
             }

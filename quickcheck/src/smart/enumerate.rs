@@ -10,7 +10,7 @@
 
 use super::modes::{free_vars, Mode, Modes, Plan, Step};
 use crate::space::Spaces;
-use lang::core::horn::Pattern;
+use lang::core::horn::{Pattern, Rel};
 use lang::core::ir::{FunDef, FunId, Lit, Program, Ty, VarId};
 use lang::interp::{Int, Limits, Value};
 use std::cell::{Cell, RefCell};
@@ -29,30 +29,40 @@ pub enum Flow {
 type Values = Rc<Vec<Value>>;
 
 /// A step of a plan: relation, mode, clause, step.
-type StepRef = (FunId, Mode, usize, usize);
+type StepRef = (Rel, Mode, usize, usize);
 
 /// The plans of one query, ready to run.
 pub struct Enumerator {
     prog: Program,
-    plans: HashMap<(FunId, Mode), Vec<Plan>>,
+    plans: HashMap<(Rel, Mode), Vec<Plan>>,
     /// The function each `Compute` step was lifted into, and its parameters.
     lifted: HashMap<StepRef, (FunId, Vec<VarId>)>,
     limits: Limits,
     /// Generated variables take the exhaustive space's values at this size.
-    pub generator_size: u64,
+    generator_size: Cell<u64>,
     /// The values of generated variables, by type (`generated`).
     generated: RefCell<HashMap<(Ty, u64), Values>>,
     /// Steps run, towards the next look at the deadline.
     steps_run: Cell<u64>,
     /// The deadline passed: every run stops at once (`Flow::Stop`) and says so here.
     pub expired: Cell<bool>,
+    /// Calls not made because the depth bound was reached.
+    cuts: Cell<u64>,
+    /// Goals whose truth was not decided: a check (a relation with every argument known)
+    /// that failed after a cut below it, a computation or call that ended in an error
+    /// (undefined, a limit), a generated type too big to enumerate. What they would have
+    /// produced is missing: a search with any is not complete to its depth.
+    pub unknown: Cell<u64>,
+    /// Whether some relation run is an inductive predicate, whose rules may derive a tuple
+    /// more than once.
+    pub may_repeat: bool,
 }
 
 impl Enumerator {
-    /// The enumerator of `fun`'s relation in `mode`, or `None` when it has no plan.
-    pub fn new(prog: &Program, fun: FunId, mode: Mode) -> Option<Enumerator> {
+    /// The enumerator of relation `rel` in `mode`, or `None` when it has no plan.
+    pub fn new(prog: &Program, rel: Rel, mode: Mode) -> Option<Enumerator> {
         let mut modes = Modes::new(prog);
-        modes.plans(fun, mode)?;
+        modes.plans(rel, mode)?;
         let planned = modes.planned();
         let mut prog = prog.clone();
         let mut lifted = HashMap::new();
@@ -78,16 +88,25 @@ impl Enumerator {
                 }
             }
         }
+        let plans_of: HashMap<(Rel, Mode), Vec<Plan>> = planned.into_iter().collect();
         Some(Enumerator {
             prog,
-            plans: planned.into_iter().collect(),
             lifted,
             limits: Limits::default(),
-            generator_size: 3,
+            may_repeat: plans_of.keys().any(|(r, _)| matches!(r, Rel::Pred(_))),
+            plans: plans_of,
+            generator_size: Cell::new(3),
             generated: RefCell::new(HashMap::new()),
             steps_run: Cell::new(0),
             expired: Cell::new(false),
+            cuts: Cell::new(0),
+            unknown: Cell::new(0),
         })
+    }
+
+    /// Generated variables take the exhaustive space's values at `size` from now on.
+    pub fn set_generator_size(&self, size: u64) {
+        self.generator_size.set(size);
     }
 
     /// Stops every run at `deadline` (`expired` says it did); evaluation stops there too.
@@ -109,35 +128,44 @@ impl Enumerator {
     /// The values a generated variable of type `ty` takes (the exhaustive space at
     /// `generator_size`), built once per type and size; `None` when there are too many.
     fn generated(&self, ty: &Ty) -> Option<Rc<Vec<Value>>> {
-        let key = (ty.clone(), self.generator_size);
+        let key = (ty.clone(), self.generator_size.get());
         if let Some(v) = self.generated.borrow().get(&key) {
             return Some(v.clone());
         }
-        let space = Spaces::new(&self.prog).space(ty, self.generator_size).ok()?;
+        let Ok(space) = Spaces::new(&self.prog).space(ty, key.1) else {
+            self.unknown.set(self.unknown.get() + 1);
+            return None;
+        };
         let values = Rc::new((0..space.count()).map(|j| space.value(j)).collect::<Vec<_>>());
         self.generated.borrow_mut().insert(key, values.clone());
         Some(values)
     }
 
+    /// A goal whose truth was not decided: counted, and nothing is produced from it.
+    fn undecided(&self) -> Flow {
+        self.unknown.set(self.unknown.get() + 1);
+        Flow::Continue
+    }
+
     /// The plans of every relation this enumerator runs, in text form (`print_plans`).
     pub fn plans_text(&self) -> String {
-        let mut keys: Vec<&(FunId, Mode)> = self.plans.keys().collect();
+        let mut keys: Vec<&(Rel, Mode)> = self.plans.keys().collect();
         keys.sort();
         keys.into_iter().map(|k| super::modes::print_plans(&self.prog, k.0, k.1, &self.plans[k])).collect()
     }
 
-    /// Every output tuple of `fun` in `mode` on the inputs `args` (`None` at the outputs)
+    /// Every output tuple of `rel` in `mode` on the inputs `args` (`None` at the outputs)
     /// with derivations of depth at most `depth`, each given to `k` as the whole argument
     /// list. Stops when `k` says so.
     pub fn run(
         &self,
-        fun: FunId,
+        rel: Rel,
         mode: Mode,
         args: &[Option<Value>],
         depth: u32,
         k: &mut dyn FnMut(&[Value]) -> Flow,
     ) -> Flow {
-        let Some(plans) = self.plans.get(&(fun, mode)) else { return Flow::Continue };
+        let Some(plans) = self.plans.get(&(rel, mode)) else { return Flow::Continue };
         for (ci, plan) in plans.iter().enumerate() {
             let mut env: HashMap<VarId, Value> = HashMap::new();
             let mut ok = true;
@@ -149,7 +177,7 @@ impl Enumerator {
             if !ok {
                 continue;
             }
-            let flow = self.steps(fun, mode, ci, plan, 0, &mut env, depth, &mut |env| match plan
+            let flow = self.steps(rel, mode, ci, plan, 0, &mut env, depth, &mut |env| match plan
                 .clause
                 .head
                 .iter()
@@ -169,7 +197,7 @@ impl Enumerator {
     #[allow(clippy::too_many_arguments)]
     fn steps(
         &self,
-        fun: FunId,
+        rel: Rel,
         mode: Mode,
         ci: usize,
         plan: &Plan,
@@ -182,7 +210,7 @@ impl Enumerator {
             return Flow::Stop;
         }
         let Some(step) = plan.steps.get(i) else { return k(env) };
-        let mut next = |env: &mut HashMap<VarId, Value>| self.steps(fun, mode, ci, plan, i + 1, env, depth, k);
+        let mut next = |env: &mut HashMap<VarId, Value>| self.steps(rel, mode, ci, plan, i + 1, env, depth, k);
         match step {
             Step::Match(v, p) => {
                 let Some(x) = env.get(v).cloned() else { return Flow::Continue };
@@ -201,7 +229,7 @@ impl Enumerator {
                 None => Flow::Continue,
             },
             Step::Compute(target, _) => {
-                let Some((f, fv)) = self.lifted.get(&(fun, mode, ci, i)) else { return Flow::Continue };
+                let Some((f, fv)) = self.lifted.get(&(rel, mode, ci, i)) else { return Flow::Continue };
                 let Some(args) = fv.iter().map(|v| env.get(v).cloned()).collect::<Option<Vec<_>>>() else {
                     return Flow::Continue;
                 };
@@ -213,13 +241,12 @@ impl Enumerator {
                         }
                         Flow::Continue
                     }
-                    Err(_) => Flow::Continue,
+                    Err(_) => self.undecided(),
                 }
             }
-            Step::Call { fun: g, mode: m, args } => {
+            Step::Call { rel: g, mode: m, args } => {
                 let n = args.len();
-                let functional = (0..n - 1).all(|j| m.is_input(j));
-                if functional {
+                if let (Rel::Fun(g), true) = (g, (0..n - 1).all(|j| m.is_input(j))) {
                     let Some(xs) = args[..n - 1].iter().map(|p| build(p, env)).collect::<Option<Vec<_>>>() else {
                         return Flow::Continue;
                     };
@@ -231,21 +258,32 @@ impl Enumerator {
                             }
                             Flow::Continue
                         }
-                        Err(_) => Flow::Continue,
+                        Err(_) => self.undecided(),
                     };
                 }
+                let check = (0..n).all(|j| m.is_input(j));
                 if depth == 0 {
-                    return Flow::Continue;
+                    self.cuts.set(self.cuts.get() + 1);
+                    return if check { self.undecided() } else { Flow::Continue };
                 }
                 let inputs: Vec<Option<Value>> =
                     args.iter().enumerate().map(|(j, p)| if m.is_input(j) { build(p, env) } else { None }).collect();
-                self.run(*g, *m, &inputs, depth - 1, &mut |tuple| {
+                let cuts = self.cuts.get();
+                let mut held = false;
+                let flow = self.run(*g, *m, &inputs, depth - 1, &mut |tuple| {
                     let mut e = env.clone();
                     if args.iter().zip(tuple).all(|(p, x)| matches(p, x, &mut e)) {
+                        held = true;
                         return next(&mut e);
                     }
                     Flow::Continue
-                })
+                });
+                // A check that failed only after the depth bound cut its search is unknown,
+                // not false (`¬ reach s` must not pass because the search was cut).
+                if check && !held && self.cuts.get() > cuts {
+                    self.unknown.set(self.unknown.get() + 1);
+                }
+                flow
             }
             Step::Generate(v) => {
                 let Some(ty) = plan.clause.vars.iter().find(|(w, _)| w == v).map(|(_, t)| t.clone()) else {

@@ -14,8 +14,8 @@
 //!
 //! What it does not know: how a plan runs (the enumerators), depths and sizes.
 
-use lang::core::horn::{self, clauses, Goal, HornClause, Pattern};
-use lang::core::ir::{Expr, FunId, Program, VarId};
+use lang::core::horn::{self, Goal, HornClause, Pattern, Rel};
+use lang::core::ir::{Expr, Program, VarId};
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
@@ -43,8 +43,8 @@ pub enum Step {
     Match(VarId, Pattern),
     /// The pattern's variables are known: `var` is built from them.
     Build(VarId, Pattern),
-    /// The relation of `fun` in `mode` (all but the result known: a function call).
-    Call { fun: FunId, mode: Mode, args: Vec<Pattern> },
+    /// The relation `rel` in `mode` (a function with all but the result known: a call).
+    Call { rel: Rel, mode: Mode, args: Vec<Pattern> },
     /// The expression's free variables are known: its value is matched against `target`.
     Compute(Pattern, Expr),
     /// No goal produces `var`: it is enumerated from its type's values.
@@ -63,9 +63,9 @@ pub struct Plan {
 /// The modes analysed so far and their plans.
 pub struct Modes<'p> {
     prog: &'p Program,
-    clauses: HashMap<FunId, Vec<HornClause>>,
+    clauses: HashMap<Rel, Vec<HornClause>>,
     /// `None`: the relation has no plan in that mode.
-    table: HashMap<(FunId, Mode), Option<Vec<Plan>>>,
+    table: HashMap<(Rel, Mode), Option<Vec<Plan>>>,
 }
 
 impl<'p> Modes<'p> {
@@ -73,14 +73,13 @@ impl<'p> Modes<'p> {
         Modes { prog, clauses: HashMap::new(), table: HashMap::new() }
     }
 
-    /// The plans of `fun`'s relation in `mode`, or `None` when it cannot run that way.
-    pub fn plans(&mut self, fun: FunId, mode: Mode) -> Option<&[Plan]> {
-        self.table.entry((fun, mode)).or_insert_with(|| Some(Vec::new()));
+    /// The plans of relation `rel` in `mode`, or `None` when it cannot run that way.
+    pub fn plans(&mut self, rel: Rel, mode: Mode) -> Option<&[Plan]> {
+        self.table.entry((rel, mode)).or_insert_with(|| Some(Vec::new()));
         // Greatest fixpoint: every mode met is assumed until one of its clauses has no
         // plan under the assumptions; then the modes that relied on it are planned again.
         loop {
-            let mut keys: Vec<(FunId, Mode)> =
-                self.table.iter().filter(|(_, v)| v.is_some()).map(|(k, _)| *k).collect();
+            let mut keys: Vec<(Rel, Mode)> = self.table.iter().filter(|(_, v)| v.is_some()).map(|(k, _)| *k).collect();
             keys.sort();
             let before = self.table.len();
             let mut changed = false;
@@ -94,25 +93,25 @@ impl<'p> Modes<'p> {
                 break;
             }
         }
-        self.table.get(&(fun, mode)).and_then(|p| p.as_deref())
+        self.table.get(&(rel, mode)).and_then(|p| p.as_deref())
     }
 
     /// Every relation and mode analysed with a plan, after `plans`: those a query's plans
     /// call, directly or not.
-    pub fn planned(&self) -> Vec<((FunId, Mode), Vec<Plan>)> {
+    pub fn planned(&self) -> Vec<((Rel, Mode), Vec<Plan>)> {
         let mut out: Vec<_> = self.table.iter().filter_map(|(k, v)| v.as_ref().map(|p| (*k, p.clone()))).collect();
         out.sort_by_key(|(k, _)| *k);
         out
     }
 
-    fn plan_relation(&mut self, f: FunId, m: Mode) -> Option<Vec<Plan>> {
-        let cls = self.clauses.entry(f).or_insert_with(|| clauses(self.prog, f)).clone();
+    fn plan_relation(&mut self, r: Rel, m: Mode) -> Option<Vec<Plan>> {
+        let cls = self.clauses.entry(r).or_insert_with(|| r.clauses(self.prog)).clone();
         cls.into_iter().map(|c| self.plan_clause(c, m)).collect()
     }
 
-    /// Whether `(f, m)` may be used: assumed when first met.
-    fn usable(&mut self, f: FunId, m: Mode) -> bool {
-        self.table.entry((f, m)).or_insert_with(|| Some(Vec::new())).is_some()
+    /// Whether `(r, m)` may be used: assumed when first met.
+    fn usable(&mut self, r: Rel, m: Mode) -> bool {
+        self.table.entry((r, m)).or_insert_with(|| Some(Vec::new())).is_some()
     }
 
     fn plan_clause(&mut self, c: HornClause, m: Mode) -> Option<Plan> {
@@ -196,37 +195,49 @@ impl<'p> Modes<'p> {
                 free_vars(e).iter().all(|v| known.contains(v)).then(|| (0, Step::Compute(target.clone(), e.clone())))
             }
             Goal::Call { fun, args, result } => {
-                let positions: Vec<&Pattern> = args.iter().chain(std::iter::once(result)).collect();
-                let mut mode = 0u64;
-                for (i, p) in positions.iter().enumerate() {
-                    if all_known(p) {
-                        mode |= 1 << i;
-                    }
-                }
+                let positions: Vec<Pattern> = args.iter().chain(std::iter::once(result)).cloned().collect();
+                let mode = known_positions_in(&positions, known);
                 let n = positions.len();
-                let outputs = n - mode.count_ones() as usize;
-                let functional = (0..n - 1).all(|i| mode >> i & 1 == 1);
-                if functional {
+                if (0..n - 1).all(|i| mode.is_input(i)) {
                     // All arguments known: the function is called.
-                    return Some((
-                        2,
-                        Step::Call { fun: *fun, mode: Mode(mode), args: positions.into_iter().cloned().collect() },
-                    ));
+                    return Some((2, Step::Call { rel: Rel::Fun(*fun), mode, args: positions }));
                 }
-                if !self.usable(*fun, Mode(mode)) {
-                    return None;
-                }
-                Some((
-                    3 + outputs.min(200) as u8,
-                    Step::Call { fun: *fun, mode: Mode(mode), args: positions.into_iter().cloned().collect() },
-                ))
+                self.relation(Rel::Fun(*fun), mode, positions)
+            }
+            Goal::Pred(p, args) => {
+                let mode = known_positions_in(args, known);
+                self.relation(Rel::Pred(*p), mode, args.clone())
             }
             Goal::Member(p, set) if known.contains(set) => {
                 Some((if all_known(p) { 0 } else { 3 }, Step::Member(p.clone(), *set)))
             }
-            Goal::Member(..) | Goal::Pred(..) => None,
+            Goal::Member(..) => None,
         }
     }
+
+    /// A relation run in `mode` when it has a plan there: a check when every argument is
+    /// known, otherwise ranked by how many it produces.
+    fn relation(&mut self, rel: Rel, mode: Mode, args: Vec<Pattern>) -> Option<(u8, Step)> {
+        if !self.usable(rel, mode) {
+            return None;
+        }
+        let outputs = args.len() - mode.0.count_ones() as usize;
+        let rank = if outputs == 0 { 2 } else { 3 + outputs.min(200) as u8 };
+        Some((rank, Step::Call { rel, mode, args }))
+    }
+}
+
+/// The mode in which the positions whose variables are all known are inputs.
+fn known_positions_in(positions: &[Pattern], known: &HashSet<VarId>) -> Mode {
+    let mut mode = 0u64;
+    for (i, p) in positions.iter().enumerate() {
+        let mut vs = HashSet::new();
+        pattern_vars(p, &mut vs);
+        if vs.iter().all(|v| known.contains(v)) {
+            mode |= 1 << i;
+        }
+    }
+    Mode(mode)
 }
 
 fn bind_step(s: &Step, known: &mut HashSet<VarId>) {
@@ -279,12 +290,13 @@ pub(crate) fn free_vars(e: &Expr) -> Vec<VarId> {
 
 /// The plans of `fun` in `mode` in text form, one clause per line (`verbose` shows this: why a
 /// generator is or is not smart).
-pub fn print_plans(prog: &Program, fun: FunId, mode: Mode, plans: &[Plan]) -> String {
-    let def = prog.fun(fun);
-    let mut out = format!("{}{}:\n", def.name, mode.show(def.params.len() + 1));
+pub fn print_plans(prog: &Program, rel: Rel, mode: Mode, plans: &[Plan]) -> String {
+    let mut out = format!("{}{}:\n", rel.name(prog), mode.show(rel.arity(prog)));
     for (i, p) in plans.iter().enumerate() {
         let steps: Vec<String> = p.steps.iter().map(|s| print_step(prog, s)).collect();
-        let _ = writeln!(out, "  clause {}: {}", i + 1, steps.join("; "));
+        // A fact (an introduction rule without premises, its head all inputs) has no steps.
+        let steps = if steps.is_empty() { "holds".to_owned() } else { steps.join("; ") };
+        let _ = writeln!(out, "  clause {}: {}", i + 1, steps);
     }
     out
 }
@@ -294,9 +306,9 @@ fn print_step(prog: &Program, s: &Step) -> String {
     match s {
         Step::Match(v, p) => format!("match v{} = {}", v.0, pat(p)),
         Step::Build(v, p) => format!("build v{} = {}", v.0, pat(p)),
-        Step::Call { fun, mode, args } => {
+        Step::Call { rel, mode, args } => {
             let a: Vec<String> = args.iter().map(pat).collect();
-            format!("{}{}({})", prog.fun(*fun).name, mode.show(args.len()), a.join(", "))
+            format!("{}{}({})", rel.name(prog), mode.show(args.len()), a.join(", "))
         }
         Step::Compute(p, e) => format!("{} := {}", pat(p), lang::core::print::print_expr(prog, e)),
         Step::Generate(v) => format!("generate v{}", v.0),

@@ -12,15 +12,15 @@
 //!
 //! Depth and size: at the driver's size `k` of `size` the derivation depth is
 //! `⌈k · depth / size⌉`, so the last size reaches the `depth` option (5); variables no
-//! premise produces take the exhaustive space at size `k`, those a relation's plan
-//! generates take it at the enumerator's `generator_size` (3; FIXME(issue 16): grow it
-//! with the size).
+//! premise produces, and those a relation's plan generates, take the exhaustive space at
+//! size `k`. "No counterexample" says both bounds and whether every premise-satisfying
+//! assignment within them was tested: a goal left undecided (a check cut by the depth
+//! bound, an undefined value, a limit) produces nothing and is counted instead.
 //!
-//! What this first version does not do yet (issue 16): run in compiled code (it runs on
-//! the reference interpreter), choose the order of the premises (they run as written),
-//! inductive predicates as queries, the portfolio, and a look at
-//! cancellation between produced assignments (the deadline is looked at every 1,024 steps,
-//! a cancellation only every 256 assignments).
+//! What this version does not do yet (issue 16): run in compiled code (it runs on the
+//! reference interpreter), choose the order of the premises (they run as written), and
+//! look at cancellation between produced assignments (the deadline is looked at every
+//! 1,024 steps, a cancellation only every 256 assignments).
 
 use crate::driver::Turn;
 use crate::smart::enumerate::{Enumerator, Flow};
@@ -28,9 +28,10 @@ use crate::smart::modes::Mode;
 use crate::space::{Space, Spaces};
 use crate::testers::{Coverage, End, Search, Setup, SizeResult, Tester};
 use lang::core::conjecture::Conjecture;
+use lang::core::horn::Rel;
 use lang::core::ir::Ty;
 use lang::interp::{Limits, Value};
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::rc::Rc;
 
 /// The `smart_exhaustive` row of the registry.
@@ -97,7 +98,8 @@ impl<'c> Smart<'c> {
                 }
             }
             let mode = Mode(mode);
-            let enumerator = Enumerator::new(&c.program, p.fun, mode).map(|e| e.with_deadline(setup.deadline));
+            let enumerator =
+                Enumerator::new(&c.program, Rel::Fun(p.fun), mode).map(|e| e.with_deadline(setup.deadline));
             queries.push(Query { enumerator, fun: p.fun, mode, produces });
         }
         Smart {
@@ -157,7 +159,14 @@ impl<'c> Smart<'c> {
                     .chain(std::iter::once(Some(Value::Bool(true))))
                     .collect();
             let depth = walk.depth;
-            return e.run(q.fun, q.mode, &args, depth, &mut |tuple| {
+            // An inductive predicate may derive a tuple more than once: test it once. (Values
+            // are ordered structurally; a closure's cells do not change that order.)
+            #[allow(clippy::mutable_key_type)]
+            let mut seen: BTreeSet<Vec<Value>> = BTreeSet::new();
+            return e.run(Rel::Fun(q.fun), q.mode, &args, depth, &mut |tuple| {
+                if e.may_repeat && !seen.insert(q.produces.iter().map(|v| tuple[*v].clone()).collect()) {
+                    return Flow::Continue;
+                }
                 for v in &q.produces {
                     vals[*v] = Some(tuple[*v].clone());
                 }
@@ -249,6 +258,21 @@ struct Walk<'w, 't> {
     spaces: HashMap<Ty, Rc<Space>>,
 }
 
+/// What "no counterexample" covered at derivation depth `depth` and generator size `size`:
+/// every premise-satisfying assignment within those bounds, unless `unknown` goals were left
+/// undecided.
+fn coverage_note(depth: u32, size: u64, unknown: u64) -> String {
+    let bounds = format!("derivation depth {depth}, generated values to size {size}");
+    match unknown {
+        0 => format!("{bounds}: every assignment satisfying the premises within these bounds was tested"),
+        n => format!(
+            "{bounds}: {n} premise goal{} left undecided (a check cut by the depth bound, an undefined value \
+             or a limit), so not every assignment satisfying the premises was tested",
+            if n == 1 { " was" } else { "s were" }
+        ),
+    }
+}
+
 /// Why the time ran out: cancelled, or the deadline.
 fn turn_over(turn: &Turn) -> Option<End> {
     turn.budget.over()
@@ -258,11 +282,16 @@ impl Search for Smart<'_> {
     fn run_size(&mut self, turn: &mut Turn) -> SizeResult {
         let k = turn.size + 1;
         let depth = (k * self.depth).div_ceil(self.size).min(u64::from(u32::MAX)) as u32;
+        let enumerators = || self.queries.iter().filter_map(|q| q.enumerator.as_ref());
+        enumerators().for_each(|e| e.set_generator_size(k));
+        let unknown_before: u64 = enumerators().map(|e| e.unknown.get()).sum();
         let mut walk = Walk { turn, res: SizeResult::default(), end: None, depth, gen_size: k, spaces: HashMap::new() };
         let mut vals = vec![None; self.c.vars.len()];
         self.query(0, &mut vals, &mut walk);
         let mut res = walk.res;
         res.end = walk.end;
+        let unknown = enumerators().map(|e| e.unknown.get()).sum::<u64>() - unknown_before;
+        res.note = Some(coverage_note(depth, k, unknown));
         if !self.told {
             self.told = true;
             res.log = self.data_flow();
