@@ -1,0 +1,442 @@
+//! The `smart_exhaustive` tester (issue 16) against the baselines it is meant to beat, as
+//! ratios measured in one run (`cargo bench -p quickcheck --bench smart`; the process rows
+//! need `cargo build --release -p hol` first). The lemmas and their options are
+//! `Smart.thy`'s, next to this file.
+//!
+//! - **Hotel** (`shared/examples/Hotel.thy`, copied): time to the counterexample of
+//!   `⟦hotel s; g ∈ isin s r⟧ ⟹ owns s r = Some g` (`depth = 6`) and of the attack on
+//!   `feels_safe` (`depth = 10`), through the driver (`run_tester`, sizes 1 to 5, the engine
+//!   `hol check` uses), against the exhaustive tester on the same lemma (sizes up to 10, at
+//!   most `EXHAUSTIVE_TIMEOUT`; not found in that time, the ratio is a lower bound, and that
+//!   run is made once at start-up, not sampled).
+//! - **Workloads (b) and (c)** of `shared/peers/README.md`, elements a type of six values:
+//!   one whole size of `smart_exhaustive` at the size and depth its lemma names (cases
+//!   evaluated: the tester's `SizeResult::tests`), against the exhaustive tester over the
+//!   smallest of its spaces that holds the workload's (generator size 6: lists of at most
+//!   five elements, trees of at most five levels), and `hol check` on a theory of the
+//!   workload alone, run as a child process (sizes 1 to 5, as a user runs it), against Lazy
+//!   SmallCheck's process (its figures are constants from `shared/peers/`, not measured
+//!   here). At start-up the bench checks what the produced assignments are: the companion
+//!   lemma (`sorted_short`, `ordered_short`: the premise alone, the conclusion "at most five
+//!   elements") has no counterexample under the same bounds, so every produced assignment
+//!   is in the workload's space, and their number is compared with the workload's
+//!   premise-satisfying count (2,772 and 3,594).
+//!
+//! A summary line per workload is printed at start-up with the ratios.
+
+use criterion::{criterion_group, criterion_main, Criterion, SamplingMode, Throughput};
+use lang::core::conjecture::Conjecture;
+use quickcheck::space::Spaces;
+use quickcheck::{
+    run_tester, Budget, Cancel, Engine, Options, OutcomeKind, Registry, Report, Search, Setup, SizeResult, Tester,
+    TesterName, Turn,
+};
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant, SystemTime};
+
+const THEORY: &str = include_str!("Smart.thy");
+
+/// Lazy SmallCheck 0.6 at depth 5 on this machine (`shared/peers/README.md`, results
+/// table): partial cases, seconds around the check, seconds of the whole process (median
+/// of 5). Its depth-5 space is (b)'s exactly and a superset of (c)'s (trees of five levels).
+const LSC_B: (u64, f64, f64) = (4_695, 0.0047, 0.0100);
+const LSC_C: (u64, f64, f64) = (57_522, 0.0778, 0.0841);
+
+/// How long the exhaustive tester may look for Hotel's counterexamples, and up to which size.
+const EXHAUSTIVE_TIMEOUT: Duration = Duration::from_secs(10);
+const EXHAUSTIVE_SIZE: u64 = 10;
+
+/// The exhaustive tester's generator size whose space holds each workload's: lists of at
+/// most five elements (9,331), trees of at most five levels (a path of five nodes).
+const EXHAUSTIVE_GEN_SIZE: u64 = 6;
+
+/// How long the exhaustive tester runs on (c)'s space at start-up, to measure its rate.
+const C_EXHAUSTIVE_PROBE: Duration = Duration::from_secs(1);
+
+struct Hotel {
+    id: &'static str,
+    lemma: &'static str,
+    depth: u64,
+}
+
+const HOTEL: [Hotel; 2] = [
+    Hotel { id: "isin", lemma: "hotel_isin", depth: 6 },
+    Hotel { id: "feels_safe", lemma: "hotel_feels_safe", depth: 10 },
+];
+
+struct Workload {
+    id: &'static str,
+    lemma: &'static str,
+    /// The premise alone, the conclusion "in the workload's space".
+    in_space: &'static str,
+    size: u64,
+    depth: u64,
+    /// Premise-satisfying assignments in the workload's space, and the whole space
+    /// (`shared/peers/README.md`).
+    satisfying: u64,
+    space: u64,
+    /// Values of `x` per produced list or tree.
+    xs: u64,
+    lsc: (u64, f64, f64),
+}
+
+const WORKLOADS: [Workload; 2] = [
+    Workload {
+        id: "b_sorted_insort",
+        lemma: "sorted_insort",
+        in_space: "sorted_short",
+        size: 5,
+        depth: 5,
+        satisfying: 2_772,
+        space: 55_986,
+        xs: 6,
+        lsc: LSC_B,
+    },
+    Workload {
+        id: "c_bst_ins",
+        lemma: "ordered_ins",
+        in_space: "ordered_short",
+        size: 5,
+        depth: 6,
+        satisfying: 3_594,
+        space: 2_075_370,
+        xs: 6,
+        lsc: LSC_C,
+    },
+];
+
+// ---------------------------------------------------------------- the theory
+
+/// The text of lemma `name`'s block: from `lemma name:` to its `oops`.
+fn lemma_block(name: &str) -> &'static str {
+    let start = THEORY.find(&format!("lemma {name}:")).unwrap_or_else(|| panic!("Smart.thy has no lemma {name}"));
+    let end = start + THEORY[start..].find("  oops\n").expect("the lemma ends with oops") + "  oops\n".len();
+    &THEORY[start..end]
+}
+
+/// Checks that lemma `name` carries the smart options the bench runs it with.
+fn expect_options(name: &str, command: &str) {
+    assert!(lemma_block(name).contains(command), "Smart.thy: lemma {name} should say `{command}`");
+}
+
+/// The lemma named `name` of `Smart.thy`, at its only instance.
+fn conjecture(name: &str) -> Conjecture {
+    let th = lang::check_theory(THEORY);
+    assert!(th.diagnostics.is_empty(), "{:?}", th.diagnostics);
+    let index = th
+        .items
+        .iter()
+        .find_map(|it| match &it.kind {
+            lang::ItemKind::Lemma { name: Some(n), index, .. } if n == name => Some(*index),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no lemma {name}"));
+    th.lower_conjecture(index, &[])
+}
+
+/// A theory of the workloads' definitions and lemma `name` alone, for `hol check`.
+fn workload_theory(name: &str) -> String {
+    let header = &THEORY[..THEORY.find("section").expect("sections")];
+    let start = THEORY.find("section ‹Workloads").expect("the workloads' section");
+    let end = THEORY.find("section ‹The lemmas›").expect("the lemmas' section");
+    format!(
+        "{}{}{}\nend\n",
+        header.replace("theory Smart", &format!("theory Smart_{name}")),
+        &THEORY[start..end],
+        lemma_block(name)
+    )
+}
+
+// ---------------------------------------------------------------- running the testers
+
+fn options(tester: &'static str, size: u64, depth: u64, timeout: Duration) -> Options {
+    Options { tester: Some(TesterName::new(tester)), size, depth, timeout, seed: Some(0), ..Options::default() }
+}
+
+/// The lemma through the driver, as `hol check` runs it (sizes 1 to `opts.size`): the
+/// report and the wall time.
+fn drive(tester: &dyn Tester, c: &Conjecture, opts: &Options) -> (Report, f64) {
+    let t0 = Instant::now();
+    let r = run_tester(tester, std::slice::from_ref(c), opts, 0, Engine::Tiered, &Cancel::new());
+    (r, t0.elapsed().as_secs_f64())
+}
+
+fn far_budget() -> Budget<'static> {
+    Budget::until(Instant::now() + Duration::from_secs(3600))
+}
+
+/// A search of `tester` on `c` (mode analysis, compiling), made with `opts`.
+fn search<'c>(tester: &dyn Tester, c: &'c Conjecture, opts: &Options, budget: &Budget) -> Box<dyn Search + 'c> {
+    tester.search(c, &Setup { options: opts, deadline: budget.deadline, engine: Engine::Compiled })
+}
+
+/// Generator size `size` of `s`, which must cover it.
+fn size_of(s: &mut dyn Search, size: u64, budget: Budget) -> SizeResult {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(0);
+    let r = s.run_size(&mut Turn::new(size, budget, false, &mut rng));
+    assert!(r.end.is_none(), "the search ended early: {:?}", r.end);
+    r
+}
+
+/// One whole generator size of a new search (its set-up included).
+fn one_size(tester: &dyn Tester, c: &Conjecture, opts: &Options, size: u64) -> SizeResult {
+    let budget = far_budget();
+    size_of(&mut *search(tester, c, opts, &budget), size, budget)
+}
+
+fn timed<T>(f: impl FnOnce() -> T) -> (T, f64) {
+    let t0 = Instant::now();
+    let r = f();
+    (r, t0.elapsed().as_secs_f64())
+}
+
+// ---------------------------------------------------------------- the hol process
+
+/// `target/release/hol`, next to this bench's `deps/`, if built; a warning when it is
+/// older than a source file of the workspace.
+fn hol_binary() -> Option<PathBuf> {
+    let exe = std::env::current_exe().ok()?;
+    let hol = exe.parent()?.parent()?.join("hol");
+    let built = std::fs::metadata(&hol).ok()?.modified().ok()?;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent()?;
+    let newest = ["lang", "codegen", "quickcheck", "narrowing", "analysis", "hol"]
+        .iter()
+        .filter_map(|c| newest_mtime(&root.join(c).join("src")))
+        .max();
+    if newest.is_some_and(|n| n > built) {
+        eprintln!("warning: {} is older than the sources: `cargo build --release -p hol` first", hol.display());
+    }
+    Some(hol)
+}
+
+fn newest_mtime(dir: &Path) -> Option<SystemTime> {
+    std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(|e| e.ok())
+        .filter_map(|e| {
+            let ty = e.file_type().ok()?;
+            if ty.is_dir() {
+                newest_mtime(&e.path())
+            } else {
+                e.metadata().ok()?.modified().ok()
+            }
+        })
+        .max()
+}
+
+/// `hol check file` as a child process; it must succeed (every `expect` met).
+fn hol_check(hol: &Path, file: &Path) {
+    let out = Command::new(hol).arg("check").arg(file).output().expect("hol runs");
+    assert!(out.status.success(), "hol check {}: {}", file.display(), String::from_utf8_lossy(&out.stdout));
+}
+
+// ---------------------------------------------------------------- (c)'s exhaustive space
+
+/// Trees of at most `g - 1` levels with six keys: the exhaustive space of `tree` at
+/// generator size `g` (`T(1) = 1`, `T(g) = 1 + 6 T(g-1)²`).
+fn trees(g: u64) -> u128 {
+    (2..=g).fold(1u128, |t, _| 1 + 6 * t * t)
+}
+
+fn sci(x: f64) -> String {
+    let e = x.log10().floor();
+    format!("{:.1}e{e}", x / 10f64.powf(e))
+}
+
+fn bench(c: &mut Criterion) {
+    let registry = Registry::standard();
+    let smart = registry.get("smart_exhaustive").expect("the registry has smart_exhaustive");
+    let exhaustive = registry.get("exhaustive").expect("the registry has exhaustive");
+    let hol = hol_binary();
+    if hol.is_none() {
+        eprintln!("no target/release/hol: the process rows are skipped (`cargo build --release -p hol`)");
+    }
+    let dir = std::env::temp_dir().join(format!("hol-smart-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+
+    // ------------------------------------------------------------ Hotel
+    let mut g = c.benchmark_group("hotel");
+    g.sample_size(10).sampling_mode(SamplingMode::Flat);
+    for h in &HOTEL {
+        expect_options(h.lemma, &format!("quickcheck[smart_exhaustive, depth = {}", h.depth));
+        let conj = conjecture(h.lemma);
+        let sopts = options("smart_exhaustive", 5, h.depth, Duration::from_secs(10));
+        let eopts = options("exhaustive", EXHAUSTIVE_SIZE, 5, EXHAUSTIVE_TIMEOUT);
+        let (s, st) = drive(smart, &conj, &sopts);
+        assert_eq!(s.outcome, OutcomeKind::Counterexample, "{}: {:?}", h.lemma, s.message);
+        let (e, et) = drive(exhaustive, &conj, &eopts);
+        let (baseline, ratio) = match e.outcome {
+            OutcomeKind::Counterexample => (
+                format!("counterexample at size {} after {} tests in {:.3} s", e.size, e.tests, et),
+                format!("{:.1}×", et / st),
+            ),
+            _ => (
+                format!(
+                    "not found in {} s ({} tests, sizes up to {} covered)",
+                    EXHAUSTIVE_TIMEOUT.as_secs(),
+                    e.tests,
+                    e.size
+                ),
+                format!("≥ {:.0}×", et / st),
+            ),
+        };
+        eprintln!(
+            "hotel_{}: smart_exhaustive (depth {}) counterexample at size {} after {} tests in {:.3} s; exhaustive {baseline}; \
+             ratio {ratio}",
+            h.id, h.depth, s.size, s.tests, st
+        );
+        g.bench_function(format!("{}/smart_exhaustive", h.id), |b| {
+            b.iter(|| assert_eq!(drive(smart, &conj, &sopts).0.outcome, OutcomeKind::Counterexample))
+        });
+        if e.outcome == OutcomeKind::Counterexample {
+            g.bench_function(format!("{}/exhaustive", h.id), |b| {
+                b.iter(|| assert_eq!(drive(exhaustive, &conj, &eopts).0.outcome, OutcomeKind::Counterexample))
+            });
+        }
+    }
+    g.finish();
+
+    // ------------------------------------------------------------ (b) and (c)
+    for w in &WORKLOADS {
+        let command = format!("quickcheck[smart_exhaustive, size = {}, depth = {}", w.size, w.depth);
+        expect_options(w.lemma, &command);
+        expect_options(w.in_space, &command);
+        let conj = conjecture(w.lemma);
+        let sopts = options("smart_exhaustive", w.size, w.depth, Duration::from_secs(3600));
+        // The driver's last size: derivation depth `depth`, generated values at size `size`.
+        let gen = w.size - 1;
+
+        // What the premise produces: all in the workload's space?
+        let (in_space, _) = drive(smart, &conjecture(w.in_space), &sopts);
+        let (smart_r, smart_t) = timed(|| one_size(smart, &conj, &sopts, gen));
+        let produced = smart_r.tests;
+        let check = one_size(smart, &conjecture(w.in_space), &sopts, gen);
+        let all_in = in_space.outcome == OutcomeKind::NoCounterexample && check.tests * w.xs == produced;
+        let covered = if all_in && produced == w.satisfying {
+            format!("all {produced} in the workload's space, which has {}: covered", w.satisfying)
+        } else if all_in {
+            format!(
+                "all in the workload's space, {produced} of its {} ({:.1}%)",
+                w.satisfying,
+                100.0 * produced as f64 / w.satisfying as f64
+            )
+        } else {
+            format!("not all in the workload's space ({:?}: {})", in_space.outcome, in_space.tests)
+        };
+        let note = smart_r.note.clone().unwrap_or_default();
+
+        // The exhaustive tester over the space that holds the workload's.
+        let eopts = options("exhaustive", EXHAUSTIVE_GEN_SIZE + 1, 5, Duration::from_secs(3600));
+        let budget = Budget::until(Instant::now() + C_EXHAUSTIVE_PROBE);
+        let mut es = search(exhaustive, &conj, &eopts, &budget);
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(0);
+        let (er, et) = timed(|| es.run_size(&mut Turn::new(EXHAUSTIVE_GEN_SIZE, budget, false, &mut rng)));
+        drop(es);
+        let exhaustive_whole = er.end.is_none();
+        let baseline = if exhaustive_whole {
+            // Again with the whole set-up inside the time (the first run's budget was short).
+            let (er, et) = timed(|| one_size(exhaustive, &conj, &eopts, EXHAUSTIVE_GEN_SIZE));
+            assert_eq!(er.passed, w.satisfying, "the exhaustive space holds the workload's premise-satisfying cases");
+            format!(
+                "exhaustive {} cases ({} passed the premise) in {:.2} ms: {:.1}× the cases, {:.1}× the time",
+                er.tests,
+                er.passed,
+                et * 1e3,
+                er.tests as f64 / produced as f64,
+                et / smart_t
+            )
+        } else {
+            // The formula, checked against the tester's space one size below.
+            let small = Spaces::new(&conj.program).space(&conj.vars[var(&conj, "t")].ty, EXHAUSTIVE_GEN_SIZE - 1);
+            let small = small.map(|s| u128::from(s.count())).ok();
+            assert_eq!(small, Some(trees(EXHAUSTIVE_GEN_SIZE - 1)), "the tree count formula");
+            let all = trees(EXHAUSTIVE_GEN_SIZE);
+            format!(
+                "exhaustive: {} trees of five levels (≥ {} cases), {} cases in a {:.1} s probe: {} years at that rate, ≥ \
+                 {}× the cases",
+                sci(all as f64),
+                sci(all as f64),
+                er.tests,
+                et,
+                sci(all as f64 / (er.tests as f64 / et) / 3.156e7),
+                sci(all as f64 / produced as f64)
+            )
+        };
+
+        // `hol check` on the workload alone.
+        let file = dir.join(format!("Smart_{}.thy", w.lemma));
+        std::fs::write(&file, workload_theory(w.lemma)).expect("the workload's theory is written");
+        let process = hol.as_ref().map(|hol| {
+            hol_check(hol, &file);
+            timed(|| hol_check(hol, &file)).1
+        });
+        let (lsc_n, lsc_t, lsc_wall) = w.lsc;
+        let process = process.map_or("no hol binary".into(), |p| {
+            format!(
+                "hol check {:.1} ms, {:.2}× Lazy SmallCheck's process ({:.1} ms; its check alone {:.1} ms, {} partial cases)",
+                p * 1e3,
+                p / lsc_wall,
+                lsc_wall * 1e3,
+                lsc_t * 1e3,
+                lsc_n
+            )
+        });
+        eprintln!(
+            "{}: smart_exhaustive (size {}, depth {}) {} cases in {:.2} ms ({note}), {covered}; {baseline} (of the \
+             {} in the whole space); {process}",
+            w.id,
+            w.size,
+            w.depth,
+            produced,
+            smart_t * 1e3,
+            w.space
+        );
+
+        let mut g = c.benchmark_group(w.id);
+        g.sample_size(10);
+        if smart_t > 0.1 {
+            g.sampling_mode(SamplingMode::Flat);
+        }
+        g.throughput(Throughput::Elements(produced));
+        g.bench_function("smart_exhaustive", |b| {
+            b.iter(|| assert_eq!(one_size(smart, &conj, &sopts, gen).tests, produced))
+        });
+        if smart_t < 0.1 {
+            let budget = far_budget();
+            let mut s = search(smart, &conj, &sopts, &budget);
+            g.bench_function("smart_exhaustive_search_only", |b| {
+                b.iter(|| assert_eq!(size_of(&mut *s, gen, budget).tests, produced))
+            });
+        }
+        if exhaustive_whole {
+            let budget = far_budget();
+            let mut s = search(exhaustive, &conj, &eopts, &budget);
+            let cases = size_of(&mut *s, EXHAUSTIVE_GEN_SIZE, budget).tests;
+            g.throughput(Throughput::Elements(cases));
+            g.bench_function("exhaustive", |b| {
+                b.iter(|| assert_eq!(one_size(exhaustive, &conj, &eopts, EXHAUSTIVE_GEN_SIZE).tests, cases))
+            });
+            g.bench_function("exhaustive_search_only", |b| {
+                b.iter(|| assert_eq!(size_of(&mut *s, EXHAUSTIVE_GEN_SIZE, budget).tests, cases))
+            });
+        }
+        g.finish();
+        if let Some(hol) = &hol {
+            let mut g = c.benchmark_group(format!("{}_process", w.id));
+            g.sample_size(10).sampling_mode(SamplingMode::Flat);
+            g.bench_function("hol_check", |b| b.iter(|| hol_check(hol, &file)));
+            g.finish();
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn var(c: &Conjecture, name: &str) -> usize {
+    c.vars.iter().position(|v| v.name == name).unwrap_or_else(|| panic!("no variable {name}"))
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
