@@ -84,6 +84,17 @@ impl Rel {
         }
     }
 
+    /// The type of its argument `i` (a function's result last).
+    pub fn arg_type(self, prog: &Program, i: usize) -> Option<&Ty> {
+        match self {
+            Rel::Fun(f) => {
+                let def = prog.fun(f);
+                def.params.get(i).map(|(_, t)| t).or((i == def.params.len()).then_some(&def.ret))
+            }
+            Rel::Pred(p) => prog.inductive(p).params.get(i),
+        }
+    }
+
     /// The relation's clauses (`clauses`, `pred_clauses`).
     pub fn clauses(self, prog: &Program) -> Vec<HornClause> {
         match self {
@@ -339,24 +350,8 @@ impl Derive<'_> {
         }
     }
 
-    /// Whether the interpreter's equality at `ty` is equality of the values' structure,
-    /// so that it can be a unification: no sets or functions inside (they compare
-    /// extensionally).
     fn structural(&self, ty: &Ty) -> bool {
-        fn go(prog: &Program, ty: &Ty, seen: &mut Vec<super::ir::DataId>) -> bool {
-            match ty {
-                Ty::Bool | Ty::Nat | Ty::Int => true,
-                Ty::Fun(..) | Ty::Set(_) => false,
-                Ty::Data(d) => {
-                    if seen.contains(d) {
-                        return true;
-                    }
-                    seen.push(*d);
-                    prog.data(*d).ctors.iter().all(|c| c.fields.iter().all(|f| go(prog, f, seen)))
-                }
-            }
-        }
-        go(self.prog, ty, &mut Vec::new())
+        structural(self.prog, ty)
     }
 
     /// `e` as a pattern, flattening what is not a variable, literal, constructor or `Suc`
@@ -432,6 +427,26 @@ fn num(n: super::ir::NumTy) -> Ty {
         super::ir::NumTy::Nat => Ty::Nat,
         super::ir::NumTy::Int => Ty::Int,
     }
+}
+
+/// Whether the interpreter's equality at `ty` is equality of the values' structure, so
+/// that it can be a unification or a match: no sets or functions inside (they compare
+/// extensionally, and two representations of one function differ).
+pub fn structural(prog: &Program, ty: &Ty) -> bool {
+    fn go(prog: &Program, ty: &Ty, seen: &mut Vec<super::ir::DataId>) -> bool {
+        match ty {
+            Ty::Bool | Ty::Nat | Ty::Int => true,
+            Ty::Fun(..) | Ty::Set(_) => false,
+            Ty::Data(d) => {
+                if seen.contains(d) {
+                    return true;
+                }
+                seen.push(*d);
+                prog.data(*d).ctors.iter().all(|c| c.fields.iter().all(|f| go(prog, f, seen)))
+            }
+        }
+    }
+    go(prog, ty, &mut Vec::new())
 }
 
 /// Calls `add` on every variable of `p`.

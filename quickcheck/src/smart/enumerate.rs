@@ -25,6 +25,9 @@ pub enum Flow {
     Stop,
 }
 
+/// The most values a generated variable takes (the values are built once and kept).
+const GENERATED_MAX: u64 = 1 << 18;
+
 /// The values of a generated variable's type, shared.
 type Values = Rc<Vec<Value>>;
 
@@ -44,6 +47,8 @@ pub struct Enumerator {
     generated: RefCell<HashMap<(Ty, u64), Values>>,
     /// Steps run, towards the next look at the deadline.
     steps_run: Cell<u64>,
+    /// Steps a run may take (`reset`) before it stops as expired.
+    step_limit: Cell<u64>,
     /// The deadline passed: every run stops at once (`Flow::Stop`) and says so here.
     pub expired: Cell<bool>,
     /// Calls not made because the depth bound was reached.
@@ -63,7 +68,7 @@ impl Enumerator {
     pub fn new(prog: &Program, rel: Rel, mode: Mode) -> Option<Enumerator> {
         let mut modes = Modes::new(prog);
         modes.plans(rel, mode)?;
-        let planned = modes.planned();
+        let planned = modes.planned((rel, mode));
         let mut prog = prog.clone();
         let mut lifted = HashMap::new();
         for ((f, m), plans) in &planned {
@@ -98,6 +103,7 @@ impl Enumerator {
             generator_size: Cell::new(3),
             generated: RefCell::new(HashMap::new()),
             steps_run: Cell::new(0),
+            step_limit: Cell::new(u64::MAX),
             expired: Cell::new(false),
             cuts: Cell::new(0),
             unknown: Cell::new(0),
@@ -115,11 +121,27 @@ impl Enumerator {
         self
     }
 
-    /// Whether the deadline has passed, looked at every 1,024 steps.
+    /// Starts a new run: counts back to zero, at most `step_limit` steps.
+    pub fn reset(&self, step_limit: u64) {
+        self.steps_run.set(0);
+        self.step_limit.set(step_limit);
+        self.expired.set(false);
+        self.cuts.set(0);
+        self.unknown.set(0);
+    }
+
+    /// Steps taken since `reset`.
+    pub fn steps_taken(&self) -> u64 {
+        self.steps_run.get()
+    }
+
+    /// Whether the deadline has passed (looked at every 1,024 steps) or the step limit.
     fn out_of_time(&self) -> bool {
         let n = self.steps_run.get() + 1;
         self.steps_run.set(n);
-        if n.is_multiple_of(1024) && self.limits.deadline.is_some_and(|d| Instant::now() >= d) {
+        if n > self.step_limit.get()
+            || n.is_multiple_of(1024) && self.limits.deadline.is_some_and(|d| Instant::now() >= d)
+        {
             self.expired.set(true);
         }
         self.expired.get()
@@ -132,7 +154,10 @@ impl Enumerator {
         if let Some(v) = self.generated.borrow().get(&key) {
             return Some(v.clone());
         }
-        let Ok(space) = Spaces::new(&self.prog).space(ty, key.1) else {
+        // A space of more values than `GENERATED_MAX` is too big to run through at each
+        // step (and to hold): undecided, like a type too big to enumerate.
+        let space = Spaces::new(&self.prog).space(ty, key.1).ok().filter(|s| s.count() <= GENERATED_MAX);
+        let Some(space) = space else {
             self.unknown.set(self.unknown.get() + 1);
             return None;
         };
@@ -145,6 +170,36 @@ impl Enumerator {
     fn undecided(&self) -> Flow {
         self.unknown.set(self.unknown.get() + 1);
         Flow::Continue
+    }
+
+    /// How many outputs of `rel` in `mode` (run with result `True`) some clause takes
+    /// blindly, from its type's values, instead of from a goal: the premise search runs a
+    /// premise that does so after those that do not.
+    pub fn blind_outputs(&self, rel: Rel, mode: Mode) -> usize {
+        let Some(plans) = self.plans.get(&(rel, mode)) else { return 0 };
+        let result = |p: &Plan| match p.clause.head.last() {
+            Some(Pattern::Var(r)) => Some(*r),
+            _ => None,
+        };
+        plans
+            .iter()
+            // A clause for the result `False` does not run.
+            .filter(|p| {
+                !p.steps
+                    .iter()
+                    .any(|s| matches!(s, Step::Match(v, Pattern::Lit(Lit::Bool(false))) if Some(*v) == result(p)))
+            })
+            .map(|p| {
+                (0..p.clause.head.len())
+                    .filter(|i| !mode.is_input(*i))
+                    .filter(|i| match &p.clause.head[*i] {
+                        Pattern::Var(v) => p.steps.contains(&Step::Generate(*v)),
+                        _ => false,
+                    })
+                    .count()
+            })
+            .max()
+            .unwrap_or(0)
     }
 
     /// The plans of every relation this enumerator runs, in text form (`print_plans`).

@@ -15,7 +15,7 @@
 //! What it does not know: how a plan runs (the enumerators), depths and sizes.
 
 use lang::core::horn::{self, Goal, HornClause, Pattern, Rel};
-use lang::core::ir::{Expr, Program, VarId};
+use lang::core::ir::{Expr, Lit, Prim, Program, VarId};
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
@@ -66,11 +66,17 @@ pub struct Modes<'p> {
     clauses: HashMap<Rel, Vec<HornClause>>,
     /// `None`: the relation has no plan in that mode.
     table: HashMap<(Rel, Mode), Option<Vec<Plan>>>,
+    /// Variables to generate first, if something must be: the unknown parts of an argument
+    /// a call would otherwise produce blindly (`blind`).
+    hints: Vec<VarId>,
+    /// For the clause being planned: the variables a pending goal computes (a `Compute`'s
+    /// target, a call's result) and the unknown variables it needs first.
+    producers: Vec<(VarId, Vec<VarId>)>,
 }
 
 impl<'p> Modes<'p> {
     pub fn new(prog: &'p Program) -> Modes<'p> {
-        Modes { prog, clauses: HashMap::new(), table: HashMap::new() }
+        Modes { prog, clauses: HashMap::new(), table: HashMap::new(), hints: Vec::new(), producers: Vec::new() }
     }
 
     /// The plans of relation `rel` in `mode`, or `None` when it cannot run that way.
@@ -96,10 +102,23 @@ impl<'p> Modes<'p> {
         self.table.get(&(rel, mode)).and_then(|p| p.as_deref())
     }
 
-    /// Every relation and mode analysed with a plan, after `plans`: those a query's plans
-    /// call, directly or not.
-    pub fn planned(&self) -> Vec<((Rel, Mode), Vec<Plan>)> {
-        let mut out: Vec<_> = self.table.iter().filter_map(|(k, v)| v.as_ref().map(|p| (*k, p.clone()))).collect();
+    /// The relations and modes with a plan that `root`'s plans run, directly or not, after
+    /// `plans(root)` (modes assumed on the way and not used are left out).
+    pub fn planned(&self, root: (Rel, Mode)) -> Vec<((Rel, Mode), Vec<Plan>)> {
+        let mut seen = vec![root];
+        let mut out = Vec::new();
+        while let Some(key) = seen.get(out.len()).copied() {
+            let plans = self.table.get(&key).and_then(|p| p.clone()).unwrap_or_default();
+            for step in plans.iter().flat_map(|p| &p.steps) {
+                if let Step::Call { rel, mode, .. } = step {
+                    let k = (*rel, *mode);
+                    if !seen.contains(&k) && matches!(self.table.get(&k), Some(Some(_))) {
+                        seen.push(k);
+                    }
+                }
+            }
+            out.push((key, plans));
+        }
         out.sort_by_key(|(k, _)| *k);
         out
     }
@@ -126,6 +145,8 @@ impl<'p> Modes<'p> {
         let mut pending: Vec<Goal> = Vec::new();
         pending.extend(c.body.iter().cloned());
         while !pending.is_empty() {
+            self.hints.clear();
+            self.producers = producers(&pending, &known);
             let choice = (0..pending.len())
                 .filter_map(|i| self.runnable(&pending[i], &known).map(|(rank, step)| (rank, i, step)))
                 .min_by_key(|(rank, i, _)| (*rank, *i));
@@ -147,18 +168,21 @@ impl<'p> Modes<'p> {
                             _ => None,
                         })
                         .collect();
-                    let v = pending
-                        .iter()
-                        .filter_map(|g| {
-                            let mut vs = Vec::new();
-                            goal_inputs(g, &mut vs);
-                            let unknown: Vec<VarId> = vs.into_iter().filter(|v| !known.contains(v)).collect();
-                            let leaf = unknown.iter().find(|v| !composite.contains(v));
-                            let v = leaf.or(unknown.first())?;
-                            Some(((leaf.is_none(), unknown.len()), *v))
-                        })
-                        .min_by_key(|(rank, _)| *rank)
-                        .map(|(_, v)| v)?;
+                    let hinted = self.hints.iter().find(|v| !known.contains(v)).copied();
+                    let v = hinted.or_else(|| {
+                        pending
+                            .iter()
+                            .filter_map(|g| {
+                                let mut vs = Vec::new();
+                                goal_inputs(g, &mut vs);
+                                let unknown: Vec<VarId> = vs.into_iter().filter(|v| !known.contains(v)).collect();
+                                let leaf = unknown.iter().find(|v| !composite.contains(v));
+                                let v = leaf.or(unknown.first())?;
+                                Some(((leaf.is_none(), unknown.len()), *v))
+                            })
+                            .min_by_key(|(rank, _)| *rank)
+                            .map(|(_, v)| v)
+                    })?;
                     known.insert(v);
                     steps.push(Step::Generate(v));
                 }
@@ -198,6 +222,16 @@ impl<'p> Modes<'p> {
                 let positions: Vec<Pattern> = args.iter().chain(std::iter::once(result)).cloned().collect();
                 let mode = known_positions_in(&positions, known);
                 let n = positions.len();
+                if (0..n).all(|i| mode.is_input(i)) {
+                    let ret = &self.prog.fun(*fun).ret;
+                    if !horn::structural(self.prog, ret) {
+                        // The result is known too and compares extensionally (a function,
+                        // a set): the interpreter's equality checks it.
+                        let call = Expr::Call(*fun, args.iter().map(pattern_expr).collect());
+                        let check = Expr::Prim(Prim::Eq(ret.clone()), vec![call, pattern_expr(result)]);
+                        return Some((0, Step::Compute(Pattern::Lit(Lit::Bool(true)), check)));
+                    }
+                }
                 if (0..n - 1).all(|i| mode.is_input(i)) {
                     // All arguments known: the function is called.
                     return Some((2, Step::Call { rel: Rel::Fun(*fun), mode, args: positions }));
@@ -218,12 +252,106 @@ impl<'p> Modes<'p> {
     /// A relation run in `mode` when it has a plan there: a check when every argument is
     /// known, otherwise ranked by how many it produces.
     fn relation(&mut self, rel: Rel, mode: Mode, args: Vec<Pattern>) -> Option<(u8, Step)> {
+        // Run backwards, a relation compares what it computes with its inputs; a function
+        // or a set compares extensionally, not by its representation, so it is no input
+        // of a relation that produces something.
+        let outputs = (0..args.len()).any(|i| !mode.is_input(i));
+        let compared_by_value = |i: usize| rel.arg_type(self.prog, i).is_none_or(|t| !horn::structural(self.prog, t));
+        if outputs && (0..args.len()).any(|i| mode.is_input(i) && compared_by_value(i)) {
+            return None;
+        }
         if !self.usable(rel, mode) {
             return None;
         }
+        // An output the relation only generates from its type's values, where the caller
+        // has a constructor pattern (`xs @ [a]` with `a` unknown): generating the pattern's
+        // unknown parts and passing the argument in is smaller.
+        // So is an output another goal computes once its own inputs are known (`b * c`
+        // for `a dvd b * c`: `c` is generated, not the product).
+        for (i, p) in args.iter().enumerate() {
+            if mode.is_input(i) || !self.blind(rel, mode, i) {
+                continue;
+            }
+            let parts = match p {
+                Pattern::Var(x) => match self.producers.iter().find(|(y, inputs)| y == x && !inputs.contains(x)) {
+                    Some((_, inputs)) => inputs.clone(),
+                    None => continue,
+                },
+                p => {
+                    let mut vs = HashSet::new();
+                    pattern_vars(p, &mut vs);
+                    let mut vs: Vec<VarId> = vs.into_iter().collect();
+                    vs.sort();
+                    vs
+                }
+            };
+            self.hints.extend(parts);
+            return None;
+        }
+        // A call with no input enumerates all the relation holds of, bounded only by the
+        // depth: anything with an input goes first (`inorder l @ [x] @ inorder r` with the
+        // list known splits the list before it builds trees).
         let outputs = args.len() - mode.0.count_ones() as usize;
-        let rank = if outputs == 0 { 2 } else { 3 + outputs.min(200) as u8 };
+        let rank = match outputs {
+            0 => 2,
+            n if n == args.len() => 100 + n.min(150) as u8,
+            n => 3 + n.min(90) as u8,
+        };
         Some((rank, Step::Call { rel, mode, args }))
+    }
+
+    /// Whether `rel` in `mode`, as planned so far, gets its output `i` only by generating it:
+    /// in every clause the head's variable there is generated or passed on to the same
+    /// relation and mode at the same place, and some clause generates it.
+    fn blind(&self, rel: Rel, mode: Mode, i: usize) -> bool {
+        let Some(Some(plans)) = self.table.get(&(rel, mode)) else { return false };
+        let mut generated = false;
+        let all = plans.iter().all(|plan| {
+            let Some(Pattern::Var(v)) = plan.clause.head.get(i) else { return false };
+            plan.steps.iter().any(|s| match s {
+                Step::Generate(w) if w == v => {
+                    generated = true;
+                    true
+                }
+                Step::Call { rel: r, mode: m, args } => {
+                    *r == rel && *m == mode && args.get(i) == Some(&Pattern::Var(*v))
+                }
+                _ => false,
+            })
+        });
+        !plans.is_empty() && all && generated
+    }
+}
+
+/// What the pending goals compute and from what: for each variable of a `Compute`'s
+/// target or a function call's result, the goal's unknown inputs.
+fn producers(pending: &[Goal], known: &HashSet<VarId>) -> Vec<(VarId, Vec<VarId>)> {
+    let mut out = Vec::new();
+    for g in pending {
+        let (target, mut inputs) = match g {
+            Goal::Compute(target, e) => (target, free_vars(e)),
+            Goal::Call { args, result, .. } => {
+                let mut vs = Vec::new();
+                args.iter().for_each(|p| horn::pattern_vars(p, &mut |v| vs.push(v)));
+                (result, vs)
+            }
+            _ => continue,
+        };
+        inputs.retain(|v| !known.contains(v));
+        inputs.sort();
+        inputs.dedup();
+        horn::pattern_vars(target, &mut |x| out.push((x, inputs.clone())));
+    }
+    out
+}
+
+/// `p` as an expression.
+fn pattern_expr(p: &Pattern) -> Expr {
+    match p {
+        Pattern::Var(v) => Expr::Var(*v),
+        Pattern::Lit(l) => Expr::Lit(l.clone()),
+        Pattern::Ctor(c, ps) => Expr::Ctor(*c, ps.iter().map(pattern_expr).collect()),
+        Pattern::Suc(p) => Expr::Prim(Prim::Suc, vec![pattern_expr(p)]),
     }
 }
 

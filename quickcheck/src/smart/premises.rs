@@ -1,0 +1,323 @@
+//! The assignments that satisfy a lemma's premises: each premise a relation query (its
+//! function with result `True`; inputs the variables earlier premises produced and those
+//! it does not read, outputs the rest) run by `enumerate`, the variables no premise
+//! produces from the exhaustive space, and a premise without a plan checked on the whole
+//! assignment instead. Every assignment found is given to a sink, with whether the
+//! unplanned premises hold.
+//!
+//! The order of the premises is chosen greedily: next goes the premise whose plan takes the
+//! fewest of the variables it produces blindly from their type's values (`ordered t`
+//! before `nodes t ≤ 5`, whose `t` would be every tree), and among those the one with which
+//! the whole search at a small bound (`PROBE_DEPTH`, `PROBE_SIZE`) takes the fewest steps
+//! (`hotel s` before `g ∈ isin s r`, which enumerates traces through `isin`); the probes
+//! count steps, not time, so the order is the same on every machine and run.
+//!
+//! What it does not know: the conclusion, sizes and outcomes of the driver (the
+//! `smart_exhaustive` tester's), compiled code.
+
+use super::enumerate::{Enumerator, Flow};
+use super::modes::Mode;
+use crate::space::{Space, Spaces};
+use lang::core::conjecture::Conjecture;
+use lang::core::horn::Rel;
+use lang::core::ir::Ty;
+use lang::interp::{Limits, Value};
+use std::collections::{BTreeSet, HashMap};
+use std::rc::Rc;
+use std::time::Instant;
+
+/// The bound of the probes that choose the order of the premises.
+const PROBE_DEPTH: u32 = 3;
+const PROBE_SIZE: u64 = 2;
+/// Steps a probe may take before it counts as the worst order.
+const PROBE_STEPS: u64 = 50_000;
+
+/// A premise as a query: its enumerator and the variables it produces.
+pub struct Query {
+    /// The premise's place as written.
+    pub premise: usize,
+    enumerator: Option<Enumerator>,
+    fun: lang::core::ir::FunId,
+    mode: Mode,
+    /// Variables this premise produces (unknown before it, used by it).
+    pub produces: Vec<usize>,
+}
+
+/// What one run left undecided or could not do.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RunStats {
+    /// Goals whose truth was not decided (`Enumerator::unknown`) and unplanned premises
+    /// whose check ended in an error: their assignments are missing.
+    pub undecided: u64,
+    /// A variable's type was too big to enumerate at the size.
+    pub too_big: bool,
+    /// The deadline (or a probe's step limit) stopped the run.
+    pub expired: bool,
+    /// Steps the enumerators and the exhaustive spaces took.
+    pub steps: u64,
+}
+
+/// The premises of a conjecture as queries, in the order they run.
+pub struct PremiseSearch<'c> {
+    c: &'c Conjecture,
+    queries: Vec<Rc<Query>>,
+    limits: Limits,
+}
+
+impl Query {
+    /// How many of the variables it produces its plan takes blindly from their type's
+    /// values (`Enumerator::blind_outputs`); a query without a plan produces none.
+    fn blind_outputs(&self) -> usize {
+        self.enumerator.as_ref().map_or(0, |e| e.blind_outputs(Rel::Fun(self.fun), self.mode))
+    }
+}
+
+/// One run's bounds and counts.
+struct Walk<'s> {
+    depth: u32,
+    gen_size: u64,
+    stats: RunStats,
+    /// Steps allowed to the whole run (probes), beyond which it stops as expired.
+    step_limit: u64,
+    spaces: HashMap<Ty, Rc<Space>>,
+    sink: &'s mut dyn FnMut(&[Option<Value>], bool) -> Flow,
+}
+
+impl<'c> PremiseSearch<'c> {
+    /// The premises of `c` in the order the probes choose; evaluation stops at `deadline`.
+    pub fn new(c: &'c Conjecture, deadline: Option<Instant>) -> PremiseSearch<'c> {
+        let mut cache = HashMap::new();
+        let mut order: Vec<usize> = Vec::new();
+        let mut remaining: Vec<usize> = (0..c.premises.len()).collect();
+        // Past the deadline the premises left run as written.
+        while remaining.len() > 1 && deadline.is_none_or(|d| Instant::now() < d) {
+            let mut best: Option<((usize, u64), usize)> = None;
+            for at in 0..remaining.len() {
+                let mut trial = order.clone();
+                trial.push(remaining[at]);
+                trial.extend(remaining.iter().enumerate().filter(|(i, _)| *i != at).map(|(_, j)| *j));
+                let budget = best.map_or(PROBE_STEPS, |((_, steps), _)| steps.min(PROBE_STEPS));
+                let search = PremiseSearch::ordered(c, &trial, deadline, &mut cache);
+                let blind = search.queries[order.len()].blind_outputs();
+                let steps = search.probe(budget);
+                if best.is_none_or(|(b, _)| (blind, steps) < b) {
+                    best = Some(((blind, steps), at));
+                }
+            }
+            let at = best.map_or(0, |(_, at)| at);
+            order.push(remaining.remove(at));
+        }
+        order.extend(remaining);
+        PremiseSearch::ordered(c, &order, deadline, &mut cache)
+    }
+
+    /// The premises of `c` in `order`, their queries taken from `cache` when made before.
+    fn ordered(
+        c: &'c Conjecture,
+        order: &[usize],
+        deadline: Option<Instant>,
+        cache: &mut HashMap<(usize, Vec<bool>), Rc<Query>>,
+    ) -> PremiseSearch<'c> {
+        let mut known = vec![false; c.vars.len()];
+        let mut queries = Vec::new();
+        for &j in order {
+            let q =
+                cache.entry((j, known.clone())).or_insert_with(|| Rc::new(query_of(c, j, &known, deadline))).clone();
+            q.produces.iter().for_each(|v| known[*v] = true);
+            queries.push(q);
+        }
+        PremiseSearch { c, queries, limits: Limits { deadline, ..Limits::default() } }
+    }
+
+    /// The steps the whole search takes at the probes' bound, `budget` at most.
+    fn probe(&self, budget: u64) -> u64 {
+        let stats = self.run_with_limit(PROBE_DEPTH, PROBE_SIZE, budget, &mut |_, _| Flow::Continue);
+        if stats.expired {
+            u64::MAX
+        } else {
+            stats.steps
+        }
+    }
+
+    /// The queries in the order they run.
+    pub fn queries(&self) -> &[Rc<Query>] {
+        &self.queries
+    }
+
+    /// Every assignment the premises produce within derivation depth `depth`, generated
+    /// values at `gen_size`, given to `sink` with whether the unplanned premises hold (a
+    /// variable no premise reads and the conclusion does not either stays `None`).
+    pub fn run(&self, depth: u32, gen_size: u64, sink: &mut dyn FnMut(&[Option<Value>], bool) -> Flow) -> RunStats {
+        self.run_with_limit(depth, gen_size, u64::MAX, sink)
+    }
+
+    fn run_with_limit(
+        &self,
+        depth: u32,
+        gen_size: u64,
+        step_limit: u64,
+        sink: &mut dyn FnMut(&[Option<Value>], bool) -> Flow,
+    ) -> RunStats {
+        let enumerators = || self.queries.iter().filter_map(|q| q.enumerator.as_ref());
+        for e in enumerators() {
+            e.set_generator_size(gen_size);
+            e.reset(step_limit);
+        }
+        let mut walk = Walk { depth, gen_size, stats: RunStats::default(), step_limit, spaces: HashMap::new(), sink };
+        let mut vals = vec![None; self.c.vars.len()];
+        self.query(0, &mut vals, &mut walk);
+        let mut stats = walk.stats;
+        for e in enumerators() {
+            stats.undecided += e.unknown.get();
+            stats.expired |= e.expired.get();
+            stats.steps += e.steps_taken();
+        }
+        stats
+    }
+
+    /// What `verbose` says of the data flow: which premise produces which variables, each
+    /// relation's plan, and the variables the exhaustive space gives.
+    pub fn data_flow(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut produced = vec![false; self.c.vars.len()];
+        for q in &self.queries {
+            let names: Vec<&str> = q.produces.iter().map(|v| self.c.vars[*v].name.as_str()).collect();
+            q.produces.iter().for_each(|v| produced[*v] = true);
+            let n = q.premise + 1;
+            match &q.enumerator {
+                Some(e) => {
+                    out.push(format!(
+                        "smart: premise {n} produces {}",
+                        if names.is_empty() { "nothing (a check)".into() } else { names.join(", ") }
+                    ));
+                    out.extend(e.plans_text().lines().map(|l| format!("smart:   {l}")));
+                }
+                None => out.push(format!(
+                    "smart: premise {n} has no plan: checked on each assignment (its variables from elsewhere)"
+                )),
+            }
+        }
+        let generated: Vec<&str> = (0..self.c.vars.len())
+            .filter(|v| !produced[*v] && self.needed(*v))
+            .map(|v| self.c.vars[v].name.as_str())
+            .collect();
+        if !generated.is_empty() {
+            out.push(format!("smart: from the exhaustive space (no premise produces them): {}", generated.join(", ")));
+        }
+        out
+    }
+
+    /// Whether variable `v` is read by a premise or the conclusion.
+    pub fn needed(&self, v: usize) -> bool {
+        self.c.conclusion.uses.contains(&v) || self.c.premises.iter().any(|p| p.uses.contains(&v))
+    }
+
+    /// Runs the queries from `i` on, then the generated variables and the sink.
+    fn query(&self, i: usize, vals: &mut Vec<Option<Value>>, walk: &mut Walk) -> Flow {
+        let Some(q) = self.queries.get(i) else { return self.generate(0, vals, walk) };
+        // A premise without a plan is checked on the whole assignment (`finish`).
+        let Some(e) = &q.enumerator else { return self.query(i + 1, vals, walk) };
+        let args: Vec<Option<Value>> = (0..vals.len())
+            .map(|v| (!q.produces.contains(&v)).then(|| vals[v].clone().unwrap_or(Value::Bool(false))))
+            .chain(std::iter::once(Some(Value::Bool(true))))
+            .collect();
+        // An inductive predicate may derive a tuple more than once: test it once. (Values
+        // are ordered structurally; a closure's cells do not change that order.)
+        #[allow(clippy::mutable_key_type)]
+        let mut seen: BTreeSet<Vec<Value>> = BTreeSet::new();
+        e.run(Rel::Fun(q.fun), q.mode, &args, walk.depth, &mut |tuple| {
+            if e.may_repeat && !seen.insert(q.produces.iter().map(|v| tuple[*v].clone()).collect()) {
+                return Flow::Continue;
+            }
+            for v in &q.produces {
+                vals[*v] = Some(tuple[*v].clone());
+            }
+            let flow = self.query(i + 1, vals, walk);
+            for v in &q.produces {
+                vals[*v] = None;
+            }
+            flow
+        })
+    }
+
+    /// The variables no premise produced, from the exhaustive space; then the sink.
+    fn generate(&self, v: usize, vals: &mut Vec<Option<Value>>, walk: &mut Walk) -> Flow {
+        if v == vals.len() {
+            return self.finish(vals, walk);
+        }
+        if vals[v].is_some() || !self.needed(v) {
+            return self.generate(v + 1, vals, walk);
+        }
+        let ty = &self.c.vars[v].ty;
+        if !walk.spaces.contains_key(ty) {
+            match Spaces::new(&self.c.program).space(ty, walk.gen_size) {
+                Ok(space) => walk.spaces.insert(ty.clone(), space),
+                Err(_) => {
+                    walk.stats.too_big = true;
+                    return Flow::Stop;
+                }
+            };
+        }
+        let space = walk.spaces[ty].clone();
+        for j in 0..space.count() {
+            vals[v] = Some(space.value(j));
+            let flow = self.generate(v + 1, vals, walk);
+            if flow == Flow::Stop {
+                vals[v] = None;
+                return Flow::Stop;
+            }
+        }
+        vals[v] = None;
+        Flow::Continue
+    }
+
+    /// A whole assignment: the unplanned premises checked, then the sink.
+    fn finish(&self, vals: &[Option<Value>], walk: &mut Walk) -> Flow {
+        walk.stats.steps += 1;
+        if walk.stats.steps > walk.step_limit {
+            walk.stats.expired = true;
+            return Flow::Stop;
+        }
+        let mut holds = true;
+        for q in self.queries.iter().filter(|q| q.enumerator.is_none()) {
+            let args: Vec<Value> = vals.iter().map(|v| v.clone().unwrap_or(Value::Bool(false))).collect();
+            match lang::interp::call(&self.c.program, q.fun, args, &self.limits) {
+                Ok(Value::Bool(true)) => {}
+                Ok(_) => holds = false,
+                Err(_) => {
+                    walk.stats.undecided += 1;
+                    holds = false;
+                }
+            }
+            if !holds {
+                break;
+            }
+        }
+        (walk.sink)(vals, holds)
+    }
+}
+
+/// Premise `j` as a query when the variables `known` are: inputs are those and the
+/// variables it does not read (any value serves), outputs the rest, the result `True`.
+fn query_of(c: &Conjecture, j: usize, known: &[bool], deadline: Option<Instant>) -> Query {
+    let p = &c.premises[j];
+    let mut mode = 1u64 << c.vars.len();
+    let mut produces = Vec::new();
+    for (v, k) in known.iter().enumerate() {
+        if *k || !p.uses.contains(&v) {
+            mode |= 1 << v;
+        } else {
+            produces.push(v);
+        }
+    }
+    let mode = Mode(mode);
+    let enumerator = Enumerator::new(&c.program, Rel::Fun(p.fun), mode).map(|e| match deadline {
+        Some(d) => e.with_deadline(d),
+        None => e,
+    });
+    if enumerator.is_none() {
+        // Its variables come from the exhaustive space (or a later premise).
+        produces.clear();
+    }
+    Query { premise: j, enumerator, fun: p.fun, mode, produces }
+}
