@@ -31,7 +31,7 @@ pub fn run(
     cancel: &AtomicBool,
 ) -> Report {
     let rows = registry.portfolio();
-    let applies = |t: &&dyn Tester| conjectures.iter().all(|c| t.applies(c).is_ok());
+    let applies = |t: &&dyn Tester| conjectures.iter().all(|c| t.applies(c).is_ok() && t.suits(c));
     // When none applies, they all run, so the report says why.
     let rows: Vec<&dyn Tester> =
         if rows.iter().any(applies) { rows.into_iter().filter(applies).collect() } else { rows };

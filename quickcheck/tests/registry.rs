@@ -42,7 +42,7 @@ fn the_standard_registry() {
     let isabelle = lang::types::options::ISABELLE_TESTERS;
     assert_eq!(registry.names()[..isabelle.len()], *isabelle);
     let portfolio: Vec<&str> = registry.portfolio().iter().map(|t| t.name()).collect();
-    assert_eq!(portfolio, ["exhaustive", "random"]);
+    assert_eq!(portfolio, ["exhaustive", "smart_exhaustive", "random"]);
     assert_eq!(registry.default_name(), "exhaustive");
     assert_eq!(registry.get("random").map(|t| t.coverage()), Some(Coverage::Sampled));
     assert_eq!(registry.get("random").map(|t| t.reads()), Some(&["iterations"][..]));
@@ -79,7 +79,7 @@ fn with_adds_or_replaces_a_row() {
     let again = registry.with(Smallest);
     assert_eq!(again.names().len(), 5);
     // Not in the portfolio: the default runs stay as they were.
-    assert_eq!(again.portfolio().len(), 2);
+    assert_eq!(again.portfolio().len(), 3);
 }
 
 /// The toy tester, added through the registry alone: `lang` accepts its name (as `tester =`
@@ -138,4 +138,18 @@ fn an_unknown_tester_is_an_error_report() {
         r.message.as_deref(),
         Some("unknown tester `smallest` (the testers are random, exhaustive, smart_exhaustive, narrowing)")
     );
+}
+
+/// The portfolio runs `smart_exhaustive` only on lemmas with premises, from which it
+/// generates; named, it runs on any.
+#[test]
+fn smart_exhaustive_suits_lemmas_with_premises() {
+    let registry = Registry::standard();
+    let th = theory(
+        &registry,
+        "lemma \"rev (xs :: nat list) = xs\"\n  oops\nlemma \"(xs :: nat list) = [] ⟹ rev xs = xs\"\n  oops",
+    );
+    let smart = registry.get("smart_exhaustive").expect("a row");
+    let suits: Vec<bool> = [0, 1].iter().map(|i| smart.suits(&th.lower_conjecture(*i, &[]))).collect();
+    assert_eq!(suits, [false, true]);
 }

@@ -92,7 +92,7 @@ fn smart_produced(
 ) -> Option<BTreeSet<Vec<Value>>> {
     let keep = premise_vars(c);
     let mut out = BTreeSet::new();
-    let stats = search.run(depth_for(k), k, &mut |vals, holds| {
+    let stats = search.run(depth_for(k), k, &|| false, &mut |vals, holds| {
         if holds {
             let full: Vec<Value> = vals.iter().map(|v| v.clone().unwrap_or(Value::Bool(false))).collect();
             if premises_hold(c, &full) == Some(false) {

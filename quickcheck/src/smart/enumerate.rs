@@ -135,12 +135,13 @@ impl Enumerator {
         self.steps_run.get()
     }
 
-    /// Whether the deadline has passed (looked at every 1,024 steps) or the step limit.
-    fn out_of_time(&self) -> bool {
+    /// Whether the deadline has passed or `stop` says so (looked at every 1,024 steps), or
+    /// the step limit is reached.
+    fn out_of_time(&self, stop: &dyn Fn() -> bool) -> bool {
         let n = self.steps_run.get() + 1;
         self.steps_run.set(n);
         if n > self.step_limit.get()
-            || n.is_multiple_of(1024) && self.limits.deadline.is_some_and(|d| Instant::now() >= d)
+            || n.is_multiple_of(1024) && (self.limits.deadline.is_some_and(|d| Instant::now() >= d) || stop())
         {
             self.expired.set(true);
         }
@@ -211,13 +212,15 @@ impl Enumerator {
 
     /// Every output tuple of `rel` in `mode` on the inputs `args` (`None` at the outputs)
     /// with derivations of depth at most `depth`, each given to `k` as the whole argument
-    /// list. Stops when `k` says so.
+    /// list. Stops when `k` says so, and as expired at the deadline, the step limit, or when
+    /// `stop` says so (looked at every 1,024 steps: a cancellation).
     pub fn run(
         &self,
         rel: Rel,
         mode: Mode,
         args: &[Option<Value>],
         depth: u32,
+        stop: &dyn Fn() -> bool,
         k: &mut dyn FnMut(&[Value]) -> Flow,
     ) -> Flow {
         let Some(plans) = self.plans.get(&(rel, mode)) else { return Flow::Continue };
@@ -232,7 +235,7 @@ impl Enumerator {
             if !ok {
                 continue;
             }
-            let flow = self.steps(rel, mode, ci, plan, 0, &mut env, depth, &mut |env| match plan
+            let flow = self.steps(rel, mode, ci, plan, 0, &mut env, depth, stop, &mut |env| match plan
                 .clause
                 .head
                 .iter()
@@ -259,13 +262,14 @@ impl Enumerator {
         i: usize,
         env: &mut HashMap<VarId, Value>,
         depth: u32,
+        stop: &dyn Fn() -> bool,
         k: &mut dyn FnMut(&HashMap<VarId, Value>) -> Flow,
     ) -> Flow {
-        if self.out_of_time() {
+        if self.out_of_time(stop) {
             return Flow::Stop;
         }
         let Some(step) = plan.steps.get(i) else { return k(env) };
-        let mut next = |env: &mut HashMap<VarId, Value>| self.steps(rel, mode, ci, plan, i + 1, env, depth, k);
+        let mut next = |env: &mut HashMap<VarId, Value>| self.steps(rel, mode, ci, plan, i + 1, env, depth, stop, k);
         match step {
             Step::Match(v, p) => {
                 let Some(x) = env.get(v).cloned() else { return Flow::Continue };
@@ -325,7 +329,7 @@ impl Enumerator {
                     args.iter().enumerate().map(|(j, p)| if m.is_input(j) { build(p, env) } else { None }).collect();
                 let cuts = self.cuts.get();
                 let mut held = false;
-                let flow = self.run(*g, *m, &inputs, depth - 1, &mut |tuple| {
+                let flow = self.run(*g, *m, &inputs, depth - 1, stop, &mut |tuple| {
                     let mut e = env.clone();
                     if args.iter().zip(tuple).all(|(p, x)| matches(p, x, &mut e)) {
                         held = true;

@@ -80,6 +80,7 @@ struct Walk<'s> {
     /// Steps allowed to the whole run (probes), beyond which it stops as expired.
     step_limit: u64,
     spaces: HashMap<Ty, Rc<Space>>,
+    stop: &'s dyn Fn() -> bool,
     sink: &'s mut dyn FnMut(&[Option<Value>], bool) -> Flow,
 }
 
@@ -131,7 +132,7 @@ impl<'c> PremiseSearch<'c> {
 
     /// The steps the whole search takes at the probes' bound, `budget` at most.
     fn probe(&self, budget: u64) -> u64 {
-        let stats = self.run_with_limit(PROBE_DEPTH, PROBE_SIZE, budget, &mut |_, _| Flow::Continue);
+        let stats = self.run_with_limit(PROBE_DEPTH, PROBE_SIZE, budget, &|| false, &mut |_, _| Flow::Continue);
         if stats.expired {
             u64::MAX
         } else {
@@ -147,8 +148,15 @@ impl<'c> PremiseSearch<'c> {
     /// Every assignment the premises produce within derivation depth `depth`, generated
     /// values at `gen_size`, given to `sink` with whether the unplanned premises hold (a
     /// variable no premise reads and the conclusion does not either stays `None`).
-    pub fn run(&self, depth: u32, gen_size: u64, sink: &mut dyn FnMut(&[Option<Value>], bool) -> Flow) -> RunStats {
-        self.run_with_limit(depth, gen_size, u64::MAX, sink)
+    /// `stop` is looked at every 1,024 steps (a cancellation): the run ends as expired.
+    pub fn run(
+        &self,
+        depth: u32,
+        gen_size: u64,
+        stop: &dyn Fn() -> bool,
+        sink: &mut dyn FnMut(&[Option<Value>], bool) -> Flow,
+    ) -> RunStats {
+        self.run_with_limit(depth, gen_size, u64::MAX, stop, sink)
     }
 
     fn run_with_limit(
@@ -156,6 +164,7 @@ impl<'c> PremiseSearch<'c> {
         depth: u32,
         gen_size: u64,
         step_limit: u64,
+        stop: &dyn Fn() -> bool,
         sink: &mut dyn FnMut(&[Option<Value>], bool) -> Flow,
     ) -> RunStats {
         let enumerators = || self.queries.iter().filter_map(|q| q.enumerator.as_ref());
@@ -163,7 +172,8 @@ impl<'c> PremiseSearch<'c> {
             e.set_generator_size(gen_size);
             e.reset(step_limit);
         }
-        let mut walk = Walk { depth, gen_size, stats: RunStats::default(), step_limit, spaces: HashMap::new(), sink };
+        let mut walk =
+            Walk { depth, gen_size, stats: RunStats::default(), step_limit, spaces: HashMap::new(), stop, sink };
         let mut vals = vec![None; self.c.vars.len()];
         self.query(0, &mut vals, &mut walk);
         let mut stats = walk.stats;
@@ -225,7 +235,8 @@ impl<'c> PremiseSearch<'c> {
         // are ordered structurally; a closure's cells do not change that order.)
         #[allow(clippy::mutable_key_type)]
         let mut seen: BTreeSet<Vec<Value>> = BTreeSet::new();
-        e.run(Rel::Fun(q.fun), q.mode, &args, walk.depth, &mut |tuple| {
+        let stop = walk.stop;
+        e.run(Rel::Fun(q.fun), q.mode, &args, walk.depth, stop, &mut |tuple| {
             if e.may_repeat && !seen.insert(q.produces.iter().map(|v| tuple[*v].clone()).collect()) {
                 return Flow::Continue;
             }

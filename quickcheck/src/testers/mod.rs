@@ -56,6 +56,12 @@ pub trait Tester: Send + Sync {
         false
     }
 
+    /// Whether the portfolio runs it on this instance (named, it runs on any instance it
+    /// `applies` to): the smart generators only where there are premises.
+    fn suits(&self, _conjecture: &Conjecture) -> bool {
+        true
+    }
+
     /// What its "no counterexample" says, which decides how the report states it and how
     /// the portfolio ranks it.
     fn coverage(&self) -> Coverage;

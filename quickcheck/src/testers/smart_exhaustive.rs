@@ -16,9 +16,11 @@
 //! assignment within them was tested: a goal left undecided (a check cut by the depth
 //! bound, an undefined value, a limit) produces nothing and is counted instead.
 //!
+//! Cancellation (another tester of the portfolio answered, or the user) and the deadline
+//! are looked at every 1,024 enumeration steps and every 256 assignments.
+//!
 //! What this version does not do yet (issue 16): run in compiled code (it runs on the
-//! reference interpreter), and look at cancellation between produced assignments (the
-//! deadline is looked at every 1,024 steps, a cancellation only every 256 assignments).
+//! reference interpreter).
 
 use crate::driver::Turn;
 use crate::smart::enumerate::Flow;
@@ -41,6 +43,16 @@ impl Tester for SmartExhaustiveTester {
 
     fn reads(&self) -> &'static [&'static str] {
         &["depth"]
+    }
+
+    /// In the default portfolio, for lemmas with premises: the premises are what it
+    /// generates from.
+    fn in_portfolio(&self) -> bool {
+        true
+    }
+
+    fn suits(&self, conjecture: &Conjecture) -> bool {
+        !conjecture.premises.is_empty()
     }
 
     fn coverage(&self) -> Coverage {
@@ -124,13 +136,16 @@ impl Search for Smart<'_> {
         let depth = (k * self.depth).div_ceil(self.size).min(u64::from(u32::MAX)) as u32;
         let mut res = SizeResult::default();
         let mut end = None;
-        let stats = self.premises.run(depth, k, &mut |vals, holds| match self.check(vals, holds, turn, &mut res) {
-            None => Flow::Continue,
-            Some(e) => {
-                end = Some(e);
-                Flow::Stop
-            }
-        });
+        let budget = turn.budget;
+        let stop = move || budget.cancelled();
+        let stats =
+            self.premises.run(depth, k, &stop, &mut |vals, holds| match self.check(vals, holds, turn, &mut res) {
+                None => Flow::Continue,
+                Some(e) => {
+                    end = Some(e);
+                    Flow::Stop
+                }
+            });
         res.end = end;
         res.note = Some(coverage_note(depth, k, stats.undecided));
         if !self.told {
