@@ -599,9 +599,12 @@ impl<'e> Elab<'e> {
                 Ok(acc)
             }
             K::Typed(x, ty) => {
-                let x = self.term(x)?;
+                let mut x = self.term(x)?;
                 let ty = self.convert_type(ty, TyVars::Flexible)?;
                 self.expect(&x.ty, &ty, x.span, ", not the annotated type")?;
+                // The term as written, constraint (and parentheses) included: an application
+                // of it then spans `is_ord (t :: nat tree)`, not `is_ord (t`.
+                x.span = span;
                 Ok(x)
             }
         }
