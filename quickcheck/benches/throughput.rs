@@ -73,14 +73,7 @@ fn conjectures() -> Vec<Conjecture> {
     let nat = [TypeChoice::Named("nat".into())];
     let trees = lang::check_theory(TREES);
     assert!(trees.diagnostics.is_empty(), "{:?}", trees.diagnostics);
-    let ins_ordered = trees
-        .items
-        .iter()
-        .find_map(|it| match &it.kind {
-            lang::ItemKind::Lemma { name: Some(n), index, .. } if n == "ins_ordered" => Some(*index),
-            _ => None,
-        })
-        .expect("Trees.thy has lemma ins_ordered");
+    let ins_ordered = trees.lemma_named("ins_ordered").expect("Trees.thy has lemma ins_ordered");
     vec![th.lower_conjecture(0, &nat), th.lower_conjecture(1, &nat), trees.lower_conjecture(ins_ordered, &[])]
 }
 

@@ -149,6 +149,14 @@ impl CheckedTheory {
         self.lowerer.get_or_insert_with(|| Lowerer::new(env, prelude))
     }
 
+    /// The index (as `ItemKind::Lemma` has it) of the lemma called `name`.
+    pub fn lemma_named(&self, name: &str) -> Option<usize> {
+        self.items.iter().find_map(|it| match &it.kind {
+            ItemKind::Lemma { name: Some(n), index, .. } if n == name => Some(*index),
+            _ => None,
+        })
+    }
+
     /// The typed form of the lemma item number `index` (from `ItemKind::Lemma`).
     pub fn lemma(&self, index: usize) -> &crate::types::hir::Lemma {
         &self.lemmas[index]

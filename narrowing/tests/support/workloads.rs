@@ -28,14 +28,7 @@ pub const LSC_C: (u64, f64) = (57_522, 0.0778);
 pub fn conjecture(name: &str) -> Conjecture {
     let th = lang::check_theory(THEORY);
     assert!(th.diagnostics.is_empty(), "{:?}", th.diagnostics);
-    let index = th
-        .items
-        .iter()
-        .find_map(|it| match &it.kind {
-            lang::ItemKind::Lemma { name: Some(n), index, .. } if n == name => Some(*index),
-            _ => None,
-        })
-        .unwrap_or_else(|| panic!("no lemma {name}"));
+    let index = th.lemma_named(name).unwrap_or_else(|| panic!("no lemma {name}"));
     th.lower_conjecture(index, &[])
 }
 
