@@ -138,20 +138,25 @@ lemma sorted_insort: "sorted_e xs ⟹ sorted_e (insort_e x xs)"
   quickcheck[smart_exhaustive, size = 5, depth = 5, expect = no_counterexample]
   oops
 
-text ‹Every list the premise produces within the same bounds is in the workload's space.›
+text ‹Every list the premise produces within the same bounds is in the workload's space
+(the bench sorts the produced lists with this conclusion).›
 
 lemma sorted_short: "sorted_e xs ⟹ short xs"
   quickcheck[smart_exhaustive, size = 5, depth = 5, expect = no_counterexample]
   oops
 
 lemma ordered_ins: "ordered t ⟹ ordered (ins x t)"
-  quickcheck[smart_exhaustive, size = 5, depth = 6, expect = no_counterexample]
+  quickcheck[smart_exhaustive, size = 5, depth = 8, expect = no_counterexample]
   oops
 
-text ‹Every tree the premise produces within the same bounds is in the workload's space.›
+text ‹Within the same bounds the premise produces every tree of the workload's space (the
+599 ordered trees of at most five nodes) and 100 of the 132 ordered trees of six nodes,
+which are outside it: depth 8 is the least that covers the space (depth 7 produces 503 of
+the 599, depth 9 all 731 ordered trees of the six keys). The bench sorts the produced trees
+with this conclusion.›
 
 lemma ordered_short: "ordered t ⟹ short (inorder t)"
-  quickcheck[smart_exhaustive, size = 5, depth = 6, expect = no_counterexample]
+  quickcheck[smart_exhaustive, size = 5, depth = 8, expect = counterexample]
   oops
 
 end
