@@ -62,6 +62,9 @@ pub struct PremiseSearch<'c> {
     c: &'c Conjecture,
     queries: Vec<Rc<Query>>,
     limits: Limits,
+    /// By variable: read by a premise or the conclusion (looked up for every value the
+    /// exhaustive space gives).
+    needed: Vec<bool>,
 }
 
 impl Query {
@@ -127,7 +130,10 @@ impl<'c> PremiseSearch<'c> {
             q.produces.iter().for_each(|v| known[*v] = true);
             queries.push(q);
         }
-        PremiseSearch { c, queries, limits: Limits { deadline, ..Limits::default() } }
+        let needed = (0..c.vars.len())
+            .map(|v| c.conclusion.uses.contains(&v) || c.premises.iter().any(|p| p.uses.contains(&v)))
+            .collect();
+        PremiseSearch { c, queries, limits: Limits { deadline, ..Limits::default() }, needed }
     }
 
     /// The steps the whole search takes at the probes' bound, `budget` at most.
@@ -219,7 +225,7 @@ impl<'c> PremiseSearch<'c> {
 
     /// Whether variable `v` is read by a premise or the conclusion.
     pub fn needed(&self, v: usize) -> bool {
-        self.c.conclusion.uses.contains(&v) || self.c.premises.iter().any(|p| p.uses.contains(&v))
+        self.needed[v]
     }
 
     /// Runs the queries from `i` on, then the generated variables and the sink.
@@ -290,9 +296,14 @@ impl<'c> PremiseSearch<'c> {
             return Flow::Stop;
         }
         let mut holds = true;
-        for q in self.queries.iter().filter(|q| q.enumerator.is_none()) {
-            let args: Vec<Value> = vals.iter().map(|v| v.clone().unwrap_or(Value::Bool(false))).collect();
-            match lang::interp::call(&self.c.program, q.fun, args, &self.limits) {
+        let mut unplanned = self.queries.iter().filter(|q| q.enumerator.is_none()).peekable();
+        // The whole assignment once, for every unplanned premise (usually none).
+        let args: Vec<Value> = match unplanned.peek() {
+            Some(_) => vals.iter().map(|v| v.clone().unwrap_or(Value::Bool(false))).collect(),
+            None => Vec::new(),
+        };
+        for q in unplanned {
+            match lang::interp::call(&self.c.program, q.fun, args.clone(), &self.limits) {
                 Ok(Value::Bool(true)) => {}
                 Ok(_) => holds = false,
                 Err(_) => {
