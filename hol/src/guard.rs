@@ -38,27 +38,39 @@ const WATCH_EVERY: std::time::Duration = std::time::Duration::from_millis(20);
 /// `f` returns (`watch` may end the process, as on a signal). Without a worker thread,
 /// `watch` is not called.
 pub fn with_large_stack_watched<R: Send>(f: impl FnOnce() -> R + Send, mut watch: impl FnMut()) -> R {
+    use std::sync::mpsc::{channel, RecvTimeoutError};
     let slot = Mutex::new(Some(f));
     let spawned = std::thread::scope(|scope| {
+        // The result comes back by a channel, not by polling the thread: the caller wakes
+        // the moment the worker is done (polling cost up to a watch period, 20 ms of
+        // every `hol check`, more than a small theory's whole check).
+        let (done, result) = channel();
+        let slot = &slot;
         let worker = std::thread::Builder::new().name("hol-check".to_owned()).stack_size(WORKER_STACK).spawn_scoped(
             scope,
-            || {
+            move || {
                 let f = slot.lock().unwrap_or_else(|e| e.into_inner()).take();
-                f.map(|f| f())
+                if let Some(f) = f {
+                    let _ = done.send(f());
+                }
             },
         );
         match worker {
-            Ok(handle) => {
-                while !handle.is_finished() {
-                    watch();
-                    std::thread::park_timeout(WATCH_EVERY);
+            Ok(handle) => loop {
+                match result.recv_timeout(WATCH_EVERY) {
+                    Ok(r) => break Some(r),
+                    Err(RecvTimeoutError::Timeout) => watch(),
+                    // The worker ended without a result: it panicked.
+                    Err(RecvTimeoutError::Disconnected) => match handle.join() {
+                        Err(payload) => panic::resume_unwind(payload),
+                        Ok(()) => unreachable!("the worker sends its result before it ends"),
+                    },
                 }
-                Some(handle.join().unwrap_or_else(|payload| panic::resume_unwind(payload)))
-            }
+            },
             Err(_) => None,
         }
     });
-    match spawned.flatten() {
+    match spawned {
         Some(result) => result,
         None => {
             let f = slot.into_inner().unwrap_or_else(|e| e.into_inner());
