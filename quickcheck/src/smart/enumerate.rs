@@ -58,6 +58,8 @@ pub struct Enumerator {
     /// (undefined, a limit), a generated type too big to enumerate. What they would have
     /// produced is missing: a search with any is not complete to its depth.
     pub unknown: Cell<u64>,
+    /// Environments of finished relation calls, for the next call to reuse.
+    envs: RefCell<Vec<Env>>,
     /// Whether some relation run is an inductive predicate, whose rules may derive a tuple
     /// more than once.
     pub may_repeat: bool,
@@ -102,6 +104,7 @@ impl Enumerator {
             plans: plans_of,
             generator_size: Cell::new(3),
             generated: RefCell::new(HashMap::new()),
+            envs: RefCell::new(Vec::new()),
             steps_run: Cell::new(0),
             step_limit: Cell::new(u64::MAX),
             expired: Cell::new(false),
@@ -224,18 +227,17 @@ impl Enumerator {
         k: &mut dyn FnMut(&[Value]) -> Flow,
     ) -> Flow {
         let Some(plans) = self.plans.get(&(rel, mode)) else { return Flow::Continue };
+        // One environment per relation call, from the pool: a step binds into it and
+        // unbinds on the way back, so the search allocates no environment per step.
+        let mut env = self.envs.borrow_mut().pop().unwrap_or_default();
+        let mut flow = Flow::Continue;
         for (ci, plan) in plans.iter().enumerate() {
-            let mut env: HashMap<VarId, Value> = HashMap::new();
-            let mut ok = true;
-            for (p, a) in plan.clause.head.iter().zip(args) {
-                if let Some(a) = a {
-                    ok &= matches(p, a, &mut env);
-                }
-            }
+            env.undo(0);
+            let ok = plan.clause.head.iter().zip(args).all(|(p, a)| a.as_ref().is_none_or(|a| matches(p, a, &mut env)));
             if !ok {
                 continue;
             }
-            let flow = self.steps(rel, mode, ci, plan, 0, &mut env, depth, stop, &mut |env| match plan
+            flow = self.steps(rel, mode, ci, plan, 0, &mut env, depth, stop, &mut |env| match plan
                 .clause
                 .head
                 .iter()
@@ -246,10 +248,12 @@ impl Enumerator {
                 None => Flow::Continue,
             });
             if flow == Flow::Stop {
-                return Flow::Stop;
+                break;
             }
         }
-        Flow::Continue
+        env.undo(0);
+        self.envs.borrow_mut().push(env);
+        flow
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -260,46 +264,39 @@ impl Enumerator {
         ci: usize,
         plan: &Plan,
         i: usize,
-        env: &mut HashMap<VarId, Value>,
+        env: &mut Env,
         depth: u32,
         stop: &dyn Fn() -> bool,
-        k: &mut dyn FnMut(&HashMap<VarId, Value>) -> Flow,
+        k: &mut dyn FnMut(&Env) -> Flow,
     ) -> Flow {
         if self.out_of_time(stop) {
             return Flow::Stop;
         }
         let Some(step) = plan.steps.get(i) else { return k(env) };
-        let mut next = |env: &mut HashMap<VarId, Value>| self.steps(rel, mode, ci, plan, i + 1, env, depth, stop, k);
+        let mut next = |env: &mut Env| self.steps(rel, mode, ci, plan, i + 1, env, depth, stop, k);
+        // Binds `x` to `p` and goes on; undoes the bindings either way.
+        let mut next_with = |p: &Pattern, x: &Value, env: &mut Env| {
+            let mark = env.mark();
+            let flow = if matches(p, x, env) { next(env) } else { Flow::Continue };
+            env.undo(mark);
+            flow
+        };
         match step {
             Step::Match(v, p) => {
-                let Some(x) = env.get(v).cloned() else { return Flow::Continue };
-                let mut e = env.clone();
-                if matches(p, &x, &mut e) {
-                    return next(&mut e);
-                }
-                Flow::Continue
+                let Some(x) = env.get(*v).cloned() else { return Flow::Continue };
+                next_with(p, &x, env)
             }
             Step::Build(v, p) => match build(p, env) {
-                Some(x) => {
-                    let mut e = env.clone();
-                    e.insert(*v, x);
-                    next(&mut e)
-                }
+                Some(x) => next_with(&Pattern::Var(*v), &x, env),
                 None => Flow::Continue,
             },
             Step::Compute(target, _) => {
                 let Some((f, fv)) = self.lifted.get(&(rel, mode, ci, i)) else { return Flow::Continue };
-                let Some(args) = fv.iter().map(|v| env.get(v).cloned()).collect::<Option<Vec<_>>>() else {
+                let Some(args) = fv.iter().map(|v| env.get(*v).cloned()).collect::<Option<Vec<_>>>() else {
                     return Flow::Continue;
                 };
                 match lang::interp::call(&self.prog, *f, args, &self.limits) {
-                    Ok(x) => {
-                        let mut e = env.clone();
-                        if matches(target, &x, &mut e) {
-                            return next(&mut e);
-                        }
-                        Flow::Continue
-                    }
+                    Ok(x) => next_with(target, &x, env),
                     Err(_) => self.undecided(),
                 }
             }
@@ -310,13 +307,7 @@ impl Enumerator {
                         return Flow::Continue;
                     };
                     return match lang::interp::call(&self.prog, *g, xs, &self.limits) {
-                        Ok(r) => {
-                            let mut e = env.clone();
-                            if matches(&args[n - 1], &r, &mut e) {
-                                return next(&mut e);
-                            }
-                            Flow::Continue
-                        }
+                        Ok(r) => next_with(&args[n - 1], &r, env),
                         Err(_) => self.undecided(),
                     };
                 }
@@ -330,12 +321,15 @@ impl Enumerator {
                 let cuts = self.cuts.get();
                 let mut held = false;
                 let flow = self.run(*g, *m, &inputs, depth - 1, stop, &mut |tuple| {
-                    let mut e = env.clone();
-                    if args.iter().zip(tuple).all(|(p, x)| matches(p, x, &mut e)) {
+                    let mark = env.mark();
+                    let flow = if args.iter().zip(tuple).all(|(p, x)| matches(p, x, env)) {
                         held = true;
-                        return next(&mut e);
-                    }
-                    Flow::Continue
+                        next(env)
+                    } else {
+                        Flow::Continue
+                    };
+                    env.undo(mark);
+                    flow
                 });
                 // A check that failed only after the depth bound cut its search is unknown,
                 // not false (`¬ reach s` must not pass because the search was cut).
@@ -350,16 +344,14 @@ impl Enumerator {
                 };
                 let Some(values) = self.generated(&ty) else { return Flow::Continue };
                 for x in values.iter() {
-                    let mut e = env.clone();
-                    e.insert(*v, x.clone());
-                    if next(&mut e) == Flow::Stop {
+                    if next_with(&Pattern::Var(*v), x, env) == Flow::Stop {
                         return Flow::Stop;
                     }
                 }
                 Flow::Continue
             }
             Step::Member(p, set) => {
-                let Some(Value::Set(s)) = env.get(set).cloned() else { return Flow::Continue };
+                let Some(Value::Set(s)) = env.get(*set).cloned() else { return Flow::Continue };
                 // A finite set's elements; a complement's are the generated values it does
                 // not exclude.
                 let generated;
@@ -375,11 +367,7 @@ impl Enumerator {
                     s.elems()
                 };
                 for x in candidates {
-                    if !s.contains(x) {
-                        continue;
-                    }
-                    let mut e = env.clone();
-                    if matches(p, x, &mut e) && next(&mut e) == Flow::Stop {
+                    if s.contains(x) && next_with(p, x, env) == Flow::Stop {
                         return Flow::Stop;
                     }
                 }
@@ -389,13 +377,48 @@ impl Enumerator {
     }
 }
 
+/// A clause's variables while it runs: a slot per variable, and the variables bound in
+/// order (the trail), so a step undoes its bindings when it returns instead of working on
+/// a copy.
+#[derive(Default)]
+struct Env {
+    slots: Vec<Option<Value>>,
+    trail: Vec<VarId>,
+}
+
+impl Env {
+    fn get(&self, v: VarId) -> Option<&Value> {
+        self.slots.get(v.0 as usize).and_then(|x| x.as_ref())
+    }
+
+    fn bind(&mut self, v: VarId, x: Value) {
+        let i = v.0 as usize;
+        if i >= self.slots.len() {
+            self.slots.resize(i + 1, None);
+        }
+        self.slots[i] = Some(x);
+        self.trail.push(v);
+    }
+
+    fn mark(&self) -> usize {
+        self.trail.len()
+    }
+
+    /// Unbinds every variable bound since `mark`.
+    fn undo(&mut self, mark: usize) {
+        for v in self.trail.drain(mark..) {
+            self.slots[v.0 as usize] = None;
+        }
+    }
+}
+
 /// Matches `v` against `p`, binding `p`'s new variables in `env` (a bound one must equal).
-fn matches(p: &Pattern, v: &Value, env: &mut HashMap<VarId, Value>) -> bool {
+fn matches(p: &Pattern, v: &Value, env: &mut Env) -> bool {
     match (p, v) {
-        (Pattern::Var(x), v) => match env.get(x) {
+        (Pattern::Var(x), v) => match env.get(*x) {
             Some(w) => w == v,
             None => {
-                env.insert(*x, v.clone());
+                env.bind(*x, v.clone());
                 true
             }
         },
@@ -415,9 +438,9 @@ fn matches(p: &Pattern, v: &Value, env: &mut HashMap<VarId, Value>) -> bool {
 }
 
 /// The value of `p` from `env`, `None` when a variable of it is unknown.
-fn build(p: &Pattern, env: &HashMap<VarId, Value>) -> Option<Value> {
+fn build(p: &Pattern, env: &Env) -> Option<Value> {
     Some(match p {
-        Pattern::Var(x) => env.get(x)?.clone(),
+        Pattern::Var(x) => env.get(*x)?.clone(),
         Pattern::Lit(Lit::Bool(b)) => Value::Bool(*b),
         Pattern::Lit(Lit::Nat(n)) => Value::Int(Int::from(i64::try_from(n.clone()).ok()?)),
         Pattern::Lit(Lit::Int(n)) => Value::Int(Int::from(i64::try_from(n.clone()).ok()?)),
