@@ -171,12 +171,10 @@ impl Jit {
         let module = compiler.module;
         // Out of memory is an error the caller survives (it runs the interpreter), not an
         // abort: a process near its data limit gets no JIT, not a crash.
-        let mut arena: Vec<u64> = Vec::new();
-        if arena.try_reserve_exact(words.max(16)).is_err() {
+        let Some(arena) = zeroed_words(words.max(16)) else {
             unsafe { module.free_memory() };
             return Err(CodegenError::new(format!("no memory for an arena of {} words", words.max(16))));
-        }
-        arena.resize(words.max(16), 0);
+        };
         let ctx = Box::new(RunContext {
             heap: 0,
             heap_end: 0,
@@ -234,5 +232,20 @@ impl Drop for Jit {
             // No code of this module runs any more: `Jit` owns the only entry points.
             unsafe { m.free_memory() };
         }
+    }
+}
+
+/// `n` zero words, or `None` when there is no memory for them. Allocated zeroed rather than
+/// filled: a large zeroed allocation comes from fresh pages the kernel zeroes when first
+/// touched, so an arena costs what the cases use of it, not a write of all of it (filling
+/// the default 32 MiB arena was half of a small lemma's `hol check`).
+fn zeroed_words(n: usize) -> Option<Vec<u64>> {
+    let layout = std::alloc::Layout::array::<u64>(n).ok().filter(|l| l.size() > 0)?;
+    // SAFETY: the layout has a non-zero size; a null pointer (no memory) is returned as
+    // `None`; otherwise the block holds `n` zeroed `u64`s (zero is a valid `u64`) allocated
+    // by the global allocator with `u64`'s layout, as `Vec::from_raw_parts` requires.
+    unsafe {
+        let p = std::alloc::alloc_zeroed(layout).cast::<u64>();
+        (!p.is_null()).then(|| Vec::from_raw_parts(p, n, n))
     }
 }

@@ -12,7 +12,7 @@ use super::modes::{free_vars, Mode, Modes, Plan, Step};
 use crate::space::Spaces;
 use lang::core::horn::{Pattern, Rel};
 use lang::core::ir::{FunDef, FunId, Lit, Program, Ty, VarId};
-use lang::interp::{Int, Limits, Value};
+use lang::interp::{Int, Interp, Limits, Value};
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -213,6 +213,33 @@ impl Enumerator {
         keys.into_iter().map(|k| super::modes::print_plans(&self.prog, k.0, k.1, &self.plans[k])).collect()
     }
 
+    /// A session running the plans, its interpreter kept across the runs it makes (its compiled
+    /// code too): make one per search, not per run.
+    pub fn session(&self) -> Session<'_> {
+        Session { e: self, interp: RefCell::new(Interp::new(&self.prog)) }
+    }
+
+    /// `Session::run` in a session of its own.
+    pub fn run(
+        &self,
+        rel: Rel,
+        mode: Mode,
+        args: &[Option<Value>],
+        depth: u32,
+        stop: &dyn Fn() -> bool,
+        k: &mut dyn FnMut(&[Value]) -> Flow,
+    ) -> Flow {
+        self.session().run(rel, mode, args, depth, stop, k)
+    }
+}
+
+/// Runs an enumerator's plans, with the interpreter that evaluates their functional goals.
+pub struct Session<'e> {
+    e: &'e Enumerator,
+    interp: RefCell<Interp<'e>>,
+}
+
+impl Session<'_> {
     /// Every output tuple of `rel` in `mode` on the inputs `args` (`None` at the outputs)
     /// with derivations of depth at most `depth`, each given to `k` as the whole argument
     /// list. Stops when `k` says so, and as expired at the deadline, the step limit, or when
@@ -226,10 +253,10 @@ impl Enumerator {
         stop: &dyn Fn() -> bool,
         k: &mut dyn FnMut(&[Value]) -> Flow,
     ) -> Flow {
-        let Some(plans) = self.plans.get(&(rel, mode)) else { return Flow::Continue };
+        let Some(plans) = self.e.plans.get(&(rel, mode)) else { return Flow::Continue };
         // One environment per relation call, from the pool: a step binds into it and
         // unbinds on the way back, so the search allocates no environment per step.
-        let mut env = self.envs.borrow_mut().pop().unwrap_or_default();
+        let mut env = self.e.envs.borrow_mut().pop().unwrap_or_default();
         let mut flow = Flow::Continue;
         for (ci, plan) in plans.iter().enumerate() {
             env.undo(0);
@@ -252,7 +279,7 @@ impl Enumerator {
             }
         }
         env.undo(0);
-        self.envs.borrow_mut().push(env);
+        self.e.envs.borrow_mut().push(env);
         flow
     }
 
@@ -269,7 +296,7 @@ impl Enumerator {
         stop: &dyn Fn() -> bool,
         k: &mut dyn FnMut(&Env) -> Flow,
     ) -> Flow {
-        if self.out_of_time(stop) {
+        if self.e.out_of_time(stop) {
             return Flow::Stop;
         }
         let Some(step) = plan.steps.get(i) else { return k(env) };
@@ -291,13 +318,14 @@ impl Enumerator {
                 None => Flow::Continue,
             },
             Step::Compute(target, _) => {
-                let Some((f, fv)) = self.lifted.get(&(rel, mode, ci, i)) else { return Flow::Continue };
+                let Some((f, fv)) = self.e.lifted.get(&(rel, mode, ci, i)) else { return Flow::Continue };
                 let Some(args) = fv.iter().map(|v| env.get(*v).cloned()).collect::<Option<Vec<_>>>() else {
                     return Flow::Continue;
                 };
-                match lang::interp::call(&self.prog, *f, args, &self.limits) {
+                let value = self.interp.borrow_mut().call(*f, args, &self.e.limits);
+                match value {
                     Ok(x) => next_with(target, &x, env),
-                    Err(_) => self.undecided(),
+                    Err(_) => self.e.undecided(),
                 }
             }
             Step::Call { rel: g, mode: m, args } => {
@@ -306,19 +334,20 @@ impl Enumerator {
                     let Some(xs) = args[..n - 1].iter().map(|p| build(p, env)).collect::<Option<Vec<_>>>() else {
                         return Flow::Continue;
                     };
-                    return match lang::interp::call(&self.prog, *g, xs, &self.limits) {
+                    let value = self.interp.borrow_mut().call(*g, xs, &self.e.limits);
+                    return match value {
                         Ok(r) => next_with(&args[n - 1], &r, env),
-                        Err(_) => self.undecided(),
+                        Err(_) => self.e.undecided(),
                     };
                 }
                 let check = (0..n).all(|j| m.is_input(j));
                 if depth == 0 {
-                    self.cuts.set(self.cuts.get() + 1);
-                    return if check { self.undecided() } else { Flow::Continue };
+                    self.e.cuts.set(self.e.cuts.get() + 1);
+                    return if check { self.e.undecided() } else { Flow::Continue };
                 }
                 let inputs: Vec<Option<Value>> =
                     args.iter().enumerate().map(|(j, p)| if m.is_input(j) { build(p, env) } else { None }).collect();
-                let cuts = self.cuts.get();
+                let cuts = self.e.cuts.get();
                 let mut held = false;
                 let flow = self.run(*g, *m, &inputs, depth - 1, stop, &mut |tuple| {
                     let mark = env.mark();
@@ -333,8 +362,8 @@ impl Enumerator {
                 });
                 // A check that failed only after the depth bound cut its search is unknown,
                 // not false (`¬ reach s` must not pass because the search was cut).
-                if check && !held && self.cuts.get() > cuts {
-                    self.unknown.set(self.unknown.get() + 1);
+                if check && !held && self.e.cuts.get() > cuts {
+                    self.e.unknown.set(self.e.unknown.get() + 1);
                 }
                 flow
             }
@@ -342,7 +371,7 @@ impl Enumerator {
                 let Some(ty) = plan.clause.vars.iter().find(|(w, _)| w == v).map(|(_, t)| t.clone()) else {
                     return Flow::Continue;
                 };
-                let Some(values) = self.generated(&ty) else { return Flow::Continue };
+                let Some(values) = self.e.generated(&ty) else { return Flow::Continue };
                 for x in values.iter() {
                     if next_with(&Pattern::Var(*v), x, env) == Flow::Stop {
                         return Flow::Stop;
@@ -360,7 +389,7 @@ impl Enumerator {
                         Ty::Set(e) => Some((**e).clone()),
                         _ => None,
                     });
-                    let Some(values) = elem.and_then(|t| self.generated(&t)) else { return Flow::Continue };
+                    let Some(values) = elem.and_then(|t| self.e.generated(&t)) else { return Flow::Continue };
                     generated = values;
                     &generated
                 } else {

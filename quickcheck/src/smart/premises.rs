@@ -15,13 +15,13 @@
 //! What it does not know: the conclusion, sizes and outcomes of the driver (the
 //! `smart_exhaustive` tester's), compiled code.
 
-use super::enumerate::{Enumerator, Flow};
+use super::enumerate::{Enumerator, Flow, Session};
 use super::modes::Mode;
 use crate::space::{Space, Spaces};
 use lang::core::conjecture::Conjecture;
 use lang::core::horn::Rel;
 use lang::core::ir::Ty;
-use lang::interp::{Limits, Value};
+use lang::interp::{Interp, Limits, Value};
 use std::collections::{BTreeSet, HashMap};
 use std::rc::Rc;
 use std::time::Instant;
@@ -85,6 +85,11 @@ struct Walk<'s> {
     spaces: HashMap<Ty, Rc<Space>>,
     stop: &'s dyn Fn() -> bool,
     sink: &'s mut dyn FnMut(&[Option<Value>], bool) -> Flow,
+    /// By query: its enumerator's session, kept for the whole run (so is its interpreter's
+    /// compiled code).
+    runners: Vec<Option<Session<'s>>>,
+    /// The interpreter checking the unplanned premises.
+    interp: Interp<'s>,
 }
 
 impl<'c> PremiseSearch<'c> {
@@ -178,8 +183,17 @@ impl<'c> PremiseSearch<'c> {
             e.set_generator_size(gen_size);
             e.reset(step_limit);
         }
-        let mut walk =
-            Walk { depth, gen_size, stats: RunStats::default(), step_limit, spaces: HashMap::new(), stop, sink };
+        let mut walk = Walk {
+            depth,
+            gen_size,
+            stats: RunStats::default(),
+            step_limit,
+            spaces: HashMap::new(),
+            stop,
+            sink,
+            runners: self.queries.iter().map(|q| q.enumerator.as_ref().map(|e| e.session())).collect(),
+            interp: Interp::new(&self.c.program),
+        };
         let mut vals = vec![None; self.c.vars.len()];
         self.query(0, &mut vals, &mut walk);
         let mut stats = walk.stats;
@@ -233,6 +247,8 @@ impl<'c> PremiseSearch<'c> {
         let Some(q) = self.queries.get(i) else { return self.generate(0, vals, walk) };
         // A premise without a plan is checked on the whole assignment (`finish`).
         let Some(e) = &q.enumerator else { return self.query(i + 1, vals, walk) };
+        // Taken out of the walk while it runs (the rest of the walk goes on inside it).
+        let Some(runner) = walk.runners[i].take() else { return Flow::Continue };
         let args: Vec<Option<Value>> = (0..vals.len())
             .map(|v| (!q.produces.contains(&v)).then(|| vals[v].clone().unwrap_or(Value::Bool(false))))
             .chain(std::iter::once(Some(Value::Bool(true))))
@@ -242,7 +258,8 @@ impl<'c> PremiseSearch<'c> {
         #[allow(clippy::mutable_key_type)]
         let mut seen: BTreeSet<Vec<Value>> = BTreeSet::new();
         let stop = walk.stop;
-        e.run(Rel::Fun(q.fun), q.mode, &args, walk.depth, stop, &mut |tuple| {
+        let depth = walk.depth;
+        let flow = runner.run(Rel::Fun(q.fun), q.mode, &args, depth, stop, &mut |tuple| {
             if e.may_repeat && !seen.insert(q.produces.iter().map(|v| tuple[*v].clone()).collect()) {
                 return Flow::Continue;
             }
@@ -254,7 +271,9 @@ impl<'c> PremiseSearch<'c> {
                 vals[*v] = None;
             }
             flow
-        })
+        });
+        walk.runners[i] = Some(runner);
+        flow
     }
 
     /// The variables no premise produced, from the exhaustive space; then the sink.
@@ -303,7 +322,7 @@ impl<'c> PremiseSearch<'c> {
             None => Vec::new(),
         };
         for q in unplanned {
-            match lang::interp::call(&self.c.program, q.fun, args.clone(), &self.limits) {
+            match walk.interp.call(q.fun, args.clone(), &self.limits) {
                 Ok(Value::Bool(true)) => {}
                 Ok(_) => holds = false,
                 Err(_) => {

@@ -19,15 +19,16 @@
 //! Cancellation (another tester of the portfolio answered, or the user) and the deadline
 //! are looked at every 1,024 enumeration steps and every 256 assignments.
 //!
-//! What this version does not do yet (issue 16): run in compiled code (it runs on the
-//! reference interpreter).
+//! The conclusion runs on the engine of the run (`runner::Runner`: compiled once enough
+//! cases ran); the premises' enumerators run on the reference interpreter.
 
 use crate::driver::Turn;
+use crate::runner::{Runner, Verdict};
 use crate::smart::enumerate::Flow;
 use crate::smart::premises::PremiseSearch;
 use crate::testers::{Coverage, End, Search, Setup, SizeResult, Tester};
 use lang::core::conjecture::Conjecture;
-use lang::interp::{Limits, Value};
+use lang::interp::Value;
 
 /// The `smart_exhaustive` row of the registry.
 pub struct SmartExhaustiveTester;
@@ -65,32 +66,48 @@ impl Tester for SmartExhaustiveTester {
 }
 
 struct Smart<'c> {
-    c: &'c Conjecture,
-    sched: crate::program::Schedule,
     premises: PremiseSearch<'c>,
+    conclusion: Conclusion<'c>,
     depth: u64,
     size: u64,
-    limits: Limits,
     /// The data flow, said once in `verbose` output.
     told: bool,
+}
+
+/// The conclusion, checked on each assignment the premises produce.
+struct Conclusion<'c> {
+    c: &'c Conjecture,
+    sched: crate::program::Schedule,
+    r: Runner<'c>,
 }
 
 impl<'c> Smart<'c> {
     fn new(c: &'c Conjecture, setup: &Setup) -> Smart<'c> {
         Smart {
-            c,
-            sched: crate::program::Schedule::of(c),
             premises: PremiseSearch::new(c, Some(setup.deadline)),
+            conclusion: Conclusion {
+                c,
+                sched: crate::program::Schedule::of(c),
+                r: Runner::new(c, setup.engine, setup.deadline),
+            },
             depth: setup.options.depth,
             size: setup.options.size.max(1),
-            limits: Limits { deadline: Some(setup.deadline), ..Limits::default() },
             told: false,
         }
     }
+}
 
+impl Conclusion<'_> {
     /// The conclusion on a whole assignment (`holds`: whether the premises not run as
     /// queries hold too); the end of the search, if it ends here.
-    fn check(&self, vals: &[Option<Value>], holds: bool, turn: &mut Turn, res: &mut SizeResult) -> Option<End> {
+    fn check(
+        &mut self,
+        premises: &PremiseSearch,
+        vals: &[Option<Value>],
+        holds: bool,
+        turn: &mut Turn,
+        res: &mut SizeResult,
+    ) -> Option<End> {
         res.tests += 1;
         if res.tests.is_multiple_of(256) {
             if let Some(e) = turn.budget.over() {
@@ -101,15 +118,24 @@ impl<'c> Smart<'c> {
             return None;
         }
         res.passed += 1;
-        let args: Vec<Value> = vals.iter().map(|v| v.clone().unwrap_or(Value::Bool(false))).collect();
-        if lang::interp::call(&self.c.program, self.c.conclusion.fun, args, &self.limits) == Ok(Value::Bool(true)) {
+        // The conclusion runs where the engine says (compiled once enough cases ran): its
+        // variables become words in the arena, freed again after the case.
+        let r = &mut self.r;
+        r.tier_up(0);
+        let mark = r.arena().mark();
+        for &v in &self.c.conclusion.uses {
+            r.set(v, vals[v].clone().unwrap_or(Value::Bool(false)), None);
+        }
+        let verdict = r.check(self.c.conclusion.fun);
+        r.arena().release(mark);
+        if verdict == Ok(Verdict::Holds) {
             return None;
         }
         // False, undefined, or a limit: the judge re-checks the whole case.
         let generated: Vec<Option<Value>> = vals
             .iter()
             .enumerate()
-            .map(|(v, x)| x.clone().or_else(|| self.premises.needed(v).then_some(Value::Bool(false))))
+            .map(|(v, x)| x.clone().or_else(|| premises.needed(v).then_some(Value::Bool(false))))
             .collect();
         turn.judge.verdict(self.c, &self.sched, &generated)
     }
@@ -138,14 +164,16 @@ impl Search for Smart<'_> {
         let mut end = None;
         let budget = turn.budget;
         let stop = move || budget.cancelled();
-        let stats =
-            self.premises.run(depth, k, &stop, &mut |vals, holds| match self.check(vals, holds, turn, &mut res) {
-                None => Flow::Continue,
-                Some(e) => {
-                    end = Some(e);
-                    Flow::Stop
-                }
-            });
+        let (premises, conclusion) = (&self.premises, &mut self.conclusion);
+        let stats = premises.run(depth, k, &stop, &mut |vals, holds| match conclusion
+            .check(premises, vals, holds, turn, &mut res)
+        {
+            None => Flow::Continue,
+            Some(e) => {
+                end = Some(e);
+                Flow::Stop
+            }
+        });
         res.end = end;
         res.note = Some(coverage_note(depth, k, stats.undecided));
         if !self.told {
