@@ -48,6 +48,15 @@ impl From<BigInt> for Int {
     }
 }
 
+impl From<&BigInt> for Int {
+    fn from(b: &BigInt) -> Int {
+        match b.to_i64() {
+            Some(i) => Int::Small(i),
+            None => Int::Big(Rc::new(b.clone())),
+        }
+    }
+}
+
 impl From<&num_bigint::BigUint> for Int {
     fn from(b: &num_bigint::BigUint) -> Int {
         match b.to_i64() {

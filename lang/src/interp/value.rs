@@ -233,6 +233,20 @@ impl Value {
         Value::Ctor(tag, Fields::new(fields))
     }
 
+    /// Constructor `tag` over fields given by an iterator of known length, allocated once
+    /// (`ctor` takes a vector and copies it).
+    pub fn ctor_from<I>(tag: u32, fields: I) -> Value
+    where
+        I: IntoIterator<Item = Value>,
+        I::IntoIter: ExactSizeIterator,
+    {
+        let fields = fields.into_iter();
+        if fields.len() == 0 {
+            return Value::nullary(tag);
+        }
+        Value::Ctor(tag, Fields(Some(fields.collect())))
+    }
+
     pub fn nullary(tag: u32) -> Value {
         Value::Ctor(tag, Fields::empty())
     }

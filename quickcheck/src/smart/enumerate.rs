@@ -13,8 +13,8 @@ use crate::space::Spaces;
 use lang::core::horn::{Pattern, Rel};
 use lang::core::ir::{FunDef, FunId, Lit, Program, Ty, VarId};
 use lang::interp::{Int, Interp, Limits, Value};
+use rustc_hash::FxHashMap as HashMap;
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
 use std::rc::Rc;
 use std::time::Instant;
 
@@ -58,8 +58,11 @@ pub struct Enumerator {
     /// (undefined, a limit), a generated type too big to enumerate. What they would have
     /// produced is missing: a search with any is not complete to its depth.
     pub unknown: Cell<u64>,
-    /// Environments of finished relation calls, for the next call to reuse.
+    /// Environments, produced tuples and call inputs of finished relation calls, for the
+    /// next call to reuse (the search allocates none of them per step).
     envs: RefCell<Vec<Env>>,
+    tuples: RefCell<Vec<Vec<Value>>>,
+    inputs: RefCell<Vec<Vec<Option<Value>>>>,
     /// Whether some relation run is an inductive predicate, whose rules may derive a tuple
     /// more than once.
     pub may_repeat: bool,
@@ -72,7 +75,7 @@ impl Enumerator {
         modes.plans(rel, mode)?;
         let planned = modes.planned((rel, mode));
         let mut prog = prog.clone();
-        let mut lifted = HashMap::new();
+        let mut lifted = HashMap::default();
         for ((f, m), plans) in &planned {
             for (ci, plan) in plans.iter().enumerate() {
                 for (si, step) in plan.steps.iter().enumerate() {
@@ -103,8 +106,10 @@ impl Enumerator {
             may_repeat: plans_of.keys().any(|(r, _)| matches!(r, Rel::Pred(_))),
             plans: plans_of,
             generator_size: Cell::new(3),
-            generated: RefCell::new(HashMap::new()),
+            generated: RefCell::new(HashMap::default()),
             envs: RefCell::new(Vec::new()),
+            tuples: RefCell::new(Vec::new()),
+            inputs: RefCell::new(Vec::new()),
             steps_run: Cell::new(0),
             step_limit: Cell::new(u64::MAX),
             expired: Cell::new(false),
@@ -257,6 +262,7 @@ impl Session<'_> {
         // One environment per relation call, from the pool: a step binds into it and
         // unbinds on the way back, so the search allocates no environment per step.
         let mut env = self.e.envs.borrow_mut().pop().unwrap_or_default();
+        let mut tuple = self.e.tuples.borrow_mut().pop().unwrap_or_default();
         let mut flow = Flow::Continue;
         for (ci, plan) in plans.iter().enumerate() {
             env.undo(0);
@@ -264,15 +270,13 @@ impl Session<'_> {
             if !ok {
                 continue;
             }
-            flow = self.steps(rel, mode, ci, plan, 0, &mut env, depth, stop, &mut |env| match plan
-                .clause
-                .head
-                .iter()
-                .map(|p| build(p, env))
-                .collect::<Option<Vec<_>>>()
-            {
-                Some(tuple) => k(&tuple),
-                None => Flow::Continue,
+            flow = self.steps(rel, mode, ci, plan, 0, &mut env, depth, stop, &mut |env| {
+                if !plan.clause.head.iter().all(|p| bound(p, env)) {
+                    return Flow::Continue;
+                }
+                tuple.clear();
+                tuple.extend(plan.clause.head.iter().map(|p| build_bound(p, env)));
+                k(&tuple)
             });
             if flow == Flow::Stop {
                 break;
@@ -280,6 +284,8 @@ impl Session<'_> {
         }
         env.undo(0);
         self.e.envs.borrow_mut().push(env);
+        tuple.clear();
+        self.e.tuples.borrow_mut().push(tuple);
         flow
     }
 
@@ -345,8 +351,8 @@ impl Session<'_> {
                     self.e.cuts.set(self.e.cuts.get() + 1);
                     return if check { self.e.undecided() } else { Flow::Continue };
                 }
-                let inputs: Vec<Option<Value>> =
-                    args.iter().enumerate().map(|(j, p)| if m.is_input(j) { build(p, env) } else { None }).collect();
+                let mut inputs = self.e.inputs.borrow_mut().pop().unwrap_or_default();
+                inputs.extend(args.iter().enumerate().map(|(j, p)| if m.is_input(j) { build(p, env) } else { None }));
                 let cuts = self.e.cuts.get();
                 let mut held = false;
                 let flow = self.run(*g, *m, &inputs, depth - 1, stop, &mut |tuple| {
@@ -360,6 +366,8 @@ impl Session<'_> {
                     env.undo(mark);
                     flow
                 });
+                inputs.clear();
+                self.e.inputs.borrow_mut().push(inputs);
                 // A check that failed only after the depth bound cut its search is unknown,
                 // not false (`¬ reach s` must not pass because the search was cut).
                 if check && !held && self.e.cuts.get() > cuts {
@@ -452,12 +460,8 @@ fn matches(p: &Pattern, v: &Value, env: &mut Env) -> bool {
             }
         },
         (Pattern::Lit(Lit::Bool(b)), Value::Bool(c)) => b == c,
-        (Pattern::Lit(Lit::Nat(n)), Value::Int(i)) => {
-            i64::try_from(n.clone()).ok().is_some_and(|n| i.to_i64() == Some(n))
-        }
-        (Pattern::Lit(Lit::Int(n)), Value::Int(i)) => {
-            i64::try_from(n.clone()).ok().is_some_and(|n| i.to_i64() == Some(n))
-        }
+        (Pattern::Lit(Lit::Nat(n)), Value::Int(i)) => Int::from(n) == *i,
+        (Pattern::Lit(Lit::Int(n)), Value::Int(i)) => Int::from(n) == *i,
         (Pattern::Suc(p), Value::Int(i)) => !i.is_zero() && matches(p, &Value::Int(i.sub(&Int::from(1i64))), env),
         (Pattern::Ctor(c, ps), Value::Ctor(tag, fields)) => {
             c.tag == *tag && ps.len() == fields.len() && ps.iter().zip(fields.iter()).all(|(p, f)| matches(p, f, env))
@@ -468,15 +472,32 @@ fn matches(p: &Pattern, v: &Value, env: &mut Env) -> bool {
 
 /// The value of `p` from `env`, `None` when a variable of it is unknown.
 fn build(p: &Pattern, env: &Env) -> Option<Value> {
-    Some(match p {
-        Pattern::Var(x) => env.get(*x)?.clone(),
+    bound(p, env).then(|| build_bound(p, env))
+}
+
+/// Whether every variable of `p` is bound in `env`.
+fn bound(p: &Pattern, env: &Env) -> bool {
+    match p {
+        Pattern::Var(x) => env.get(*x).is_some(),
+        Pattern::Lit(_) => true,
+        Pattern::Suc(p) => bound(p, env),
+        Pattern::Ctor(_, ps) => ps.iter().all(|p| bound(p, env)),
+    }
+}
+
+/// The value of `p`, every variable of which is bound in `env` (a constructor's fields
+/// allocated once: this runs for every value the enumerators produce).
+fn build_bound(p: &Pattern, env: &Env) -> Value {
+    match p {
+        Pattern::Var(x) => env.get(*x).cloned().unwrap_or(Value::Bool(false)),
         Pattern::Lit(Lit::Bool(b)) => Value::Bool(*b),
-        Pattern::Lit(Lit::Nat(n)) => Value::Int(Int::from(i64::try_from(n.clone()).ok()?)),
-        Pattern::Lit(Lit::Int(n)) => Value::Int(Int::from(i64::try_from(n.clone()).ok()?)),
-        Pattern::Suc(p) => match build(p, env)? {
+        Pattern::Lit(Lit::Nat(n)) => Value::Int(Int::from(n)),
+        Pattern::Lit(Lit::Int(n)) => Value::Int(Int::from(n)),
+        Pattern::Suc(p) => match build_bound(p, env) {
             Value::Int(i) => Value::Int(i.suc()),
-            _ => return None,
+            // Typed: the argument of `Suc` is a number.
+            v => v,
         },
-        Pattern::Ctor(c, ps) => Value::ctor(c.tag, ps.iter().map(|p| build(p, env)).collect::<Option<_>>()?),
-    })
+        Pattern::Ctor(c, ps) => Value::ctor_from(c.tag, ps.iter().map(|p| build_bound(p, env))),
+    }
 }
