@@ -72,3 +72,21 @@ sameset(v0, v1, v2) :- v2 := eq[set[nat]](v0, v1).
 ";
     assert_eq!(text, expected, "\n{text}");
 }
+
+/// A `let` inside a goal binds its variable by a goal of its own, so the body stays a
+/// pattern: `map` specialised to a constructor (`let x' = x in Some x'`, as
+/// `lang::core::specialize` writes the applied λ) unifies the element with `Some x'`.
+#[test]
+fn a_let_inside_a_goal_is_flattened() {
+    let theory = "theory T imports Main begin
+definition wrap :: \"nat ⇒ nat option list\" where
+  \"wrap x = [let y = Suc x in Some y]\"
+lemma \"wrap x = [Some 3]\"
+  oops
+end";
+    let text = clauses_of(theory, &["wrap"]);
+    let expected = "\
+wrap(v0, v2) :- v1 = Suc(v0), v3 = Some(v1), v2 = Cons(v3, Nil).
+";
+    assert_eq!(text, expected, "\n{text}");
+}

@@ -314,6 +314,13 @@ impl Derive<'_> {
                 let Pattern::Var(set) = self.pattern_of(&args[1], goals) else { return true };
                 goals.push(Goal::Member(x, set));
             }
+            Expr::Let(v, ty, rhs, body) => {
+                // A `let` inside a goal (a specialised `map W xs` applies `W` as
+                // `let x' = x in W x'`): its variable is bound by a goal of its own, so
+                // the body stays a pattern that can run backwards.
+                self.vars.push((*v, ty.clone()));
+                return self.flatten(rhs, &Pattern::Var(*v), goals) && self.flatten(body, target, goals);
+            }
             Expr::Var(_) | Expr::Lit(_) | Expr::Ctor(..) | Expr::Prim(Prim::Suc, _) => {
                 let p = self.pattern_of(e, goals);
                 let ty = self.type_of(e);

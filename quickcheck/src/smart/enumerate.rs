@@ -71,10 +71,16 @@ pub struct Enumerator {
 impl Enumerator {
     /// The enumerator of relation `rel` in `mode`, or `None` when it has no plan.
     pub fn new(prog: &Program, rel: Rel, mode: Mode) -> Option<Enumerator> {
-        let mut modes = Modes::new(prog);
-        modes.plans(rel, mode)?;
-        let planned = modes.planned((rel, mode));
+        // A call passing a known function on unchanged (`map Suc xs`) runs as a copy with
+        // the function put in (`lang::core::specialize`), whose clauses see what the
+        // function does: `Suc x` and `W x` are patterns, so `map W xs = ys` runs backwards.
         let mut prog = prog.clone();
+        lang::core::specialize::apply(&mut prog);
+        let planned = {
+            let mut modes = Modes::new(&prog);
+            modes.plans(rel, mode)?;
+            modes.planned((rel, mode))
+        };
         let mut lifted = HashMap::default();
         for ((f, m), plans) in &planned {
             for (ci, plan) in plans.iter().enumerate() {
