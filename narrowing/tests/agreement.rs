@@ -7,6 +7,7 @@
 //! trial, which runs every built tester over every theory.)
 
 use quickcheck::{check_lemma, Cancel, Options, OutcomeKind, Registry, Report, TesterName};
+use std::sync::Mutex;
 use std::time::Duration;
 
 #[path = "support/corpus_walk.rs"]
@@ -34,19 +35,21 @@ fn finished(r: &Report) -> bool {
 
 #[test]
 fn narrowing_agrees_with_exhaustive_one_size_up() {
-    let (mut compared, mut refuted, mut problems) = (0, 0, Vec::new());
+    let tally = Mutex::new((0, 0, Vec::new()));
     corpus_walk::each_lemma_size(|f, th, index, size| {
         let n = run(th, index, "narrowing", size);
         let e = run(th, index, "exhaustive", size + 1);
         if !finished(&n) || !finished(&e) {
             return false;
         }
-        compared += 1;
+        let mut tally = tally.lock().unwrap();
+        let (compared, refuted, problems) = &mut *tally;
+        *compared += 1;
         let found = |r: &Report| r.outcome != OutcomeKind::NoCounterexample;
         // The first counterexample's size: exhaustive's size 1 is inside its size 2.
         let agree = n.outcome == e.outcome && (!found(&n) || n.size == e.size.saturating_sub(1).max(1));
         if found(&n) {
-            refuted += 1;
+            *refuted += 1;
         }
         if !agree {
             problems.push(format!(
@@ -62,6 +65,7 @@ fn narrowing_agrees_with_exhaustive_one_size_up() {
         }
         agree
     });
+    let (compared, refuted, problems) = tally.into_inner().unwrap();
     eprintln!("{compared} (lemma, size) pairs compared, {refuted} refuted");
     assert!(compared > 300 && refuted > 50, "only {compared} compared, {refuted} refuted");
     assert!(problems.is_empty(), "{}", problems.join("\n"));

@@ -7,6 +7,7 @@
 //! and partial values, demand by demand.)
 
 use quickcheck::{check_lemma, Cancel, Engine, Options, OutcomeKind, Registry, Report, TesterName};
+use std::sync::Mutex;
 use std::time::Duration;
 
 #[path = "support/corpus_walk.rs"]
@@ -43,15 +44,17 @@ fn summary(r: &Report) -> String {
 
 #[test]
 fn compiled_narrowing_agrees_with_the_interpreter() {
-    let (mut compared, mut refuted, mut problems) = (0, 0, Vec::new());
+    let tally = Mutex::new((0, 0, Vec::new()));
     corpus_walk::each_lemma_size(|f, th, index, size| {
         let compiled = run(th, index, Engine::Compiled, size);
         let interpreted = run(th, index, Engine::Interpreter, size);
         if !finished(&compiled) || !finished(&interpreted) {
             return false;
         }
-        compared += 1;
-        refuted += usize::from(compiled.outcome != OutcomeKind::NoCounterexample);
+        let mut tally = tally.lock().unwrap();
+        let (compared, refuted, problems) = &mut *tally;
+        *compared += 1;
+        *refuted += usize::from(compiled.outcome != OutcomeKind::NoCounterexample);
         let (c, i) = (summary(&compiled), summary(&interpreted));
         if c != i {
             problems
@@ -60,6 +63,7 @@ fn compiled_narrowing_agrees_with_the_interpreter() {
         }
         true
     });
+    let (compared, refuted, problems) = tally.into_inner().unwrap();
     eprintln!("{compared} (lemma, size) pairs compared, {refuted} refuted");
     assert!(compared > 300 && refuted > 50, "only {compared} compared, {refuted} refuted");
     assert!(problems.is_empty(), "{}", problems.join("\n"));
