@@ -3,7 +3,8 @@
 //! across threads), and the first definite answer wins. A genuine counterexample from any
 //! tester is definite and cancels the others; otherwise an answer that covered every case
 //! up to its size (`Coverage::Complete`, the exhaustive tester's) is preferred, since "none
-//! up to size n" says more than "none in n random tests".
+//! up to size n" says more than "none in n random tests". Once such an answer is in, the
+//! others get a grace period (`grace`) and are then cancelled.
 
 use crate::driver;
 use crate::options::Options;
@@ -13,7 +14,8 @@ use crate::runner::Engine;
 use crate::testers::{Coverage, Tester};
 use lang::core::conjecture::Conjecture;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::{Duration, Instant};
 
 /// Stack of a tester's thread. Compiled code moves a case that runs low to a bigger stack
 /// (`codegen::on_big_stack`) and the interpreter grows its own (`lang::stack`), so this
@@ -36,6 +38,7 @@ pub fn run(
     let rows: Vec<&dyn Tester> =
         if rows.iter().any(applies) { rows.into_iter().filter(applies).collect() } else { rows };
     let answered = AtomicBool::new(false);
+    let started = Instant::now();
     let (tx, rx) = mpsc::channel();
     // With each report, its row's place in the portfolio (for ties).
     let mut reports: Vec<(Coverage, usize, Report)> = Vec::new();
@@ -58,14 +61,56 @@ pub fn run(
             }
         }
         drop(tx);
-        for (coverage, row, r) in rx.iter() {
+        let mut grace_end: Option<Instant> = None;
+        loop {
+            let received = match grace_end {
+                None => rx.recv().map_err(|_| RecvTimeoutError::Disconnected),
+                Some(end) => rx.recv_timeout(end.saturating_duration_since(Instant::now())),
+            };
+            let (coverage, row, r) = match received {
+                Ok(report) => report,
+                Err(RecvTimeoutError::Timeout) => {
+                    // The grace is over: the others stop and report that they were
+                    // cancelled; the complete answer stands.
+                    answered.store(true, Ordering::Relaxed);
+                    grace_end = None;
+                    continue;
+                }
+                Err(RecvTimeoutError::Disconnected) => break,
+            };
             if r.outcome == OutcomeKind::Counterexample {
                 answered.store(true, Ordering::Relaxed);
+            } else if complete_answer(coverage, &r, opts.size)
+                && grace_end.is_none()
+                && !answered.load(Ordering::Relaxed)
+            {
+                grace_end = Some(Instant::now() + grace(started.elapsed()));
             }
             reports.push((coverage, row, r));
         }
     });
     pick(reports).unwrap_or_else(|| Report::new(registry.default_name(), OutcomeKind::Error))
+}
+
+/// The least grace the other testers get once one has covered every case up to the size.
+const GRACE_MIN: Duration = Duration::from_millis(200);
+
+/// Whether a report covered every case up to the requested size and found nothing: "none up
+/// to size n", with no size cut short.
+fn complete_answer(coverage: Coverage, r: &Report, size: u64) -> bool {
+    coverage == Coverage::Complete
+        && r.outcome == OutcomeKind::NoCounterexample
+        && (r.exhausted || r.size >= size.max(1))
+}
+
+/// How much longer the other testers may run once a complete answer came after `elapsed`:
+/// as long again, and at least `GRACE_MIN`. A tester that searches a different space (the
+/// smart generators' premise-satisfying values, larger than the exhaustive tester's at the
+/// same size) may still find a counterexample, but a true lemma must not wait for the
+/// slowest tester's time limit: with the smart generators in the portfolio, a true
+/// balanced-tree lemma took its whole 10 s where the exhaustive tester had answered in 0.1 s.
+fn grace(elapsed: Duration) -> Duration {
+    elapsed.max(GRACE_MIN)
 }
 
 /// The answer of the portfolio from the testers' reports, which arrive in finishing order.
