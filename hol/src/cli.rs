@@ -256,7 +256,7 @@ pub fn command(registry: &Registry) -> clap::Command {
     let portfolio: Vec<&str> = registry.testers().filter(|t| t.in_portfolio()).map(|t| t.name()).collect();
     let help = format!(
         "Test every lemma with this tester, whatever its quickcheck commands say (default: each command's own, or \
-         the portfolio of {}; a tester runs where it suits the lemma: smart_exhaustive where there are premises)",
+         the portfolio of {}; a tester runs where it suits the lemma: smart_exhaustive where there are premises, smt where there are numbers and every part has an encoding)",
         and_list(&portfolio)
     );
     Cli::command().mut_subcommand("check", |check| check.mut_arg("tester", |arg| arg.value_parser(parser).help(help)))
@@ -353,7 +353,7 @@ mod tests {
         for t in registry.testers() {
             assert!(help.contains(t.name()) && help.contains(t.about()), "{}: {help}", t.name());
         }
-        assert!(help.contains("the portfolio of random, exhaustive and smart_exhaustive"), "{help}");
+        assert!(help.contains("the portfolio of random, exhaustive, smart_exhaustive and smt"), "{help}");
     }
 
     #[test]

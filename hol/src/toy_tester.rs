@@ -93,7 +93,7 @@ fn a_tester_added_through_the_registry_is_offered_accepted_run_and_named() {
     assert_eq!(errors.len(), 1, "{records:?}");
     assert_eq!(
         errors[0]["message"],
-        "`smalest` is not a tester (random, exhaustive, smart_exhaustive, narrowing or smallest)"
+        "`smalest` is not a tester (random, exhaustive, smart_exhaustive, narrowing, smt or smallest)"
     );
     assert_eq!(errors[0]["line"], 7);
 

@@ -80,6 +80,17 @@ fn file_of(record: &Value) -> String {
         .unwrap_or_else(|_| file.to_owned())
 }
 
+/// Testers built for part of the language so far, with what their error says where they
+/// stop: such a run is counted apart, not as a problem, and the tester must still test
+/// some lemmas. FIXME(issue 25): `smt` encodes only `bool`, `nat` and `int` variables.
+const PARTIAL: &[(&str, &str)] = &[("smt", "encodes variables of type bool, nat and int only")];
+
+/// Whether `record` is a run of a partially built tester outside its part.
+fn is_outside_partial(tester: &str, record: &Value) -> bool {
+    record["outcome"] == "error"
+        && PARTIAL.iter().any(|(t, says)| *t == tester && record["message"].as_str().is_some_and(|m| m.contains(says)))
+}
+
 fn is_not_available(record: &Value) -> bool {
     record["outcome"] == "error" && record["message"].as_str().is_some_and(|m| m.contains("not available yet"))
 }
@@ -94,7 +105,7 @@ fn no_tester_refutes_a_bundled_lemma() {
     let mut problems = Vec::new();
     for tester in &testers {
         let (_, records) = run_tester(tester, &files);
-        let (mut runs, mut not_executable, mut not_available) = (0usize, 0usize, 0usize);
+        let (mut runs, mut not_executable, mut not_available, mut outside) = (0usize, 0usize, 0usize, 0usize);
         for r in &records {
             let at = format!("{tester}: {}:{}", file_of(r), r["line"]);
             match r["kind"].as_str() {
@@ -109,6 +120,7 @@ fn no_tester_refutes_a_bundled_lemma() {
                         )),
                         Some("not_executable") if is_benchmark(&file_of(r)) => not_executable += 1,
                         Some("error") if is_not_available(r) => not_available += 1,
+                        Some("error") if is_outside_partial(tester, r) => outside += 1,
                         Some("error") => problems.push(format!("{at}: lemma {}: error {}", r["lemma"], r["message"])),
                         _ => {}
                     }
@@ -118,7 +130,12 @@ fn no_tester_refutes_a_bundled_lemma() {
         }
         // A tester that is built must test nearly every benchmark lemma: the theories are
         // written to be executable.
-        if not_available == 0 && not_executable * 50 > runs {
+        if outside > 0 {
+            // A partially built tester: what it tests, it tests without refuting.
+            if runs - outside < 20 {
+                problems.push(format!("{tester}: only {} of {runs} runs tested", runs - outside));
+            }
+        } else if not_available == 0 && not_executable * 50 > runs {
             problems.push(format!("{tester}: {not_executable} of {runs} runs not executable (at most 2% may be)"));
         }
         if not_available != 0 && not_available != runs {

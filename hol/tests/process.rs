@@ -268,3 +268,36 @@ fn sigterm_ends_the_run_with_its_summary_line() {
          0 errors, 1 value, 1 lemma (interrupted by SIGTERM: the rest was not checked)\n"
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// The SMT solver
+
+/// Without an SMT solver, `quickcheck[smt]` is not executable, located at the lemma and
+/// saying how to get one, never a silent pass; the default portfolio runs without it; the
+/// exit status is 0, as for every run that was not tested.
+#[cfg(unix)]
+#[test]
+fn without_a_solver_smt_is_not_executable_and_says_why() {
+    let dir = scratch("no-solver");
+    std::fs::write(
+        dir.join("N.thy"),
+        "theory N imports Main begin\nlemma \"(x::nat) * x ≠ 1849\"\n  quickcheck[smt]\n  quickcheck[expect = no_counterexample]\n  oops\nend\n",
+    )
+    .unwrap();
+    let out = process::command(HOL, &dir, &["check", "N.thy"])
+        .env("HOL_SMT_SOLVER", dir.join("no-such-solver"))
+        .output()
+        .expect("hol runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains(
+            "N.thy:3: lemma \"(x::nat) * x ≠ 1849\": not executable (no SMT solver found (install z3 or set HOL_SMT_SOLVER); smt)"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("N.thy:4: lemma \"(x::nat) * x ≠ 1849\": no counterexample (none up to size 5; exhaustive"),
+        "{stdout}"
+    );
+}

@@ -29,6 +29,7 @@ pub mod registry;
 pub mod runner;
 mod schedule;
 pub mod smart;
+pub mod smt;
 pub mod space;
 pub mod testers;
 pub mod types;

@@ -9,7 +9,7 @@
 //! Options, reports and JSON records carry a tester by name (`TesterName`); the name is
 //! resolved here when a run starts.
 
-use crate::testers::{exhaustive, random, smart_exhaustive, unavailable::Unavailable, Coverage, Tester};
+use crate::testers::{exhaustive, random, smart_exhaustive, smt, unavailable::Unavailable, Coverage, Tester};
 use std::borrow::Cow;
 use std::fmt;
 
@@ -83,6 +83,7 @@ impl Registry {
             .with(exhaustive::ExhaustiveTester)
             .with(smart_exhaustive::SmartExhaustiveTester)
             .with(Unavailable { name: "narrowing", does: "Symbolic testing with partial values (not available yet)" })
+            .with(smt::SmtTester)
     }
 
     /// This registry with `tester` added as its last row, or in place of the row of the

@@ -85,9 +85,11 @@ impl Run {
     }
 }
 
-/// `program ARGS` in `dir` with an empty environment (only `NO_COLOR=1`), no input, its
-/// output piped, in a process group of its own so that a timeout kills everything it
-/// started (a child left behind would hold the output pipes open).
+/// `program ARGS` in `dir` with an empty environment (only `NO_COLOR=1`, and
+/// `HOL_SMT_SOLVER` naming the SMT solver this process finds, so the `smt` tester runs
+/// without a `PATH`), no input, its output piped, in a process group of its own so that a
+/// timeout kills everything it started (a child left behind would hold the output pipes
+/// open).
 pub fn command(program: &str, dir: &Path, args: &[&str]) -> Command {
     let mut command = Command::new(program);
     #[cfg(unix)]
@@ -100,7 +102,19 @@ pub fn command(program: &str, dir: &Path, args: &[&str]) -> Command {
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
+    if let Some(solver) = smt_solver() {
+        command.env("HOL_SMT_SOLVER", solver);
+    }
     command
+}
+
+/// The SMT solver of this process's environment: `HOL_SMT_SOLVER`, else `z3` on `PATH`.
+pub fn smt_solver() -> Option<std::path::PathBuf> {
+    if let Some(p) = std::env::var_os("HOL_SMT_SOLVER") {
+        return Some(p.into());
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path).map(|d| d.join("z3")).find(|p| p.is_file())
 }
 
 /// Runs [`command`], killing it after `limit`.

@@ -13,6 +13,7 @@
 pub mod exhaustive;
 pub mod random;
 pub mod smart_exhaustive;
+pub mod smt;
 pub mod unavailable;
 
 use crate::driver::Turn;

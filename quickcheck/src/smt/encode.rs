@@ -1,0 +1,172 @@
+//! The core IR as SMT-LIB terms: `bool` as `Bool`, `nat` and `int` as unbounded `Int` (a
+//! `nat` variable constrained to be ≥ 0), with Isabelle's arithmetic where SMT-LIB's
+//! differs: truncated `nat` subtraction, `div`/`mod` by zero (`x div 0 = 0`, `x mod 0 =
+//! x`), and `int` division rounding toward −∞ with the remainder taking the divisor's sign
+//! (SMT-LIB's is Euclidean). Non-recursive functions are inlined; what has no encoding
+//! here (a recursive function, a datatype, a set, a function value) is an `Err` naming it,
+//! and the tester checks that part after decoding instead.
+//!
+//! What it does not know: the solver process, models, the tester's loop.
+
+use easy_smt::{Context, SExpr};
+use lang::core::ir::{Expr, FunId, Lit, NumTy, Prim, Program, Ty, VarId};
+use std::collections::HashMap;
+
+/// How deep calls are inlined before the encoding gives up (no recursion is inlined at
+/// all; this bounds long chains of definitions).
+const MAX_INLINE_DEPTH: usize = 64;
+
+/// The sort of a value of `ty`, if it has one here.
+pub fn sort(ctx: &Context, ty: &Ty) -> Option<SExpr> {
+    match ty {
+        Ty::Bool => Some(ctx.bool_sort()),
+        Ty::Nat | Ty::Int => Some(ctx.int_sort()),
+        _ => None,
+    }
+}
+
+/// The term of `f` applied to `args` (the body of a conjecture's part over its variables).
+pub fn call(ctx: &Context, prog: &Program, f: FunId, args: &[SExpr]) -> Result<SExpr, String> {
+    Encoder { ctx, prog, inlining: Vec::new() }.call(f, args)
+}
+
+struct Encoder<'a> {
+    ctx: &'a Context,
+    prog: &'a Program,
+    /// The functions being inlined, innermost last.
+    inlining: Vec<FunId>,
+}
+
+type Env = HashMap<VarId, SExpr>;
+
+impl Encoder<'_> {
+    fn call(&mut self, f: FunId, args: &[SExpr]) -> Result<SExpr, String> {
+        let def = self.prog.fun(f);
+        if self.inlining.contains(&f) {
+            return Err(format!("`{}` is recursive", def.name));
+        }
+        if self.inlining.len() >= MAX_INLINE_DEPTH {
+            return Err(format!("calls nested deeper than {MAX_INLINE_DEPTH} at `{}`", def.name));
+        }
+        if def.params.len() != args.len() {
+            return Err(format!("`{}` applied to {} of its {} arguments", def.name, args.len(), def.params.len()));
+        }
+        if let Some((_, t)) = def.params.iter().find(|(_, t)| sort(self.ctx, t).is_none()) {
+            return Err(format!("`{}` takes a value of a type without an encoding ({t:?})", def.name));
+        }
+        let env: Env = def.params.iter().map(|(v, _)| *v).zip(args.iter().copied()).collect();
+        self.inlining.push(f);
+        let body = self.expr(&def.body, &env);
+        self.inlining.pop();
+        body
+    }
+
+    fn expr(&mut self, e: &Expr, env: &Env) -> Result<SExpr, String> {
+        let c = self.ctx;
+        Ok(match e {
+            Expr::Var(v) => *env.get(v).ok_or_else(|| format!("variable {v:?} is not a number or truth value"))?,
+            Expr::Lit(Lit::Bool(b)) => {
+                if *b {
+                    c.true_()
+                } else {
+                    c.false_()
+                }
+            }
+            Expr::Lit(Lit::Nat(n)) => c.atom(n.to_string()),
+            Expr::Lit(Lit::Int(n)) => int(c, n),
+            Expr::If(g, t, f) => {
+                let g = self.expr(g, env)?;
+                c.ite(g, self.expr(t, env)?, self.expr(f, env)?)
+            }
+            Expr::Let(v, ty, rhs, body) => {
+                if sort(c, ty).is_none() {
+                    return Err(format!("a `let` of a type without an encoding ({ty:?})"));
+                }
+                let rhs = self.expr(rhs, env)?;
+                let mut env = env.clone();
+                env.insert(*v, rhs);
+                self.expr(body, &env)?
+            }
+            Expr::NatCase { scrut, zero, pred, succ } => {
+                let n = self.expr(scrut, env)?;
+                let zero = self.expr(zero, env)?;
+                let mut env = env.clone();
+                env.insert(*pred, c.sub(n, c.numeral(1)));
+                c.ite(c.eq(n, c.numeral(0)), zero, self.expr(succ, &env)?)
+            }
+            Expr::Call(f, args) => {
+                let args = args.iter().map(|a| self.expr(a, env)).collect::<Result<Vec<_>, _>>()?;
+                self.call(*f, &args)?
+            }
+            Expr::Prim(p, args) => {
+                let args = args.iter().map(|a| self.expr(a, env)).collect::<Result<Vec<_>, _>>()?;
+                prim(c, p, &args)?
+            }
+            Expr::Undefined(_) => return Err("an underspecified value (`undefined`)".into()),
+            Expr::Ctor(..) | Expr::Case { .. } => return Err("a datatype value".into()),
+            Expr::FunRef(_) | Expr::Apply(..) | Expr::Lambda(..) => return Err("a function value".into()),
+            Expr::Quant { .. } | Expr::SetCompr { .. } => return Err("a quantifier or set".into()),
+            Expr::Pred(..) => return Err("an inductive predicate".into()),
+        })
+    }
+}
+
+/// An integer literal (SMT-LIB writes a negative one as `(- n)`).
+fn int(c: &Context, n: &num_bigint::BigInt) -> SExpr {
+    if n.sign() == num_bigint::Sign::Minus {
+        c.negate(c.atom((-n).to_string()))
+    } else {
+        c.atom(n.to_string())
+    }
+}
+
+fn prim(c: &Context, p: &Prim, a: &[SExpr]) -> Result<SExpr, String> {
+    let arg = |i: usize| a.get(i).copied().ok_or_else(|| format!("{p:?} without its arguments"));
+    let zero = c.numeral(0);
+    let numeric = |ty: &Ty| matches!(ty, Ty::Nat | Ty::Int | Ty::Bool);
+    Ok(match p {
+        Prim::Add(_) => c.plus(arg(0)?, arg(1)?),
+        Prim::Sub(NumTy::Nat) => {
+            let (x, y) = (arg(0)?, arg(1)?);
+            c.ite(c.gte(x, y), c.sub(x, y), zero)
+        }
+        Prim::Sub(NumTy::Int) => c.sub(arg(0)?, arg(1)?),
+        Prim::Mul(_) => c.times(arg(0)?, arg(1)?),
+        Prim::Div(t) => {
+            let (x, y) = (arg(0)?, arg(1)?);
+            c.ite(c.eq(y, zero), zero, floor_div(c, *t, x, y))
+        }
+        Prim::Mod(t) => {
+            let (x, y) = (arg(0)?, arg(1)?);
+            // `x - y * (x div y)`, which for `nat` and a positive divisor is SMT-LIB's `mod`.
+            let m = match t {
+                NumTy::Nat => c.modulo(x, y),
+                NumTy::Int => c.sub(x, c.times(y, floor_div(c, *t, x, y))),
+            };
+            c.ite(c.eq(y, zero), x, m)
+        }
+        Prim::Neg => c.negate(arg(0)?),
+        Prim::Suc => c.plus(arg(0)?, c.numeral(1)),
+        Prim::IntOfNat => arg(0)?,
+        Prim::NatOfInt => {
+            let x = arg(0)?;
+            c.ite(c.gte(x, zero), x, zero)
+        }
+        Prim::Not => c.not(arg(0)?),
+        Prim::Eq(ty) if numeric(ty) => c.eq(arg(0)?, arg(1)?),
+        Prim::Lt(Ty::Bool) => c.and(c.not(arg(0)?), arg(1)?),
+        Prim::Le(Ty::Bool) => c.or(c.not(arg(0)?), arg(1)?),
+        Prim::Lt(Ty::Nat | Ty::Int) => c.lt(arg(0)?, arg(1)?),
+        Prim::Le(Ty::Nat | Ty::Int) => c.lte(arg(0)?, arg(1)?),
+        p => return Err(format!("{p:?}")),
+    })
+}
+
+/// `x div y` rounding toward −∞, for `y ≠ 0`. SMT-LIB's `div` is Euclidean: the same for a
+/// positive divisor; for a negative one, `x div y = (-x) div (-y)`.
+fn floor_div(c: &Context, t: NumTy, x: SExpr, y: SExpr) -> SExpr {
+    match t {
+        NumTy::Nat => c.div(x, y),
+        NumTy::Int => c.ite(c.gt(y, c.numeral(0)), c.div(x, y), c.div(c.negate(x), c.negate(y))),
+    }
+}

@@ -1,0 +1,434 @@
+//! The `smt` tester: inputs from an SMT solver (`smt::solver`, z3 by default) instead of
+//! enumeration, so that `x * x ≠ 1849` or `7 dvd n ⟹ 11 dvd n ⟹ n = 0` are refuted
+//! where enumeration only reaches small numbers (Target, `shared/papers/
+//! type-targeted-testing-seidel.txt`). The premises are asserted; when the conclusion has
+//! an encoding its negation is asserted too and the solver searches for the counterexample
+//! itself (mode b), otherwise each model is decoded and the conclusion run on it (mode a,
+//! Target's loop), numbers bounded by the size. Each decoded model is blocked so the next
+//! query gives another. A premise without an encoding is checked on each decoded model.
+//!
+//! Found counterexamples are made small (the sum of the numbers' magnitudes bounded below
+//! the last one's, round by round, within a share of the time), then judged like every
+//! tester's: re-checked by the interpreter, so a model the interpreter does not confirm is
+//! an error, never a counterexample. `unsat` in mode b with every premise encoded decides
+//! the lemma for every value ("the solver showed there is none"); `unknown` is never "no
+//! counterexample".
+//!
+//! What this version does not encode yet (issue 25): datatypes, recursion (unrolled to the
+//! size), function variables, sets; variables of other types than `bool`, `nat` and `int`
+//! make it not apply. A query in progress is not interrupted by cancellation (the solver's
+//! own time limit, the lemma's, ends it); cancellation is looked at between queries.
+
+use crate::driver::Turn;
+use crate::program::Schedule;
+use crate::runner::{Runner, Stop, Verdict};
+use crate::smt::{encode, solver};
+use crate::testers::{Coverage, End, Search, Setup, SizeResult, Tester};
+use easy_smt::{ContextBuilder, SExpr, SExprData};
+use lang::core::conjecture::Conjecture;
+use lang::core::ir::Ty;
+use lang::interp::{Int, Value};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// The `smt` row of the registry.
+pub struct SmtTester;
+
+/// Rounds of making a counterexample smaller, at most.
+const SHRINK_ROUNDS: usize = 32;
+
+impl Tester for SmtTester {
+    fn name(&self) -> &'static str {
+        "smt"
+    }
+
+    fn about(&self) -> &'static str {
+        "Inputs from an SMT solver (z3, or HOL_SMT_SOLVER): premises and the negated conclusion as a query"
+    }
+
+    fn not_executable(&self, conjecture: &Conjecture) -> Option<String> {
+        conjecture.not_executable.clone().or_else(|| solver::find().is_none().then(|| solver::NO_SOLVER.to_owned()))
+    }
+
+    fn applies(&self, c: &Conjecture) -> Result<(), String> {
+        let probe = ContextBuilder::new().without_solver().build().map_err(|e| e.to_string())?;
+        match used(c).into_iter().find(|v| encode::sort(&probe, &c.vars[*v].ty).is_none()) {
+            None => Ok(()),
+            Some(v) => Err(format!(
+                "the smt tester encodes variables of type bool, nat and int only (so far): `{}` is not one",
+                c.vars[v].name
+            )),
+        }
+    }
+
+    /// In the portfolio where numbers are involved and every part has an encoding: there
+    /// the solver reaches what enumeration does not.
+    fn in_portfolio(&self) -> bool {
+        true
+    }
+
+    fn suits(&self, c: &Conjecture) -> bool {
+        let Ok(probe) = ContextBuilder::new().without_solver().build() else { return false };
+        let vars: Vec<usize> = used(c);
+        let consts: Vec<SExpr> = (0..c.vars.len()).map(|v| probe.atom(format!("x{v}"))).collect();
+        vars.iter().any(|v| matches!(c.vars[*v].ty, Ty::Nat | Ty::Int))
+            && c.premises
+                .iter()
+                .chain([&c.conclusion])
+                .all(|p| encode::call(&probe, &c.program, p.fun, &consts).is_ok())
+            && solver::find().is_some()
+    }
+
+    fn coverage(&self) -> Coverage {
+        Coverage::Complete
+    }
+
+    fn search<'c>(&self, conjecture: &'c Conjecture, setup: &Setup) -> Box<dyn Search + 'c> {
+        Box::new(Smt {
+            c: conjecture,
+            sched: Schedule::of(conjecture),
+            r: Runner::new(conjecture, setup.engine, setup.deadline),
+            binary: solver::find(),
+            query: None,
+            decided: false,
+        })
+    }
+}
+
+/// The variables some part reads.
+fn used(c: &Conjecture) -> Vec<usize> {
+    let mut vs: Vec<usize> = c.premises.iter().chain([&c.conclusion]).flat_map(|p| p.uses.iter().copied()).collect();
+    vs.sort_unstable();
+    vs.dedup();
+    vs
+}
+
+struct Smt<'c> {
+    c: &'c Conjecture,
+    sched: Schedule,
+    /// Runs the parts without an encoding on decoded models.
+    r: Runner<'c>,
+    binary: Option<PathBuf>,
+    query: Option<Query>,
+    /// The solver showed that no assignment at all is a counterexample.
+    decided: bool,
+}
+
+/// The solver with the conjecture asserted.
+struct Query {
+    solver: solver::Solver,
+    /// The constant of each variable some part reads.
+    consts: Vec<(usize, SExpr)>,
+    /// Whether the negated conclusion is asserted (mode b).
+    refutes: bool,
+    /// Premises checked after decoding (no encoding), with why.
+    unencoded: Vec<(usize, String)>,
+    /// Models decoded so far.
+    models: u64,
+}
+
+impl Query {
+    fn new(c: &Conjecture, binary: &std::path::Path, deadline: Instant) -> std::io::Result<Query> {
+        let mut solver = solver::Solver::start(binary, deadline)?;
+        let mut consts = Vec::new();
+        for v in used(c) {
+            let ty = &c.vars[v].ty;
+            let sort = encode::sort(&solver.ctx, ty).unwrap_or_else(|| solver.ctx.int_sort());
+            let x = solver.ctx.declare_const(format!("x{v}"), sort)?;
+            if *ty == Ty::Nat {
+                let nonneg = solver.ctx.gte(x, solver.ctx.numeral(0));
+                solver.ctx.assert(nonneg)?;
+            }
+            consts.push((v, x));
+        }
+        let mut args: Vec<SExpr> = (0..c.vars.len()).map(|_| solver.ctx.false_()).collect();
+        for (v, x) in &consts {
+            args[*v] = *x;
+        }
+        let mut unencoded = Vec::new();
+        for (i, p) in c.premises.iter().enumerate() {
+            match encode::call(&solver.ctx, &c.program, p.fun, &args) {
+                Ok(t) => solver.ctx.assert(t)?,
+                Err(why) => unencoded.push((i, why)),
+            }
+        }
+        let refutes = match encode::call(&solver.ctx, &c.program, c.conclusion.fun, &args) {
+            Ok(t) => {
+                let not = solver.ctx.not(t);
+                solver.ctx.assert(not)?;
+                true
+            }
+            Err(_) => false,
+        };
+        Ok(Query { solver, consts, refutes, unencoded, models: 0 })
+    }
+
+    /// The model's values of the variables, as an assignment.
+    fn model(&mut self, n: usize) -> std::io::Result<Option<Vec<Option<Value>>>> {
+        let xs: Vec<SExpr> = self.consts.iter().map(|(_, x)| *x).collect();
+        let got = self.solver.ctx.get_value(xs)?;
+        let mut vals = vec![None; n];
+        for ((v, _), (_, value)) in self.consts.iter().zip(got) {
+            match decode(&self.solver.ctx, value) {
+                Some(x) => vals[*v] = Some(x),
+                None => return Ok(None),
+            }
+        }
+        self.models += 1;
+        Ok(Some(vals))
+    }
+
+    /// Asserts that the next model differs from `vals` in some variable.
+    fn block(&mut self, vals: &[Option<Value>]) -> std::io::Result<()> {
+        let ctx = &self.solver.ctx;
+        let differs: Vec<SExpr> = self
+            .consts
+            .iter()
+            .filter_map(|(v, x)| vals[*v].as_ref().and_then(|val| term(ctx, val)).map(|t| ctx.not(ctx.eq(*x, t))))
+            .collect();
+        // Without variables there is no other model.
+        let clause = if differs.is_empty() { ctx.false_() } else { ctx.or_many(differs) };
+        self.solver.ctx.assert(clause)
+    }
+
+    /// The sum of the magnitudes of the numbers.
+    fn magnitude(&self) -> SExpr {
+        let ctx = &self.solver.ctx;
+        let zero = ctx.numeral(0);
+        let abs = |x: SExpr| ctx.ite(ctx.lt(x, zero), ctx.negate(x), x);
+        ctx.plus_many(std::iter::once(zero).chain(self.consts.iter().map(|(_, x)| x).copied().map(abs)))
+    }
+}
+
+/// A model's value: a truth value or an integer (`(- n)` when negative).
+fn decode(ctx: &easy_smt::Context, e: SExpr) -> Option<Value> {
+    match ctx.get(e) {
+        SExprData::Atom("true") => Some(Value::Bool(true)),
+        SExprData::Atom("false") => Some(Value::Bool(false)),
+        SExprData::Atom(a) => a.parse::<num_bigint::BigInt>().ok().map(|n| Value::Int(Int::from(n))),
+        SExprData::List([minus, n]) if ctx.get_atom(*minus) == Some("-") => match decode(ctx, *n)? {
+            Value::Int(i) => Some(Value::Int(Int::from(-i.to_bigint()))),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The term of a truth value or number.
+fn term(ctx: &easy_smt::Context, v: &Value) -> Option<SExpr> {
+    Some(match v {
+        Value::Bool(true) => ctx.true_(),
+        Value::Bool(false) => ctx.false_(),
+        Value::Int(i) => {
+            let n = i.to_bigint();
+            if n.sign() == num_bigint::Sign::Minus {
+                ctx.negate(ctx.atom((-n).to_string()))
+            } else {
+                ctx.atom(n.to_string())
+            }
+        }
+        _ => return None,
+    })
+}
+
+/// The sum of the magnitudes of an assignment's numbers.
+fn magnitude_of(vals: &[Option<Value>]) -> num_bigint::BigInt {
+    vals.iter()
+        .filter_map(|v| match v {
+            Some(Value::Int(i)) => Some(num_bigint::BigInt::from(i.to_bigint().magnitude().clone())),
+            _ => None,
+        })
+        .sum()
+}
+
+impl Smt<'_> {
+    /// Whether the parts without an encoding hold of `vals` (the premises) and the
+    /// conclusion fails: a candidate counterexample for the judge.
+    fn fails(&mut self, q: &Query, vals: &[Option<Value>]) -> Result<bool, Stop> {
+        if q.unencoded.is_empty() && q.refutes {
+            return Ok(true);
+        }
+        let mark = self.r.arena().mark();
+        for (v, x) in vals.iter().enumerate() {
+            if let Some(x) = x {
+                self.r.set(v, x.clone(), None);
+            }
+        }
+        let mut fails = true;
+        for (i, _) in &q.unencoded {
+            if self.r.check(self.c.premises[*i].fun)? != Verdict::Holds {
+                fails = false;
+                break;
+            }
+        }
+        if fails && !q.refutes {
+            fails = self.r.check(self.c.conclusion.fun)? != Verdict::Holds;
+        }
+        self.r.arena().release(mark);
+        Ok(fails)
+    }
+
+    /// A smaller counterexample than `vals`, if the solver finds one within `until`: the
+    /// sum of the numbers' magnitudes bounded below the last one's, round by round.
+    fn smaller(&mut self, q: &mut Query, mut vals: Vec<Option<Value>>, until: Instant) -> Vec<Option<Value>> {
+        let n = self.c.vars.len();
+        if q.solver.ctx.push().is_err() {
+            return vals;
+        }
+        for _ in 0..SHRINK_ROUNDS {
+            if Instant::now() >= until {
+                break;
+            }
+            let bound = q.solver.ctx.atom(magnitude_of(&vals).to_string());
+            let smaller = q.solver.ctx.lt(q.magnitude(), bound);
+            if q.solver.ctx.assert(smaller).is_err() || q.solver.check(until).ok() != Some(solver::Answer::Sat) {
+                break;
+            }
+            match q.model(n) {
+                Ok(Some(next)) if self.fails(q, &next) == Ok(true) => vals = next,
+                _ => break,
+            }
+        }
+        let _ = q.solver.ctx.pop();
+        vals
+    }
+}
+
+impl Search for Smt<'_> {
+    fn run_size(&mut self, turn: &mut Turn) -> SizeResult {
+        let mut res = SizeResult::default();
+        let deadline = turn.budget.deadline;
+        let Some(binary) = self.binary.clone() else {
+            res.end = Some(End::Stopped(Stop::NotExecutable(solver::NO_SOLVER.into())));
+            return res;
+        };
+        let mut q = match self.query.take() {
+            Some(q) => q,
+            None => match Query::new(self.c, &binary, deadline) {
+                Ok(q) => {
+                    res.log = describe(self.c, &q, &binary);
+                    q
+                }
+                Err(e) => {
+                    res.end = Some(End::Stopped(Stop::NotExecutable(format!("the SMT solver did not run: {e}"))));
+                    return res;
+                }
+            },
+        };
+        res.end = self.search(&mut q, turn, &mut res);
+        self.query = Some(q);
+        res
+    }
+
+    fn exhausted(&self) -> bool {
+        self.decided
+    }
+}
+
+impl Smt<'_> {
+    fn search(&mut self, q: &mut Query, turn: &mut Turn, res: &mut SizeResult) -> Option<End> {
+        let io = |e: std::io::Error| Some(End::Stopped(Stop::NotExecutable(format!("the SMT solver failed: {e}"))));
+        let deadline = turn.budget.deadline;
+        // Mode a: numbers bounded by the size, as the exhaustive tester's.
+        let bounded = !q.refutes;
+        if bounded {
+            if let Err(e) = q.solver.ctx.push() {
+                return io(e);
+            }
+            let k = turn.size as i64 + 1;
+            for (v, x) in q.consts.clone() {
+                if matches!(self.c.vars[v].ty, Ty::Nat | Ty::Int) {
+                    let ctx = &q.solver.ctx;
+                    let within = ctx.and(ctx.lte(ctx.negate(ctx.numeral(k)), x), ctx.lte(x, ctx.numeral(k)));
+                    if let Err(e) = q.solver.ctx.assert(within) {
+                        return io(e);
+                    }
+                }
+            }
+        }
+        let end = loop {
+            if let Some(e) = turn.budget.over() {
+                break Some(e);
+            }
+            match q.solver.check(deadline) {
+                Err(e) => break io(e),
+                Ok(solver::Answer::Unknown) if Instant::now() >= deadline => {
+                    break Some(End::Stopped(Stop::Timeout));
+                }
+                Ok(solver::Answer::Unknown) => {
+                    break Some(End::Stopped(Stop::NotExecutable(
+                        "the SMT solver could not decide the query (it answered unknown)".into(),
+                    )));
+                }
+                Ok(solver::Answer::Unsat) => {
+                    self.decided = q.refutes && q.unencoded.is_empty();
+                    res.note = Some(if self.decided {
+                        let tested = match q.models {
+                            0 => String::new(),
+                            1 => " (1 model tested)".into(),
+                            n => format!(" ({n} models tested)"),
+                        };
+                        format!("the SMT solver showed that no value is a counterexample{tested}")
+                    } else {
+                        format!("every assignment the solver found within the bounds was tested ({} models)", q.models)
+                    });
+                    break None;
+                }
+                Ok(solver::Answer::Sat) => {}
+            }
+            let vals = match q.model(self.c.vars.len()) {
+                Ok(Some(v)) => v,
+                Ok(None) => {
+                    break Some(End::Stopped(Stop::NotExecutable("a model the tester cannot read".into())));
+                }
+                Err(e) => break io(e),
+            };
+            res.tests += 1;
+            let fails = match self.fails(q, &vals) {
+                Ok(f) => f,
+                Err(s) => break Some(End::Stopped(s)),
+            };
+            if fails {
+                res.passed += 1;
+                // A share of the time left goes to making it small.
+                let share = deadline.saturating_duration_since(Instant::now()) / 4;
+                let until = Instant::now() + share.min(Duration::from_secs(2));
+                let small = if q.refutes { self.smaller(q, vals.clone(), until) } else { vals.clone() };
+                if let Some(end) = turn.judge.verdict(self.c, &self.sched, &small) {
+                    break Some(end);
+                }
+            }
+            if let Err(e) = q.block(&vals) {
+                break io(e);
+            }
+        };
+        if bounded {
+            let _ = q.solver.ctx.pop();
+        }
+        end
+    }
+}
+
+/// What `verbose` says of the query once: the solver, which parts were encoded and which
+/// are checked on each model, and the mode.
+fn describe(c: &Conjecture, q: &Query, binary: &std::path::Path) -> Vec<String> {
+    // The binary's name, not its path: the same on every machine.
+    let name = binary.file_name().map_or_else(|| binary.display().to_string(), |n| n.to_string_lossy().into_owned());
+    let mut out = vec![format!("smt: solver {name}")];
+    let encoded: Vec<String> = (0..c.premises.len())
+        .filter(|i| !q.unencoded.iter().any(|(j, _)| j == i))
+        .map(|i| format!("premise {}", i + 1))
+        .collect();
+    if !encoded.is_empty() {
+        out.push(format!("smt: encoded: {}", encoded.join(", ")));
+    }
+    for (i, why) in &q.unencoded {
+        out.push(format!("smt: premise {} checked on each model (no encoding: {why})", i + 1));
+    }
+    out.push(if q.refutes {
+        "smt: the negated conclusion is encoded: the solver searches for the counterexample".into()
+    } else {
+        "smt: the conclusion is run on each model (no encoding), numbers bounded by the size".into()
+    });
+    out
+}
