@@ -1,6 +1,6 @@
 //! The one table of testers. A `Registry` lists the `Tester`s a front end offers, in the
 //! order they are listed to people (Isabelle's: random, exhaustive, smart_exhaustive,
-//! narrowing); everything that names testers reads it: which names `lang` accepts in
+//! narrowing; then hol's own: smt); everything that names testers reads it: which names `lang` accepts in
 //! `quickcheck[...]`, the command line's `--tester` values and their help, which testers
 //! the default portfolio runs, and which tester a run's options name. Adding a tester is a
 //! module implementing `Tester` and one row here (`Registry::standard`), or, for a front
@@ -76,7 +76,7 @@ impl Registry {
         Registry { rows: Vec::new() }
     }
 
-    /// Isabelle's testers, in Isabelle's order.
+    /// Isabelle's testers, in Isabelle's order, then hol's own (`smt`).
     pub fn standard() -> Registry {
         Registry::empty()
             .with(random::RandomTester)
