@@ -42,7 +42,7 @@ fn the_standard_registry() {
     let isabelle = lang::types::options::ISABELLE_TESTERS;
     assert_eq!(registry.names()[..isabelle.len()], *isabelle);
     let portfolio: Vec<&str> = registry.portfolio().iter().map(|t| t.name()).collect();
-    assert_eq!(portfolio, ["exhaustive", "smart_exhaustive", "random"]);
+    assert_eq!(portfolio, ["exhaustive", "smart_exhaustive", "smt", "random"]);
     assert_eq!(registry.default_name(), "exhaustive");
     assert_eq!(registry.get("random").map(|t| t.coverage()), Some(Coverage::Sampled));
     assert_eq!(registry.get("random").map(|t| t.reads()), Some(&["iterations"][..]));
@@ -75,11 +75,11 @@ fn testers_not_built_here_say_so() {
 #[test]
 fn with_adds_or_replaces_a_row() {
     let registry = Registry::standard().with(Smallest);
-    assert_eq!(registry.names(), ["random", "exhaustive", "smart_exhaustive", "narrowing", "smallest"]);
+    assert_eq!(registry.names(), ["random", "exhaustive", "smart_exhaustive", "narrowing", "smt", "smallest"]);
     let again = registry.with(Smallest);
-    assert_eq!(again.names().len(), 5);
+    assert_eq!(again.names().len(), 6);
     // Not in the portfolio: the default runs stay as they were.
-    assert_eq!(again.portfolio().len(), 3);
+    assert_eq!(again.portfolio().len(), 4);
 }
 
 /// The toy tester, added through the registry alone: `lang` accepts its name (as `tester =`
@@ -116,14 +116,17 @@ fn a_tester_added_through_the_registry_runs() {
     assert_eq!(
         messages,
         [
-            "`smallest` is not a tester (random, exhaustive, smart_exhaustive or narrowing)",
+            "`smallest` is not a tester (random, exhaustive, smart_exhaustive, narrowing or smt)",
             "unknown quickcheck option `smallest`"
         ]
     );
     // With it, an unknown name is still an error, and the list names it.
     let th = theory(&registry, "lemma \"n = (0 :: nat)\"\n  quickcheck[tester = smalest]\n  oops");
     let messages: Vec<&str> = th.diagnostics.iter().map(|d| d.message.as_str()).collect();
-    assert_eq!(messages, ["`smalest` is not a tester (random, exhaustive, smart_exhaustive, narrowing or smallest)"]);
+    assert_eq!(
+        messages,
+        ["`smalest` is not a tester (random, exhaustive, smart_exhaustive, narrowing, smt or smallest)"]
+    );
 }
 
 /// A name no row has (only a caller that bypassed `lang` can pass one) is the run's error.
@@ -136,7 +139,7 @@ fn an_unknown_tester_is_an_error_report() {
     assert_eq!((r.tester.name(), r.outcome), ("smallest", OutcomeKind::Error));
     assert_eq!(
         r.message.as_deref(),
-        Some("unknown tester `smallest` (the testers are random, exhaustive, smart_exhaustive, narrowing)")
+        Some("unknown tester `smallest` (the testers are random, exhaustive, smart_exhaustive, narrowing, smt)")
     );
 }
 
