@@ -2,9 +2,11 @@
 //! `nat` variable constrained to be ≥ 0), with Isabelle's arithmetic where SMT-LIB's
 //! differs: truncated `nat` subtraction, `div`/`mod` by zero (`x div 0 = 0`, `x mod 0 =
 //! x`), and `int` division rounding toward −∞ with the remainder taking the divisor's sign
-//! (SMT-LIB's is Euclidean). Non-recursive functions are inlined; what has no encoding
-//! here (a recursive function, a datatype, a set, a function value) is an `Err` naming it,
-//! and the tester checks that part after decoding instead.
+//! (SMT-LIB's is Euclidean). Functions are inlined, a recursive one unrolled to a bound:
+//! a call past it is a fresh value under a *cut*, the condition under which evaluation
+//! reaches it, which the tester asserts false, so no model rests on a call that was not
+//! unrolled. What has no encoding here (a datatype, a set, a function value) is an `Err`
+//! naming it, and the tester checks that part after decoding instead.
 //!
 //! What it does not know: the solver process, models, the tester's loop.
 
@@ -12,9 +14,22 @@ use easy_smt::{Context, SExpr};
 use lang::core::ir::{Expr, FunId, Lit, NumTy, Prim, Program, Ty, VarId};
 use std::collections::HashMap;
 
-/// How deep calls are inlined before the encoding gives up (no recursion is inlined at
-/// all; this bounds long chains of definitions).
-const MAX_INLINE_DEPTH: usize = 64;
+/// How deep calls are inlined before the encoding gives up (a bound on long chains of
+/// definitions; recursion is bounded by the unrolling).
+const MAX_INLINE_DEPTH: usize = 256;
+
+/// The most calls one encoding inlines: a function recursing twice per call doubles its
+/// term with every level of unrolling.
+const MAX_CALLS: usize = 20_000;
+
+/// The encoding of a part.
+pub struct Encoded {
+    pub term: SExpr,
+    /// The conditions under which a call past the unrolling is reached: each must be false.
+    pub cuts: Vec<SExpr>,
+    /// The fresh constants standing for those calls' values, with their sorts, to declare.
+    pub fresh: Vec<(String, SExpr)>,
+}
 
 /// The sort of a value of `ty`, if it has one here.
 pub fn sort(ctx: &Context, ty: &Ty) -> Option<SExpr> {
@@ -25,9 +40,30 @@ pub fn sort(ctx: &Context, ty: &Ty) -> Option<SExpr> {
     }
 }
 
-/// The term of `f` applied to `args` (the body of a conjecture's part over its variables).
-pub fn call(ctx: &Context, prog: &Program, f: FunId, args: &[SExpr]) -> Result<SExpr, String> {
-    Encoder { ctx, prog, inlining: Vec::new() }.call(f, args)
+/// The term of `f` applied to `args` (the body of a conjecture's part over its variables),
+/// each recursive function unrolled `unroll` calls deep; `prefix` names its fresh
+/// constants apart from other parts'.
+pub fn call(
+    ctx: &Context,
+    prog: &Program,
+    f: FunId,
+    args: &[SExpr],
+    unroll: usize,
+    prefix: &str,
+) -> Result<Encoded, String> {
+    let mut e = Encoder {
+        ctx,
+        prog,
+        inlining: Vec::new(),
+        unroll,
+        path: Vec::new(),
+        cuts: Vec::new(),
+        fresh: Vec::new(),
+        prefix,
+        calls: 0,
+    };
+    let term = e.call(f, args)?;
+    Ok(Encoded { term, cuts: e.cuts, fresh: e.fresh })
 }
 
 struct Encoder<'a> {
@@ -35,6 +71,14 @@ struct Encoder<'a> {
     prog: &'a Program,
     /// The functions being inlined, innermost last.
     inlining: Vec<FunId>,
+    /// How many calls of one function deep a recursion is unrolled.
+    unroll: usize,
+    /// The conditions of the branches around the term being encoded.
+    path: Vec<SExpr>,
+    cuts: Vec<SExpr>,
+    fresh: Vec<(String, SExpr)>,
+    prefix: &'a str,
+    calls: usize,
 }
 
 type Env = HashMap<VarId, SExpr>;
@@ -42,8 +86,24 @@ type Env = HashMap<VarId, SExpr>;
 impl Encoder<'_> {
     fn call(&mut self, f: FunId, args: &[SExpr]) -> Result<SExpr, String> {
         let def = self.prog.fun(f);
-        if self.inlining.contains(&f) {
-            return Err(format!("`{}` is recursive", def.name));
+        if self.inlining.iter().filter(|g| **g == f).count() >= self.unroll {
+            // Past the unrolling: any value, on condition that evaluation never gets here.
+            let Some(sort) = sort(self.ctx, &def.ret) else {
+                return Err(format!("`{}` returns a value of a type without an encoding", def.name));
+            };
+            let name = format!("{}cut{}", self.prefix, self.fresh.len());
+            self.fresh.push((name.clone(), sort));
+            let reached = match self.path.as_slice() {
+                [] => self.ctx.true_(),
+                [c] => *c,
+                cs => self.ctx.and_many(cs.iter().copied()),
+            };
+            self.cuts.push(reached);
+            return Ok(self.ctx.atom(name));
+        }
+        self.calls += 1;
+        if self.calls > MAX_CALLS {
+            return Err(format!("unrolling `{}` inlines more than {MAX_CALLS} calls", def.name));
         }
         if self.inlining.len() >= MAX_INLINE_DEPTH {
             return Err(format!("calls nested deeper than {MAX_INLINE_DEPTH} at `{}`", def.name));
@@ -61,6 +121,14 @@ impl Encoder<'_> {
         body
     }
 
+    /// `e` where `cond` holds (a branch: calls cut inside it are reached only then).
+    fn branch(&mut self, cond: SExpr, e: &Expr, env: &Env) -> Result<SExpr, String> {
+        self.path.push(cond);
+        let r = self.expr(e, env);
+        self.path.pop();
+        r
+    }
+
     fn expr(&mut self, e: &Expr, env: &Env) -> Result<SExpr, String> {
         let c = self.ctx;
         Ok(match e {
@@ -76,7 +144,9 @@ impl Encoder<'_> {
             Expr::Lit(Lit::Int(n)) => int(c, n),
             Expr::If(g, t, f) => {
                 let g = self.expr(g, env)?;
-                c.ite(g, self.expr(t, env)?, self.expr(f, env)?)
+                let t = self.branch(g, t, env)?;
+                let f = self.branch(c.not(g), f, env)?;
+                c.ite(g, t, f)
             }
             Expr::Let(v, ty, rhs, body) => {
                 if sort(c, ty).is_none() {
@@ -89,10 +159,12 @@ impl Encoder<'_> {
             }
             Expr::NatCase { scrut, zero, pred, succ } => {
                 let n = self.expr(scrut, env)?;
-                let zero = self.expr(zero, env)?;
+                let is_zero = c.eq(n, c.numeral(0));
+                let zero = self.branch(is_zero, zero, env)?;
                 let mut env = env.clone();
                 env.insert(*pred, c.sub(n, c.numeral(1)));
-                c.ite(c.eq(n, c.numeral(0)), zero, self.expr(succ, &env)?)
+                let succ = self.branch(c.not(is_zero), succ, &env)?;
+                c.ite(is_zero, zero, succ)
             }
             Expr::Call(f, args) => {
                 let args = args.iter().map(|a| self.expr(a, env)).collect::<Result<Vec<_>, _>>()?;
@@ -158,7 +230,17 @@ fn prim(c: &Context, p: &Prim, a: &[SExpr]) -> Result<SExpr, String> {
         Prim::Le(Ty::Bool) => c.or(c.not(arg(0)?), arg(1)?),
         Prim::Lt(Ty::Nat | Ty::Int) => c.lt(arg(0)?, arg(1)?),
         Prim::Le(Ty::Nat | Ty::Int) => c.lte(arg(0)?, arg(1)?),
-        p => return Err(format!("{p:?}")),
+        Prim::SetEmpty(_)
+        | Prim::SetUniv(_)
+        | Prim::SetInsert(_)
+        | Prim::SetMember(_)
+        | Prim::SetUnion(_)
+        | Prim::SetInter(_)
+        | Prim::SetDiff(_)
+        | Prim::SetCompl(_)
+        | Prim::SetToList(_)
+        | Prim::SetFinite(_) => return Err("a set".into()),
+        Prim::Eq(_) | Prim::Lt(_) | Prim::Le(_) => return Err("a comparison of values without an encoding".into()),
     })
 }
 

@@ -14,8 +14,10 @@
 //! the lemma for every value ("the solver showed there is none"); `unknown` is never "no
 //! counterexample".
 //!
-//! What this version does not encode yet (issue 25): datatypes, recursion (unrolled to the
-//! size), function variables, sets; variables of other types than `bool`, `nat` and `int`
+//! Recursive functions are unrolled to the size (`size` calls deep); a model never rests
+//! on a call past the unrolling (`encode`'s cuts), and "no counterexample" then says the
+//! bound. What this version does not encode yet (issue 25): datatypes, function variables,
+//! sets; variables of other types than `bool`, `nat` and `int`
 //! make it not apply. A query in progress is not interrupted by cancellation (the solver's
 //! own time limit, the lemma's, ends it); cancellation is looked at between queries.
 
@@ -75,7 +77,7 @@ impl Tester for SmtTester {
             && c.premises
                 .iter()
                 .chain([&c.conclusion])
-                .all(|p| encode::call(&probe, &c.program, p.fun, &consts).is_ok())
+                .all(|p| encode::call(&probe, &c.program, p.fun, &consts, 1, "p").is_ok())
             && solver::find().is_some()
     }
 
@@ -119,10 +121,14 @@ struct Query {
     solver: solver::Solver,
     /// The constant of each variable some part reads.
     consts: Vec<(usize, SExpr)>,
+    /// The parts' arguments: the constants, at the variables they stand for.
+    args: Vec<SExpr>,
     /// Whether the negated conclusion is asserted (mode b).
     refutes: bool,
     /// Premises checked after decoding (no encoding), with why.
     unencoded: Vec<(usize, String)>,
+    /// Whether a recursive call was cut at the size's unrolling.
+    cut: bool,
     /// Models decoded so far.
     models: u64,
 }
@@ -145,22 +151,46 @@ impl Query {
         for (v, x) in &consts {
             args[*v] = *x;
         }
-        let mut unencoded = Vec::new();
+        Ok(Query { solver, consts, args, refutes: false, unencoded: Vec::new(), cut: false, models: 0 })
+    }
+
+    /// Asserts the parts, recursion unrolled `unroll` calls deep (in the solver's current
+    /// scope): the premises with an encoding, and the negated conclusion if it has one.
+    fn assert_parts(&mut self, c: &Conjecture, unroll: usize) -> std::io::Result<()> {
+        self.unencoded.clear();
+        self.cut = false;
         for (i, p) in c.premises.iter().enumerate() {
-            match encode::call(&solver.ctx, &c.program, p.fun, &args) {
-                Ok(t) => solver.ctx.assert(t)?,
-                Err(why) => unencoded.push((i, why)),
+            match encode::call(&self.solver.ctx, &c.program, p.fun, &self.args, unroll, &format!("p{i}_")) {
+                Ok(e) => {
+                    let term = e.term;
+                    self.assert_encoded(e, term)?;
+                }
+                Err(why) => self.unencoded.push((i, why)),
             }
         }
-        let refutes = match encode::call(&solver.ctx, &c.program, c.conclusion.fun, &args) {
-            Ok(t) => {
-                let not = solver.ctx.not(t);
-                solver.ctx.assert(not)?;
+        self.refutes = match encode::call(&self.solver.ctx, &c.program, c.conclusion.fun, &self.args, unroll, "c_") {
+            Ok(e) => {
+                let not = self.solver.ctx.not(e.term);
+                self.assert_encoded(e, not)?;
                 true
             }
             Err(_) => false,
         };
-        Ok(Query { solver, consts, refutes, unencoded, models: 0 })
+        Ok(())
+    }
+
+    /// Declares an encoding's fresh constants, asserts that none of its cuts is reached,
+    /// then asserts `term`.
+    fn assert_encoded(&mut self, e: encode::Encoded, term: SExpr) -> std::io::Result<()> {
+        for (name, sort) in e.fresh {
+            self.solver.ctx.declare_const(name, sort)?;
+        }
+        self.cut |= !e.cuts.is_empty();
+        for reached in e.cuts {
+            let not = self.solver.ctx.not(reached);
+            self.solver.ctx.assert(not)?;
+        }
+        self.solver.ctx.assert(term)
     }
 
     /// The model's values of the variables, as an assignment.
@@ -306,7 +336,11 @@ impl Search for Smt<'_> {
             Some(q) => q,
             None => match Query::new(self.c, &binary, deadline) {
                 Ok(q) => {
-                    res.log = describe(self.c, &q, &binary);
+                    // The binary's name, not its path: the same on every machine.
+                    let name = binary
+                        .file_name()
+                        .map_or_else(|| binary.display().to_string(), |n| n.to_string_lossy().into_owned());
+                    res.log = vec![format!("smt: solver {name}")];
                     q
                 }
                 Err(e) => {
@@ -329,13 +363,17 @@ impl Smt<'_> {
     fn search(&mut self, q: &mut Query, turn: &mut Turn, res: &mut SizeResult) -> Option<End> {
         let io = |e: std::io::Error| Some(End::Stopped(Stop::NotExecutable(format!("the SMT solver failed: {e}"))));
         let deadline = turn.budget.deadline;
+        // Each size in a scope of its own: its unrolling, its bounds, its blocked models.
+        let unroll = turn.size as usize + 1;
+        if let Err(e) = q.solver.ctx.push().and_then(|()| q.assert_parts(self.c, unroll)) {
+            return io(e);
+        }
+        if res.log.len() == 1 {
+            res.log.extend(describe(self.c, q));
+        }
         // Mode a: numbers bounded by the size, as the exhaustive tester's.
-        let bounded = !q.refutes;
-        if bounded {
-            if let Err(e) = q.solver.ctx.push() {
-                return io(e);
-            }
-            let k = turn.size as i64 + 1;
+        if !q.refutes {
+            let k = unroll as i64;
             for (v, x) in q.consts.clone() {
                 if matches!(self.c.vars[v].ty, Ty::Nat | Ty::Int) {
                     let ctx = &q.solver.ctx;
@@ -361,7 +399,7 @@ impl Smt<'_> {
                     )));
                 }
                 Ok(solver::Answer::Unsat) => {
-                    self.decided = q.refutes && q.unencoded.is_empty();
+                    self.decided = q.refutes && q.unencoded.is_empty() && !q.cut;
                     res.note = Some(if self.decided {
                         let tested = match q.models {
                             0 => String::new(),
@@ -369,6 +407,8 @@ impl Smt<'_> {
                             n => format!(" ({n} models tested)"),
                         };
                         format!("the SMT solver showed that no value is a counterexample{tested}")
+                    } else if q.cut && q.refutes && q.unencoded.is_empty() {
+                        format!("the SMT solver showed that no value is a counterexample whose recursion unrolls within {unroll} calls")
                     } else {
                         format!("every assignment the solver found within the bounds was tested ({} models)", q.models)
                     });
@@ -402,19 +442,15 @@ impl Smt<'_> {
                 break io(e);
             }
         };
-        if bounded {
-            let _ = q.solver.ctx.pop();
-        }
+        let _ = q.solver.ctx.pop();
         end
     }
 }
 
-/// What `verbose` says of the query once: the solver, which parts were encoded and which
-/// are checked on each model, and the mode.
-fn describe(c: &Conjecture, q: &Query, binary: &std::path::Path) -> Vec<String> {
-    // The binary's name, not its path: the same on every machine.
-    let name = binary.file_name().map_or_else(|| binary.display().to_string(), |n| n.to_string_lossy().into_owned());
-    let mut out = vec![format!("smt: solver {name}")];
+/// What `verbose` says of the query once (after the solver's name): which parts were
+/// encoded and which are checked on each model, and the mode.
+fn describe(c: &Conjecture, q: &Query) -> Vec<String> {
+    let mut out = Vec::new();
     let encoded: Vec<String> = (0..c.premises.len())
         .filter(|i| !q.unencoded.iter().any(|(j, _)| j == i))
         .map(|i| format!("premise {}", i + 1))
@@ -424,6 +460,9 @@ fn describe(c: &Conjecture, q: &Query, binary: &std::path::Path) -> Vec<String> 
     }
     for (i, why) in &q.unencoded {
         out.push(format!("smt: premise {} checked on each model (no encoding: {why})", i + 1));
+    }
+    if q.cut {
+        out.push("smt: recursion unrolled to the size (a model never rests on a call past it)".into());
     }
     out.push(if q.refutes {
         "smt: the negated conclusion is encoded: the solver searches for the counterexample".into()
