@@ -29,6 +29,27 @@ pub struct Encoded {
     pub cuts: Vec<SExpr>,
     /// The fresh constants standing for those calls' values, with their sorts, to declare.
     pub fresh: Vec<(String, SExpr)>,
+    /// Each application of a function variable: its symbol and the argument's term (where
+    /// a model's function is read).
+    pub apps: Vec<(SExpr, SExpr)>,
+    /// Facts of the encoding's terms to assert with it: a `nat` function's value at each
+    /// point it is applied to is ≥ 0.
+    pub side: Vec<SExpr>,
+}
+
+/// The argument and result sorts of a function of type `ty`, if it is a function of one
+/// argument between types with a sort (a variable of this type is an uninterpreted
+/// function of the solver).
+pub fn fun_sort(ctx: &Context, ty: &Ty) -> Option<(SExpr, SExpr)> {
+    match ty {
+        Ty::Fun(a, r) => Some((sort(ctx, a)?, sort(ctx, r)?)),
+        _ => None,
+    }
+}
+
+/// Whether a value of type `ty` has an encoding: a sort, or a function between sorts.
+pub fn encodable(ctx: &Context, ty: &Ty) -> bool {
+    sort(ctx, ty).is_some() || fun_sort(ctx, ty).is_some()
 }
 
 /// The sort of a value of `ty`, if it has one here.
@@ -42,18 +63,23 @@ pub fn sort(ctx: &Context, ty: &Ty) -> Option<SExpr> {
 
 /// The term of `f` applied to `args` (the body of a conjecture's part over its variables),
 /// each recursive function unrolled `unroll` calls deep; `prefix` names its fresh
-/// constants apart from other parts'.
+/// constants apart from other parts'. `funs` are the arguments that are function symbols
+/// (function variables).
 pub fn call(
     ctx: &Context,
     prog: &Program,
     f: FunId,
     args: &[SExpr],
+    funs: &[(SExpr, bool)],
     unroll: usize,
     prefix: &str,
 ) -> Result<Encoded, String> {
     let mut e = Encoder {
         ctx,
         prog,
+        funs,
+        apps: Vec::new(),
+        side: Vec::new(),
         inlining: Vec::new(),
         unroll,
         path: Vec::new(),
@@ -63,12 +89,16 @@ pub fn call(
         calls: 0,
     };
     let term = e.call(f, args)?;
-    Ok(Encoded { term, cuts: e.cuts, fresh: e.fresh })
+    Ok(Encoded { term, cuts: e.cuts, fresh: e.fresh, apps: e.apps, side: e.side })
 }
 
 struct Encoder<'a> {
     ctx: &'a Context,
     prog: &'a Program,
+    /// The function symbols (function variables), with whether each gives `nat`s.
+    funs: &'a [(SExpr, bool)],
+    apps: Vec<(SExpr, SExpr)>,
+    side: Vec<SExpr>,
     /// The functions being inlined, innermost last.
     inlining: Vec<FunId>,
     /// How many calls of one function deep a recursion is unrolled.
@@ -111,7 +141,7 @@ impl Encoder<'_> {
         if def.params.len() != args.len() {
             return Err(format!("`{}` applied to {} of its {} arguments", def.name, args.len(), def.params.len()));
         }
-        if let Some((_, t)) = def.params.iter().find(|(_, t)| sort(self.ctx, t).is_none()) {
+        if let Some((_, t)) = def.params.iter().find(|(_, t)| !encodable(self.ctx, t)) {
             return Err(format!("`{}` takes a value of a type without an encoding ({t:?})", def.name));
         }
         let env: Env = def.params.iter().map(|(v, _)| *v).zip(args.iter().copied()).collect();
@@ -119,6 +149,11 @@ impl Encoder<'_> {
         let body = self.expr(&def.body, &env);
         self.inlining.pop();
         body
+    }
+
+    /// Whether `t` is a function variable's symbol (not a value of a sort).
+    fn is_fun(&self, t: &SExpr) -> bool {
+        self.funs.iter().any(|(f, _)| f == t)
     }
 
     /// `e` where `cond` holds (a branch: calls cut inside it are reached only then).
@@ -146,6 +181,9 @@ impl Encoder<'_> {
                 let g = self.expr(g, env)?;
                 let t = self.branch(g, t, env)?;
                 let f = self.branch(c.not(g), f, env)?;
+                if self.is_fun(&t) || self.is_fun(&f) {
+                    return Err("a function variable chosen by a condition".into());
+                }
                 c.ite(g, t, f)
             }
             Expr::Let(v, ty, rhs, body) => {
@@ -172,11 +210,30 @@ impl Encoder<'_> {
             }
             Expr::Prim(p, args) => {
                 let args = args.iter().map(|a| self.expr(a, env)).collect::<Result<Vec<_>, _>>()?;
+                if args.iter().any(|a| self.is_fun(a)) {
+                    return Err("a function variable compared or computed with".into());
+                }
                 prim(c, p, &args)?
             }
             Expr::Undefined(_) => return Err("an underspecified value (`undefined`)".into()),
             Expr::Ctor(..) | Expr::Case { .. } => return Err("a datatype value".into()),
-            Expr::FunRef(_) | Expr::Apply(..) | Expr::Lambda(..) => return Err("a function value".into()),
+            Expr::Apply(g, args) => {
+                let sym = match &**g {
+                    Expr::Var(v) => env.get(v).and_then(|s| self.funs.iter().find(|(f, _)| f == s)).copied(),
+                    _ => None,
+                };
+                let (Some((sym, nat)), [arg]) = (sym, args.as_slice()) else {
+                    return Err("a function value applied (other than a function variable to one argument)".into());
+                };
+                let arg = self.expr(arg, env)?;
+                self.apps.push((sym, arg));
+                let app = c.list(vec![sym, arg]);
+                if nat {
+                    self.side.push(c.gte(app, c.numeral(0)));
+                }
+                app
+            }
+            Expr::FunRef(_) | Expr::Lambda(..) => return Err("a function value".into()),
             Expr::Quant { .. } | Expr::SetCompr { .. } => return Err("a quantifier or set".into()),
             Expr::Pred(..) => return Err("an inductive predicate".into()),
         })

@@ -54,10 +54,10 @@ impl Tester for SmtTester {
 
     fn applies(&self, c: &Conjecture) -> Result<(), String> {
         let probe = ContextBuilder::new().without_solver().build().map_err(|e| e.to_string())?;
-        match used(c).into_iter().find(|v| encode::sort(&probe, &c.vars[*v].ty).is_none()) {
+        match used(c).into_iter().find(|v| !encode::encodable(&probe, &c.vars[*v].ty)) {
             None => Ok(()),
             Some(v) => Err(format!(
-                "the smt tester encodes variables of type bool, nat and int only (so far): `{}` is not one",
+                "the smt tester encodes variables of type bool, nat and int and functions between them only (so far): `{}` is not one",
                 c.vars[v].name
             )),
         }
@@ -73,11 +73,18 @@ impl Tester for SmtTester {
         let Ok(probe) = ContextBuilder::new().without_solver().build() else { return false };
         let vars: Vec<usize> = used(c);
         let consts: Vec<SExpr> = (0..c.vars.len()).map(|v| probe.atom(format!("x{v}"))).collect();
-        vars.iter().any(|v| matches!(c.vars[*v].ty, Ty::Nat | Ty::Int))
+        let syms: Vec<(SExpr, bool)> = vars
+            .iter()
+            .filter_map(|v| match &c.vars[*v].ty {
+                Ty::Fun(_, r) => Some((consts[*v], **r == Ty::Nat)),
+                _ => None,
+            })
+            .collect();
+        vars.iter().any(|v| matches!(c.vars[*v].ty, Ty::Nat | Ty::Int | Ty::Fun(..)))
             && c.premises
                 .iter()
                 .chain([&c.conclusion])
-                .all(|p| encode::call(&probe, &c.program, p.fun, &consts, 1, "p").is_ok())
+                .all(|p| encode::call(&probe, &c.program, p.fun, &consts, &syms, 1, "p").is_ok())
             && solver::find().is_some()
     }
 
@@ -119,8 +126,16 @@ struct Smt<'c> {
 /// The solver with the conjecture asserted.
 struct Query {
     solver: solver::Solver,
-    /// The constant of each variable some part reads.
+    /// The constant of each variable of a sort some part reads.
     consts: Vec<(usize, SExpr)>,
+    /// The constants of sort `Int`, whose magnitudes a smaller counterexample bounds.
+    ints: Vec<SExpr>,
+    /// The function symbol of each function variable some part reads.
+    funs: Vec<(usize, SExpr)>,
+    /// Their symbols, with whether each gives `nat`s.
+    syms: Vec<(SExpr, bool)>,
+    /// Where the size's encoding applies a function variable: symbol and argument term.
+    apps: Vec<(SExpr, SExpr)>,
     /// The parts' arguments: the constants, at the variables they stand for.
     args: Vec<SExpr>,
     /// Whether the negated conclusion is asserted (mode b).
@@ -136,31 +151,53 @@ struct Query {
 impl Query {
     fn new(c: &Conjecture, binary: &std::path::Path, deadline: Instant) -> std::io::Result<Query> {
         let mut solver = solver::Solver::start(binary, deadline)?;
-        let mut consts = Vec::new();
+        let (mut consts, mut ints, mut funs) = (Vec::new(), Vec::new(), Vec::new());
+        let mut args: Vec<SExpr> = (0..c.vars.len()).map(|_| solver.ctx.false_()).collect();
         for v in used(c) {
             let ty = &c.vars[v].ty;
+            if let Some((arg, ret)) = encode::fun_sort(&solver.ctx, ty) {
+                let f = solver.ctx.declare_fun(format!("f{v}"), vec![arg], ret)?;
+                args[v] = f;
+                funs.push((v, f));
+                continue;
+            }
             let sort = encode::sort(&solver.ctx, ty).unwrap_or_else(|| solver.ctx.int_sort());
             let x = solver.ctx.declare_const(format!("x{v}"), sort)?;
             if *ty == Ty::Nat {
                 let nonneg = solver.ctx.gte(x, solver.ctx.numeral(0));
                 solver.ctx.assert(nonneg)?;
             }
+            if *ty != Ty::Bool {
+                ints.push(x);
+            }
+            args[v] = x;
             consts.push((v, x));
         }
-        let mut args: Vec<SExpr> = (0..c.vars.len()).map(|_| solver.ctx.false_()).collect();
-        for (v, x) in &consts {
-            args[*v] = *x;
-        }
-        Ok(Query { solver, consts, args, refutes: false, unencoded: Vec::new(), cut: false, models: 0 })
+        let syms = funs.iter().map(|(v, f)| (*f, matches!(&c.vars[*v].ty, Ty::Fun(_, r) if **r == Ty::Nat))).collect();
+        Ok(Query {
+            solver,
+            consts,
+            ints,
+            funs,
+            syms,
+            apps: Vec::new(),
+            args,
+            refutes: false,
+            unencoded: Vec::new(),
+            cut: false,
+            models: 0,
+        })
     }
 
     /// Asserts the parts, recursion unrolled `unroll` calls deep (in the solver's current
     /// scope): the premises with an encoding, and the negated conclusion if it has one.
     fn assert_parts(&mut self, c: &Conjecture, unroll: usize) -> std::io::Result<()> {
         self.unencoded.clear();
+        self.apps.clear();
         self.cut = false;
+        let syms = self.syms.clone();
         for (i, p) in c.premises.iter().enumerate() {
-            match encode::call(&self.solver.ctx, &c.program, p.fun, &self.args, unroll, &format!("p{i}_")) {
+            match encode::call(&self.solver.ctx, &c.program, p.fun, &self.args, &syms, unroll, &format!("p{i}_")) {
                 Ok(e) => {
                     let term = e.term;
                     self.assert_encoded(e, term)?;
@@ -168,14 +205,15 @@ impl Query {
                 Err(why) => self.unencoded.push((i, why)),
             }
         }
-        self.refutes = match encode::call(&self.solver.ctx, &c.program, c.conclusion.fun, &self.args, unroll, "c_") {
-            Ok(e) => {
-                let not = self.solver.ctx.not(e.term);
-                self.assert_encoded(e, not)?;
-                true
-            }
-            Err(_) => false,
-        };
+        self.refutes =
+            match encode::call(&self.solver.ctx, &c.program, c.conclusion.fun, &self.args, &syms, unroll, "c_") {
+                Ok(e) => {
+                    let not = self.solver.ctx.not(e.term);
+                    self.assert_encoded(e, not)?;
+                    true
+                }
+                Err(_) => false,
+            };
         Ok(())
     }
 
@@ -185,6 +223,10 @@ impl Query {
         for (name, sort) in e.fresh {
             self.solver.ctx.declare_const(name, sort)?;
         }
+        self.apps.extend(e.apps);
+        for fact in e.side {
+            self.solver.ctx.assert(fact)?;
+        }
         self.cut |= !e.cuts.is_empty();
         for reached in e.cuts {
             let not = self.solver.ctx.not(reached);
@@ -193,28 +235,67 @@ impl Query {
         self.solver.ctx.assert(term)
     }
 
-    /// The model's values of the variables, as an assignment.
-    fn model(&mut self, n: usize) -> std::io::Result<Option<Vec<Option<Value>>>> {
-        let xs: Vec<SExpr> = self.consts.iter().map(|(_, x)| *x).collect();
-        let got = self.solver.ctx.get_value(xs)?;
-        let mut vals = vec![None; n];
-        for ((v, _), (_, value)) in self.consts.iter().zip(got) {
-            match decode(&self.solver.ctx, value) {
+    /// The model's values of the variables, as an assignment (a function variable as the
+    /// finite map of its values where the parts apply it, 0 or `False` elsewhere), and the
+    /// applications' terms with their values, for blocking the model.
+    fn model(&mut self, c: &Conjecture) -> std::io::Result<Option<Model>> {
+        let app_terms: Vec<SExpr> = self.apps.iter().map(|(f, a)| self.solver.ctx.list(vec![*f, *a])).collect();
+        let terms: Vec<SExpr> = self
+            .consts
+            .iter()
+            .map(|(_, x)| *x)
+            .chain(self.apps.iter().map(|(_, a)| *a))
+            .chain(app_terms.iter().copied())
+            .collect();
+        let got: Vec<SExpr> = if terms.is_empty() {
+            Vec::new()
+        } else {
+            self.solver.ctx.get_value(terms)?.into_iter().map(|(_, v)| v).collect()
+        };
+        let (consts, rest) = got.split_at(self.consts.len());
+        let (args, results) = rest.split_at(self.apps.len());
+        let mut vals = vec![None; c.vars.len()];
+        for ((v, _), value) in self.consts.iter().zip(consts) {
+            match decode(&self.solver.ctx, *value) {
                 Some(x) => vals[*v] = Some(x),
                 None => return Ok(None),
             }
         }
+        for (v, f) in &self.funs {
+            let default = match &c.vars[*v].ty {
+                Ty::Fun(_, r) if **r == Ty::Bool => Value::Bool(false),
+                _ => Value::Int(Int::from(0i64)),
+            };
+            let mut entries = Vec::new();
+            for (((g, _), arg), result) in self.apps.iter().zip(args).zip(results) {
+                if g != f {
+                    continue;
+                }
+                let (Some(k), Some(x)) = (decode(&self.solver.ctx, *arg), decode(&self.solver.ctx, *result)) else {
+                    return Ok(None);
+                };
+                if x != default {
+                    entries.push((k, x));
+                }
+            }
+            entries.sort_by(|a, b| a.0.cmp(&b.0));
+            entries.dedup_by(|a, b| a.0 == b.0);
+            vals[*v] = Some(Value::Fun(std::rc::Rc::new(lang::interp::Closure::Map { default, entries })));
+        }
         self.models += 1;
-        Ok(Some(vals))
+        let apps = app_terms.into_iter().zip(results.iter().copied()).collect();
+        Ok(Some(Model { vals, apps }))
     }
 
-    /// Asserts that the next model differs from `vals` in some variable.
-    fn block(&mut self, vals: &[Option<Value>]) -> std::io::Result<()> {
+    /// Asserts that the next model differs from `m` in some variable or some value of a
+    /// function variable where it is applied.
+    fn block(&mut self, m: &Model) -> std::io::Result<()> {
         let ctx = &self.solver.ctx;
         let differs: Vec<SExpr> = self
             .consts
             .iter()
-            .filter_map(|(v, x)| vals[*v].as_ref().and_then(|val| term(ctx, val)).map(|t| ctx.not(ctx.eq(*x, t))))
+            .filter_map(|(v, x)| m.vals[*v].as_ref().and_then(|val| term(ctx, val)).map(|t| ctx.not(ctx.eq(*x, t))))
+            .chain(m.apps.iter().map(|(app, value)| ctx.not(ctx.eq(*app, *value))))
             .collect();
         // Without variables there is no other model.
         let clause = if differs.is_empty() { ctx.false_() } else { ctx.or_many(differs) };
@@ -226,8 +307,15 @@ impl Query {
         let ctx = &self.solver.ctx;
         let zero = ctx.numeral(0);
         let abs = |x: SExpr| ctx.ite(ctx.lt(x, zero), ctx.negate(x), x);
-        ctx.plus_many(std::iter::once(zero).chain(self.consts.iter().map(|(_, x)| x).copied().map(abs)))
+        ctx.plus_many(std::iter::once(zero).chain(self.ints.iter().copied().map(abs)))
     }
+}
+
+/// A decoded model: the assignment, and each application of a function variable with its
+/// value's term.
+struct Model {
+    vals: Vec<Option<Value>>,
+    apps: Vec<(SExpr, SExpr)>,
 }
 
 /// A model's value: a truth value or an integer (`(- n)` when negative).
@@ -301,7 +389,6 @@ impl Smt<'_> {
     /// A smaller counterexample than `vals`, if the solver finds one within `until`: the
     /// sum of the numbers' magnitudes bounded below the last one's, round by round.
     fn smaller(&mut self, q: &mut Query, mut vals: Vec<Option<Value>>, until: Instant) -> Vec<Option<Value>> {
-        let n = self.c.vars.len();
         if q.solver.ctx.push().is_err() {
             return vals;
         }
@@ -314,8 +401,8 @@ impl Smt<'_> {
             if q.solver.ctx.assert(smaller).is_err() || q.solver.check(until).ok() != Some(solver::Answer::Sat) {
                 break;
             }
-            match q.model(n) {
-                Ok(Some(next)) if self.fails(q, &next) == Ok(true) => vals = next,
+            match q.model(self.c) {
+                Ok(Some(next)) if self.fails(q, &next.vals) == Ok(true) => vals = next.vals,
                 _ => break,
             }
         }
@@ -416,15 +503,16 @@ impl Smt<'_> {
                 }
                 Ok(solver::Answer::Sat) => {}
             }
-            let vals = match q.model(self.c.vars.len()) {
-                Ok(Some(v)) => v,
+            let model = match q.model(self.c) {
+                Ok(Some(m)) => m,
                 Ok(None) => {
                     break Some(End::Stopped(Stop::NotExecutable("a model the tester cannot read".into())));
                 }
                 Err(e) => break io(e),
             };
+            let vals = &model.vals;
             res.tests += 1;
-            let fails = match self.fails(q, &vals) {
+            let fails = match self.fails(q, vals) {
                 Ok(f) => f,
                 Err(s) => break Some(End::Stopped(s)),
             };
@@ -438,7 +526,7 @@ impl Smt<'_> {
                     break Some(end);
                 }
             }
-            if let Err(e) = q.block(&vals) {
+            if let Err(e) = q.block(&model) {
                 break io(e);
             }
         };
