@@ -360,30 +360,57 @@ fn magnitude_of(vals: &[Option<Value>]) -> num_bigint::BigInt {
 }
 
 impl Smt<'_> {
-    /// Whether the parts without an encoding hold of `vals` (the premises) and the
-    /// conclusion fails: a candidate counterexample for the judge.
-    fn fails(&mut self, q: &Query, vals: &[Option<Value>]) -> Result<bool, Stop> {
-        if q.unencoded.is_empty() && q.refutes {
-            return Ok(true);
-        }
+    /// Whether `vals` is a candidate counterexample: every premise holds of it and the
+    /// conclusion fails, as evaluation (the run's engine) says. Every part is evaluated,
+    /// the encoded ones too: a model that does not satisfy what the solver was told (an
+    /// encoded premise, the negated conclusion) is an encoding error, reported loudly as a
+    /// disagreement, never tested on as if it were a model.
+    fn fails(&mut self, q: &Query, vals: &[Option<Value>]) -> Result<bool, End> {
         let mark = self.r.arena().mark();
         for (v, x) in vals.iter().enumerate() {
             if let Some(x) = x {
                 self.r.set(v, x.clone(), None);
             }
         }
-        let mut fails = true;
-        for (i, _) in &q.unencoded {
-            if self.r.check(self.c.premises[*i].fun)? != Verdict::Holds {
-                fails = false;
-                break;
+        let verdicts = self.verdicts(q);
+        self.r.arena().release(mark);
+        let (fails, wrong) = verdicts.map_err(End::Stopped)?;
+        match wrong {
+            None => Ok(fails),
+            Some(what) => {
+                let shown: Vec<String> = vals
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(v, x)| {
+                        let x = x.as_ref()?;
+                        let var = &self.c.vars[v];
+                        Some(format!("{} = {}", var.name, lang::interp::print_value(&self.c.program, x, &var.ty)))
+                    })
+                    .collect();
+                Err(End::Disagreement(format!(
+                    "internal error: the SMT solver's model {} does not satisfy {what} as evaluation says (an encoding error)",
+                    shown.join(", ")
+                )))
             }
         }
-        if fails && !q.refutes {
-            fails = self.r.check(self.c.conclusion.fun)? != Verdict::Holds;
+    }
+
+    /// On the assignment set in the runner: whether it is a candidate counterexample, and
+    /// which encoded part it contradicts, if one.
+    fn verdicts(&mut self, q: &Query) -> Result<(bool, Option<String>), Stop> {
+        for (i, p) in self.c.premises.iter().enumerate() {
+            let encoded = !q.unencoded.iter().any(|(j, _)| *j == i);
+            match self.r.check(p.fun)? {
+                Verdict::Holds => {}
+                Verdict::Fails if encoded => return Ok((false, Some(format!("premise {}", i + 1)))),
+                _ => return Ok((false, None)),
+            }
         }
-        self.r.arena().release(mark);
-        Ok(fails)
+        Ok(match self.r.check(self.c.conclusion.fun)? {
+            Verdict::Holds if q.refutes => (false, Some("the negated conclusion".into())),
+            Verdict::Holds => (false, None),
+            _ => (true, None),
+        })
     }
 
     /// A smaller counterexample than `vals`, if the solver finds one within `until`: the
@@ -402,7 +429,7 @@ impl Smt<'_> {
                 break;
             }
             match q.model(self.c) {
-                Ok(Some(next)) if self.fails(q, &next.vals) == Ok(true) => vals = next.vals,
+                Ok(Some(next)) if matches!(self.fails(q, &next.vals), Ok(true)) => vals = next.vals,
                 _ => break,
             }
         }
@@ -514,7 +541,7 @@ impl Smt<'_> {
             res.tests += 1;
             let fails = match self.fails(q, vals) {
                 Ok(f) => f,
-                Err(s) => break Some(End::Stopped(s)),
+                Err(end) => break Some(end),
             };
             if fails {
                 res.passed += 1;
