@@ -365,7 +365,7 @@ impl Smt<'_> {
     /// the encoded ones too: a model that does not satisfy what the solver was told (an
     /// encoded premise, the negated conclusion) is an encoding error, reported loudly as a
     /// disagreement, never tested on as if it were a model.
-    fn fails(&mut self, q: &Query, vals: &[Option<Value>]) -> Result<bool, End> {
+    fn fails(&mut self, q: &Query, vals: &[Option<Value>]) -> Result<bool, Box<End>> {
         let mark = self.r.arena().mark();
         for (v, x) in vals.iter().enumerate() {
             if let Some(x) = x {
@@ -374,7 +374,7 @@ impl Smt<'_> {
         }
         let verdicts = self.verdicts(q);
         self.r.arena().release(mark);
-        let (fails, wrong) = verdicts.map_err(End::Stopped)?;
+        let (fails, wrong) = verdicts.map_err(|s| Box::new(End::Stopped(s)))?;
         match wrong {
             None => Ok(fails),
             Some(what) => {
@@ -387,10 +387,10 @@ impl Smt<'_> {
                         Some(format!("{} = {}", var.name, lang::interp::print_value(&self.c.program, x, &var.ty)))
                     })
                     .collect();
-                Err(End::Disagreement(format!(
+                Err(Box::new(End::Disagreement(format!(
                     "internal error: the SMT solver's model {} does not satisfy {what} as evaluation says (an encoding error)",
                     shown.join(", ")
-                )))
+                ))))
             }
         }
     }
@@ -541,7 +541,7 @@ impl Smt<'_> {
             res.tests += 1;
             let fails = match self.fails(q, vals) {
                 Ok(f) => f,
-                Err(end) => break Some(end),
+                Err(end) => break Some(*end),
             };
             if fails {
                 res.passed += 1;
