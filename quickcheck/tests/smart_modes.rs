@@ -95,7 +95,7 @@ mod enumerate {
     fn produced(p: &Program, name: &str, mode: Mode, args: &[Option<Value>], depth: u32) -> Vec<Vec<Value>> {
         let e = Enumerator::new(p, lang::core::horn::Rel::Fun(fun(p, name)), mode).expect("a plan");
         let mut out = Vec::new();
-        e.run(lang::core::horn::Rel::Fun(fun(p, name)), mode, args, depth, &|| false, &mut |t| {
+        e.session().run(lang::core::horn::Rel::Fun(fun(p, name)), mode, args, depth, &|| false, &mut |t| {
             out.push(t.to_vec());
             Flow::Continue
         });

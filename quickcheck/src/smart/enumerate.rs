@@ -229,19 +229,6 @@ impl Enumerator {
     pub fn session(&self) -> Session<'_> {
         Session { e: self, interp: RefCell::new(Interp::new(&self.prog)) }
     }
-
-    /// `Session::run` in a session of its own.
-    pub fn run(
-        &self,
-        rel: Rel,
-        mode: Mode,
-        args: &[Option<Value>],
-        depth: u32,
-        stop: &dyn Fn() -> bool,
-        k: &mut dyn FnMut(&[Value]) -> Flow,
-    ) -> Flow {
-        self.session().run(rel, mode, args, depth, stop, k)
-    }
 }
 
 /// Runs an enumerator's plans, with the interpreter that evaluates their functional goals.

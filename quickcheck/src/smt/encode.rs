@@ -241,7 +241,7 @@ impl Encoder<'_> {
 }
 
 /// An integer literal (SMT-LIB writes a negative one as `(- n)`).
-fn int(c: &Context, n: &num_bigint::BigInt) -> SExpr {
+pub fn int(c: &Context, n: &num_bigint::BigInt) -> SExpr {
     if n.sign() == num_bigint::Sign::Minus {
         c.negate(c.atom((-n).to_string()))
     } else {

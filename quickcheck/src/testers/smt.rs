@@ -337,14 +337,7 @@ fn term(ctx: &easy_smt::Context, v: &Value) -> Option<SExpr> {
     Some(match v {
         Value::Bool(true) => ctx.true_(),
         Value::Bool(false) => ctx.false_(),
-        Value::Int(i) => {
-            let n = i.to_bigint();
-            if n.sign() == num_bigint::Sign::Minus {
-                ctx.negate(ctx.atom((-n).to_string()))
-            } else {
-                ctx.atom(n.to_string())
-            }
-        }
+        Value::Int(i) => encode::int(ctx, &i.to_bigint()),
         _ => return None,
     })
 }
