@@ -205,6 +205,11 @@ pub struct CheckArgs {
     /// `-D warnings` does in rustc; for projects that keep `hol check` in CI. Repeatable.
     #[arg(long, value_enum, value_name = "FINDING")]
     pub deny: Vec<DenyArg>,
+
+    /// The SMT solver of the `smt` tester, a binary speaking SMT-LIB 2 on its standard
+    /// input (default: the one `HOL_SMT_SOLVER` names, else `z3` on `PATH`).
+    #[arg(long, value_name = "PATH")]
+    pub smt_solver: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

@@ -25,6 +25,11 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     let registry = std::sync::Arc::new(analysis::testers::standard());
     let cli = cli::parse_from(&registry, std::env::args_os()).unwrap_or_else(|e| e.exit());
+    if let Command::Check(cli::CheckArgs { smt_solver: Some(solver), .. }) = &cli.command {
+        // Where the smt tester looks for its solver (`quickcheck::smt::solver::find`); set
+        // before any thread starts.
+        std::env::set_var(quickcheck::smt::solver::SOLVER_VAR, solver);
+    }
     guard::install_panic_hook();
     interrupt::install();
     let args = match cli.command {

@@ -299,5 +299,15 @@ fn without_a_solver_smt_is_not_executable_and_says_why() {
     assert!(
         stdout.contains("N.thy:4: lemma \"(x::nat) * x ≠ 1849\": no counterexample (none up to size 5; exhaustive"),
         "{stdout}"
+    ); // `--smt-solver` names the solver, over `HOL_SMT_SOLVER` (which the harness sets to the
+       // machine's z3 when it has one).
+    let missing = dir.join("no-such-solver");
+    let out = process::command(HOL, &dir, &["check", "--smt-solver", missing.to_str().unwrap(), "N.thy"])
+        .output()
+        .expect("hol runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("not executable (no SMT solver found (install z3 or set HOL_SMT_SOLVER); smt)"),
+        "{stdout}"
     );
 }
