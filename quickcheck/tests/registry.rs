@@ -188,3 +188,19 @@ lemma "avl t ⟹ ht t = height t"
     // measurement: the answer comes after about 0.3 s.
     assert!(started.elapsed() < std::time::Duration::from_secs(60), "{:?}", started.elapsed());
 }
+
+/// The same when the slowest is the SMT solver on a query it cannot decide (sums of three
+/// cubes): its check runs in slices, cancellation looked at between them, so the
+/// portfolio answers with the exhaustive tester's "none up to size 5" long before the time
+/// limit, which z3 alone would have taken.
+#[test]
+fn the_portfolio_does_not_wait_for_a_hard_smt_query() {
+    let registry = Registry::standard();
+    let th = theory(&registry, "lemma \"(x::int) * x * x + y * y * y + z * z * z ≠ 33\"\n  oops");
+    let opts = Options { timeout: std::time::Duration::from_secs(120), ..Options::default() };
+    let started = std::time::Instant::now();
+    let r = run(&registry, &th, 0, &opts);
+    assert_eq!((r.outcome, r.tester.name(), r.size), (OutcomeKind::NoCounterexample, "exhaustive", 5), "{r:?}");
+    // A bound, not a measurement: the answer comes after about 0.3 s.
+    assert!(started.elapsed() < std::time::Duration::from_secs(60), "{:?}", started.elapsed());
+}

@@ -6,7 +6,7 @@
 
 use easy_smt::{Context, ContextBuilder, Response};
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The environment variable naming the solver binary.
 pub const SOLVER_VAR: &str = "HOL_SMT_SOLVER";
@@ -42,7 +42,9 @@ pub struct Solver {
 impl Solver {
     /// Starts `binary`, to be done by `deadline` (its whole process is limited to it).
     pub fn start(binary: &Path, deadline: Instant) -> std::io::Result<Solver> {
-        let secs = deadline.saturating_duration_since(Instant::now()).as_secs().max(1);
+        // Rounded up, and one more: a safety net behind the time limits of the checks, which
+        // end at `deadline` themselves.
+        let secs = deadline.saturating_duration_since(Instant::now()).as_secs() + 2;
         let ctx = ContextBuilder::new()
             .solver(binary)
             .solver_args(["-smt2".to_owned(), "-in".to_owned(), format!("-T:{secs}")])
@@ -50,15 +52,33 @@ impl Solver {
         Ok(Solver { ctx })
     }
 
-    /// `check-sat`, limited to the time left before `deadline`.
-    pub fn check(&mut self, deadline: Instant) -> std::io::Result<Answer> {
-        let ms = deadline.saturating_duration_since(Instant::now()).as_millis().max(1) as u64;
-        let ms = self.ctx.numeral(ms);
-        self.ctx.set_option(":timeout", ms)?;
-        Ok(match self.ctx.check()? {
-            Response::Sat => Answer::Sat,
-            Response::Unsat => Answer::Unsat,
-            Response::Unknown => Answer::Unknown,
-        })
+    /// `check-sat`, limited to the time left before `deadline`, in slices that double
+    /// from `FIRST_SLICE`: between slices `stop` is asked (a cancellation), so a hard query
+    /// holds a cancelled search up for about as long as it had already run, not until the
+    /// lemma's time limit. An `unknown` well before its slice's end is the solver giving
+    /// up, which ends the check. (z3 4.8 gives the same `:reason-unknown` for its time
+    /// limit as for giving up, "incomplete (theory arithmetic)", so the time tells.)
+    pub fn check(&mut self, deadline: Instant, stop: &dyn Fn() -> bool) -> std::io::Result<Answer> {
+        let mut slice = FIRST_SLICE;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let limit = left.min(slice);
+            let ms = self.ctx.numeral(limit.as_millis().max(1) as u64);
+            self.ctx.set_option(":timeout", ms)?;
+            let started = Instant::now();
+            match self.ctx.check()? {
+                Response::Sat => return Ok(Answer::Sat),
+                Response::Unsat => return Ok(Answer::Unsat),
+                Response::Unknown => {}
+            }
+            let gave_up = started.elapsed() < limit * 9 / 10;
+            if gave_up || Instant::now() >= deadline || stop() {
+                return Ok(Answer::Unknown);
+            }
+            slice *= 2;
+        }
     }
 }
+
+/// The first slice of a `check-sat` (`Solver::check`).
+const FIRST_SLICE: Duration = Duration::from_millis(100);

@@ -16,10 +16,11 @@
 //!
 //! Recursive functions are unrolled to the size (`size` calls deep); a model never rests
 //! on a call past the unrolling (`encode`'s cuts), and "no counterexample" then says the
-//! bound. What this version does not encode yet (issue 25): datatypes, function variables,
-//! sets; variables of other types than `bool`, `nat` and `int`
-//! make it not apply. A query in progress is not interrupted by cancellation (the solver's
-//! own time limit, the lemma's, ends it); cancellation is looked at between queries.
+//! bound. A variable of a function type between `bool`, `nat` and `int` is an
+//! uninterpreted function, decoded as the finite map of its values where the parts apply
+//! it (`(λ_. 0)(0 := 10, 10 := 20)`). What this version does not encode yet (issue 25):
+//! datatypes and sets; variables of other types make it not apply. A query runs in time
+//! slices that double, cancellation looked at between them (`solver::Solver::check`).
 
 use crate::driver::Turn;
 use crate::program::Schedule;
@@ -418,7 +419,9 @@ impl Smt<'_> {
             }
             let bound = q.solver.ctx.atom(magnitude_of(&vals).to_string());
             let smaller = q.solver.ctx.lt(q.magnitude(), bound);
-            if q.solver.ctx.assert(smaller).is_err() || q.solver.check(until).ok() != Some(solver::Answer::Sat) {
+            if q.solver.ctx.assert(smaller).is_err()
+                || q.solver.check(until, &|| false).ok() != Some(solver::Answer::Sat)
+            {
                 break;
             }
             match q.model(self.c) {
@@ -495,7 +498,8 @@ impl Smt<'_> {
             if let Some(e) = turn.budget.over() {
                 break Some(e);
             }
-            match q.solver.check(deadline) {
+            let budget = turn.budget;
+            match q.solver.check(deadline, &|| budget.cancelled()) {
                 Err(e) => break io(e),
                 Ok(solver::Answer::Unknown) if Instant::now() >= deadline => {
                     break Some(End::Stopped(Stop::Timeout));
