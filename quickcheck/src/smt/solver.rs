@@ -81,4 +81,4 @@ impl Solver {
 }
 
 /// The first slice of a `check-sat` (`Solver::check`).
-const FIRST_SLICE: Duration = Duration::from_millis(100);
+const FIRST_SLICE: Duration = Duration::from_millis(25);
