@@ -44,7 +44,7 @@ pub struct Enumerator {
     /// Generated variables take the exhaustive space's values at this size.
     generator_size: Cell<u64>,
     /// The values of generated variables, by type (`generated`).
-    generated: RefCell<HashMap<(Ty, u64), Values>>,
+    generated: RefCell<HashMap<Ty, Values>>,
     /// Steps run, towards the next look at the deadline.
     steps_run: Cell<u64>,
     /// Steps a run may take (`reset`) before it stops as expired.
@@ -126,7 +126,9 @@ impl Enumerator {
 
     /// Generated variables take the exhaustive space's values at `size` from now on.
     pub fn set_generator_size(&self, size: u64) {
-        self.generator_size.set(size);
+        if self.generator_size.replace(size) != size {
+            self.generated.borrow_mut().clear();
+        }
     }
 
     /// Stops every run at `deadline` (`expired` says it did); evaluation stops there too.
@@ -163,21 +165,22 @@ impl Enumerator {
     }
 
     /// The values a generated variable of type `ty` takes (the exhaustive space at
-    /// `generator_size`), built once per type and size; `None` when there are too many.
+    /// `generator_size`), built once per type while the size stays (a lookup by reference:
+    /// this runs at every generating step); `None` when there are too many.
     fn generated(&self, ty: &Ty) -> Option<Rc<Vec<Value>>> {
-        let key = (ty.clone(), self.generator_size.get());
-        if let Some(v) = self.generated.borrow().get(&key) {
+        if let Some(v) = self.generated.borrow().get(ty) {
             return Some(v.clone());
         }
         // A space of more values than `GENERATED_MAX` is too big to run through at each
         // step (and to hold): undecided, like a type too big to enumerate.
-        let space = Spaces::new(&self.prog).space(ty, key.1).ok().filter(|s| s.count() <= GENERATED_MAX);
+        let size = self.generator_size.get();
+        let space = Spaces::new(&self.prog).space(ty, size).ok().filter(|s| s.count() <= GENERATED_MAX);
         let Some(space) = space else {
             self.unknown.set(self.unknown.get() + 1);
             return None;
         };
         let values = Rc::new((0..space.count()).map(|j| space.value(j)).collect::<Vec<_>>());
-        self.generated.borrow_mut().insert(key, values.clone());
+        self.generated.borrow_mut().insert(ty.clone(), values.clone());
         Some(values)
     }
 
@@ -369,10 +372,8 @@ impl Session<'_> {
                 flow
             }
             Step::Generate(v) => {
-                let Some(ty) = plan.clause.vars.iter().find(|(w, _)| w == v).map(|(_, t)| t.clone()) else {
-                    return Flow::Continue;
-                };
-                let Some(values) = self.e.generated(&ty) else { return Flow::Continue };
+                let Some((_, ty)) = plan.clause.vars.iter().find(|(w, _)| w == v) else { return Flow::Continue };
+                let Some(values) = self.e.generated(ty) else { return Flow::Continue };
                 for x in values.iter() {
                     if next_with(&Pattern::Var(*v), x, env) == Flow::Stop {
                         return Flow::Stop;
