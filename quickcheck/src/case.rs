@@ -82,6 +82,15 @@ pub fn recheck(c: &Conjecture, sched: &Schedule, generated: &[Option<Value>], de
     for step in &sched.steps {
         if let Step::Gen(v) = step {
             match &generated[*v] {
+                // A value from outside the interpreter (an SMT model) that is not of its
+                // variable's type (a negative `nat`) would make a true lemma look false.
+                Some(val) if !val.conforms(&c.program, &c.vars[*v].ty) => {
+                    let shown = lang::interp::print_value(&c.program, val, &c.vars[*v].ty);
+                    return Recheck::Disagrees(format!(
+                        "internal error: `{}` = {shown} is not a value of its type",
+                        c.vars[*v].name
+                    ));
+                }
                 Some(val) => r.set(*v, val.clone(), None),
                 None => return Recheck::Disagrees(format!("no value for `{}`", c.vars[*v].name)),
             }

@@ -83,7 +83,7 @@ impl Registry {
             .with(exhaustive::ExhaustiveTester)
             .with(smart_exhaustive::SmartExhaustiveTester)
             .with(Unavailable { name: "narrowing", does: "Symbolic testing with partial values (not available yet)" })
-            .with(smt::SmtTester)
+            .with(smt::SmtTester::STANDARD)
     }
 
     /// This registry with `tester` added as its last row, or in place of the row of the

@@ -265,6 +265,41 @@ impl Value {
         Value::Fun(Rc::new(Closure::Map { default, entries }))
     }
 
+    /// Whether this is a value of `ty`: a `nat` not negative, a constructor of the datatype
+    /// with fields of its field types, a set's elements and a finite map's keys and values
+    /// of theirs. A tester's values from outside the interpreter (an SMT model) are checked
+    /// with it before they are tested on. Other closures are taken as they are. Iterative,
+    /// so a long list does not deepen the stack.
+    pub fn conforms(&self, p: &crate::core::ir::Program, ty: &crate::core::ir::Ty) -> bool {
+        use crate::core::ir::Ty;
+        let mut work: Vec<(&Value, &Ty)> = vec![(self, ty)];
+        while let Some((v, ty)) = work.pop() {
+            match (v, ty) {
+                (Value::Bool(_), Ty::Bool) | (Value::Int(_), Ty::Int) => {}
+                (Value::Int(i), Ty::Nat) if !i.is_negative() => {}
+                (Value::Ctor(tag, fields), Ty::Data(d)) => {
+                    let Some(c) = p.data(*d).ctors.get(*tag as usize) else { return false };
+                    if c.fields.len() != fields.len() {
+                        return false;
+                    }
+                    work.extend(fields.iter().zip(&c.fields));
+                }
+                (Value::Set(s), Ty::Set(e)) => work.extend(s.elems.iter().map(|x| (x, &**e))),
+                (Value::Fun(f), Ty::Fun(a, r)) => {
+                    if let Closure::Map { default, entries } = &**f {
+                        work.push((default, r));
+                        for (k, x) in entries {
+                            work.push((k, a));
+                            work.push((x, r));
+                        }
+                    }
+                }
+                _ => return false,
+            }
+        }
+        true
+    }
+
     pub fn as_bool(&self) -> Option<bool> {
         match self {
             Value::Bool(b) => Some(*b),

@@ -4,49 +4,80 @@
 //! type-targeted-testing-seidel.txt`). The premises are asserted; when the conclusion has
 //! an encoding its negation is asserted too and the solver searches for the counterexample
 //! itself (mode b), otherwise each model is decoded and the conclusion run on it (mode a,
-//! Target's loop), numbers bounded by the size. Each decoded model is blocked so the next
-//! query gives another. A premise without an encoding is checked on each decoded model.
+//! Target's loop), numbers bounded by the size. Datatype values are bounded by the size in
+//! both modes, as the exhaustive tester bounds them (`encode::within`). Each decoded model
+//! is blocked so the next query gives another. A premise without an encoding is checked on
+//! each decoded model.
 //!
-//! Found counterexamples are made small (the sum of the numbers' magnitudes bounded below
-//! the last one's, round by round, within a share of the time), then judged like every
-//! tester's: re-checked by the interpreter, so a model the interpreter does not confirm is
-//! an error, never a counterexample. `unsat` in mode b with every premise encoded decides
-//! the lemma for every value ("the solver showed there is none"); `unknown` is never "no
-//! counterexample".
+//! Found counterexamples are made small (the least sum of the numbers' magnitudes, those
+//! in datatype values included, bisected within a share of the time), then judged like
+//! every tester's: the schedule's steps run on the model as in every tester, then the
+//! interpreter re-checks it, so a model the interpreter does not confirm is an error,
+//! never a counterexample. `unsat` in mode b with every premise encoded and no bound
+//! involved decides the lemma for every value ("the solver showed there is none");
+//! `unknown` is never "no counterexample".
 //!
 //! Recursive functions are unrolled to the size (`size` calls deep); a model never rests
 //! on a call past the unrolling (`encode`'s cuts), and "no counterexample" then says the
-//! bound. A variable of a function type between `bool`, `nat` and `int` is an
+//! bound. A variable of a function type from a sort into `bool` or a number is an
 //! uninterpreted function, decoded as the finite map of its values where the parts apply
 //! it (`(λ_. 0)(0 := 10, 10 := 20)`). What this version does not encode yet (issue 25):
-//! datatypes and sets; variables of other types make it not apply. A query runs in time
-//! slices that double, cancellation looked at between them (`solver::Solver::check`).
+//! variables of set types and other function types (the tester does not apply), inductive
+//! predicates (checked on each model). A query runs in time slices that double,
+//! cancellation looked at between them (`solver::Solver::check`).
 
+use crate::case::{run_step, Flow};
 use crate::driver::Turn;
-use crate::program::Schedule;
-use crate::runner::{Runner, Stop, Verdict};
+use crate::program::{PartRef, Schedule, Step};
+use crate::runner::{Runner, Stop};
 use crate::smt::{encode, solver};
 use crate::testers::{Coverage, End, Search, Setup, SizeResult, Tester};
-use easy_smt::{ContextBuilder, SExpr, SExprData};
+use easy_smt::{ContextBuilder, SExpr};
 use lang::core::conjecture::Conjecture;
 use lang::core::ir::Ty;
-use lang::interp::{Int, Value};
+use lang::interp::Value;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// The `smt` row of the registry.
-pub struct SmtTester;
+///
+/// `SmtTester::STANDARD` is the registry's row; `SmtTester::ENUMERATING` always runs Target's
+/// loop (mode a, the conclusion run on each model, never asserted), for tests that compare
+/// it with the exhaustive tester over the same bounded space.
+pub struct SmtTester {
+    enumerating: bool,
+}
+
+impl SmtTester {
+    pub const STANDARD: SmtTester = SmtTester { enumerating: false };
+    pub const ENUMERATING: SmtTester = SmtTester { enumerating: true };
+}
+
+/// The most nodes of the condition bounding one variable by the size (mode a).
+const WITHIN_BUDGET: usize = 20_000;
+
+/// The largest finite domain of a function variable whose every value a model gives in
+/// mode a.
+const FUN_DOMAIN_CAP: usize = 64;
 
 /// Rounds of making a counterexample smaller, at most.
 const SHRINK_ROUNDS: usize = 32;
 
 impl Tester for SmtTester {
     fn name(&self) -> &'static str {
-        "smt"
+        if self.enumerating {
+            "smt_enumerating"
+        } else {
+            "smt"
+        }
     }
 
     fn about(&self) -> &'static str {
-        "Inputs from an SMT solver (z3, or HOL_SMT_SOLVER): premises and the negated conclusion as a query"
+        if self.enumerating {
+            "Inputs from an SMT solver meeting the premises, the conclusion run on each (Target's loop)"
+        } else {
+            "Inputs from an SMT solver (z3, or HOL_SMT_SOLVER): premises and the negated conclusion as a query"
+        }
     }
 
     fn not_executable(&self, conjecture: &Conjecture) -> Option<String> {
@@ -55,10 +86,11 @@ impl Tester for SmtTester {
 
     fn applies(&self, c: &Conjecture) -> Result<(), String> {
         let probe = ContextBuilder::new().without_solver().build().map_err(|e| e.to_string())?;
-        match used(c).into_iter().find(|v| !encode::encodable(&probe, &c.vars[*v].ty)) {
+        let sorts = encode::Sorts::of(&c.program);
+        match used(c).into_iter().find(|v| !encode::encodable(&probe, &c.program, &sorts, &c.vars[*v].ty)) {
             None => Ok(()),
             Some(v) => Err(format!(
-                "the smt tester encodes variables of type bool, nat and int and functions between them only (so far): `{}` is not one",
+                "the smt tester encodes variables of type bool, nat, int, datatypes of these, and functions from them into them (no nat inside a datatype result) only (so far): `{}` is not one",
                 c.vars[v].name
             )),
         }
@@ -67,25 +99,22 @@ impl Tester for SmtTester {
     /// In the portfolio where numbers are involved and every part has an encoding: there
     /// the solver reaches what enumeration does not.
     fn in_portfolio(&self) -> bool {
-        true
+        !self.enumerating
     }
 
     fn suits(&self, c: &Conjecture) -> bool {
         let Ok(probe) = ContextBuilder::new().without_solver().build() else { return false };
-        let vars: Vec<usize> = used(c);
-        let consts: Vec<SExpr> = (0..c.vars.len()).map(|v| probe.atom(format!("x{v}"))).collect();
-        let syms: Vec<(SExpr, bool)> = vars
-            .iter()
-            .filter_map(|v| match &c.vars[*v].ty {
-                Ty::Fun(_, r) => Some((consts[*v], **r == Ty::Nat)),
-                _ => None,
-            })
-            .collect();
-        vars.iter().any(|v| matches!(c.vars[*v].ty, Ty::Nat | Ty::Int | Ty::Fun(..)))
+        let sorts = encode::Sorts::of(&c.program);
+        let (args, funs) = arguments(&probe, &sorts, c, |v| probe.atom(format!("x{v}")));
+        let vars = used(c);
+        let numeric = vars.iter().any(|v| matches!(c.vars[*v].ty, Ty::Nat | Ty::Int | Ty::Fun(..)));
+        let numbers_inside =
+            vars.iter().any(|v| c.program.type_contains(&c.vars[*v].ty, &|t| matches!(t, Ty::Nat | Ty::Int)));
+        (numeric || (!c.premises.is_empty() && numbers_inside))
             && c.premises
                 .iter()
                 .chain([&c.conclusion])
-                .all(|p| encode::call(&probe, &c.program, p.fun, &consts, &syms, 1, "p").is_ok())
+                .all(|p| encode::call(&probe, &c.program, &sorts, p.fun, &args, &funs, 1, "p").is_ok())
             && solver::find().is_some()
     }
 
@@ -95,6 +124,7 @@ impl Tester for SmtTester {
 
     fn search<'c>(&self, conjecture: &'c Conjecture, setup: &Setup) -> Box<dyn Search + 'c> {
         Box::new(Smt {
+            enumerating: self.enumerating,
             c: conjecture,
             sched: Schedule::of(conjecture),
             r: Runner::new(conjecture, setup.engine, setup.deadline),
@@ -103,6 +133,28 @@ impl Tester for SmtTester {
             decided: false,
         })
     }
+}
+
+/// The parts' arguments, each variable some part reads as `term(v)` or, for a function
+/// variable, the function symbol `term(v)` names; and the function variables.
+fn arguments(
+    ctx: &easy_smt::Context,
+    sorts: &encode::Sorts,
+    c: &Conjecture,
+    term: impl Fn(usize) -> SExpr,
+) -> (Vec<encode::Arg>, Vec<encode::FunVar>) {
+    let mut args = vec![encode::Arg::Term(ctx.false_()); c.vars.len()];
+    let mut funs = Vec::new();
+    for v in used(c) {
+        match encode::FunVar::of(ctx, &c.program, sorts, term(v), &c.vars[v].ty) {
+            Some(f) => {
+                args[v] = encode::Arg::Fun(funs.len());
+                funs.push(f);
+            }
+            None => args[v] = encode::Arg::Term(term(v)),
+        }
+    }
+    (args, funs)
 }
 
 /// The variables some part reads.
@@ -114,6 +166,8 @@ fn used(c: &Conjecture) -> Vec<usize> {
 }
 
 struct Smt<'c> {
+    /// Mode a only (`SmtTester::ENUMERATING`).
+    enumerating: bool,
     c: &'c Conjecture,
     sched: Schedule,
     /// Runs the parts without an encoding on decoded models.
@@ -127,18 +181,19 @@ struct Smt<'c> {
 /// The solver with the conjecture asserted.
 struct Query {
     solver: solver::Solver,
+    sorts: encode::Sorts,
     /// The constant of each variable of a sort some part reads.
     consts: Vec<(usize, SExpr)>,
-    /// The constants of sort `Int`, whose magnitudes a smaller counterexample bounds.
-    ints: Vec<SExpr>,
-    /// The function symbol of each function variable some part reads.
-    funs: Vec<(usize, SExpr)>,
-    /// Their symbols, with whether each gives `nat`s.
-    syms: Vec<(SExpr, bool)>,
+    /// Whether each variable is generated (not bound by a premise from others): the model
+    /// gives the generated ones; a bound one is computed from them, as in every tester.
+    generated: Vec<bool>,
+    /// The function variables some part reads, and the variable each is.
+    funs: Vec<encode::FunVar>,
+    fun_vars: Vec<usize>,
     /// Where the size's encoding applies a function variable: symbol and argument term.
     apps: Vec<(SExpr, SExpr)>,
-    /// The parts' arguments: the constants, at the variables they stand for.
-    args: Vec<SExpr>,
+    /// The parts' arguments, at the variables they stand for.
+    args: Vec<encode::Arg>,
     /// Whether the negated conclusion is asserted (mode b).
     refutes: bool,
     /// Premises checked after decoding (no encoding), with why.
@@ -152,35 +207,45 @@ struct Query {
 impl Query {
     fn new(c: &Conjecture, binary: &std::path::Path, deadline: Instant) -> std::io::Result<Query> {
         let mut solver = solver::Solver::start(binary, deadline)?;
-        let (mut consts, mut ints, mut funs) = (Vec::new(), Vec::new(), Vec::new());
-        let mut args: Vec<SExpr> = (0..c.vars.len()).map(|_| solver.ctx.false_()).collect();
-        for v in used(c) {
-            let ty = &c.vars[v].ty;
-            if let Some((arg, ret)) = encode::fun_sort(&solver.ctx, ty) {
-                let f = solver.ctx.declare_fun(format!("f{v}"), vec![arg], ret)?;
-                args[v] = f;
-                funs.push((v, f));
+        let sorts = encode::Sorts::of(&c.program);
+        sorts.declare(&mut solver.ctx, &c.program)?;
+        let (args, funs) = arguments(&solver.ctx, &sorts, c, |v| solver.ctx.atom(format!("x{v}")));
+        let (mut consts, mut fun_vars) = (Vec::new(), Vec::new());
+        for (v, arg) in args.iter().enumerate() {
+            if !used(c).contains(&v) {
                 continue;
             }
-            let sort = encode::sort(&solver.ctx, ty).unwrap_or_else(|| solver.ctx.int_sort());
-            let x = solver.ctx.declare_const(format!("x{v}"), sort)?;
-            if *ty == Ty::Nat {
-                let nonneg = solver.ctx.gte(x, solver.ctx.numeral(0));
-                solver.ctx.assert(nonneg)?;
+            let ty = &c.vars[v].ty;
+            let ctx = &mut solver.ctx;
+            match arg {
+                encode::Arg::Fun(i) => {
+                    let f = &funs[*i];
+                    let (Some(a), Some(r)) = (sorts.sort(ctx, &f.arg), sorts.sort(ctx, &f.ret)) else { continue };
+                    ctx.declare_fun(format!("x{v}"), vec![a], r)?;
+                    fun_vars.push(v);
+                }
+                encode::Arg::Term(x) => {
+                    let Some(sort) = sorts.sort(ctx, ty) else { continue };
+                    ctx.declare_const(format!("x{v}"), sort)?;
+                    if *ty == Ty::Nat {
+                        let nonneg = ctx.gte(*x, ctx.numeral(0));
+                        ctx.assert(nonneg)?;
+                    }
+                    consts.push((v, *x));
+                }
             }
-            if *ty != Ty::Bool {
-                ints.push(x);
-            }
-            args[v] = x;
-            consts.push((v, x));
         }
-        let syms = funs.iter().map(|(v, f)| (*f, matches!(&c.vars[*v].ty, Ty::Fun(_, r) if **r == Ty::Nat))).collect();
+        let mut generated = vec![false; c.vars.len()];
+        for v in Schedule::of(c).generated() {
+            generated[v] = true;
+        }
         Ok(Query {
             solver,
+            sorts,
             consts,
-            ints,
+            generated,
             funs,
-            syms,
+            fun_vars,
             apps: Vec::new(),
             args,
             refutes: false,
@@ -190,15 +255,24 @@ impl Query {
         })
     }
 
+    fn encode(
+        &self,
+        c: &Conjecture,
+        f: lang::core::ir::FunId,
+        unroll: usize,
+        prefix: &str,
+    ) -> Result<encode::Encoded, String> {
+        encode::call(&self.solver.ctx, &c.program, &self.sorts, f, &self.args, &self.funs, unroll, prefix)
+    }
+
     /// Asserts the parts, recursion unrolled `unroll` calls deep (in the solver's current
     /// scope): the premises with an encoding, and the negated conclusion if it has one.
-    fn assert_parts(&mut self, c: &Conjecture, unroll: usize) -> std::io::Result<()> {
+    fn assert_parts(&mut self, c: &Conjecture, unroll: usize, enumerating: bool) -> std::io::Result<()> {
         self.unencoded.clear();
         self.apps.clear();
         self.cut = false;
-        let syms = self.syms.clone();
         for (i, p) in c.premises.iter().enumerate() {
-            match encode::call(&self.solver.ctx, &c.program, p.fun, &self.args, &syms, unroll, &format!("p{i}_")) {
+            match self.encode(c, p.fun, unroll, &format!("p{i}_")) {
                 Ok(e) => {
                     let term = e.term;
                     self.assert_encoded(e, term)?;
@@ -206,20 +280,39 @@ impl Query {
                 Err(why) => self.unencoded.push((i, why)),
             }
         }
-        self.refutes =
-            match encode::call(&self.solver.ctx, &c.program, c.conclusion.fun, &self.args, &syms, unroll, "c_") {
-                Ok(e) => {
-                    let not = self.solver.ctx.not(e.term);
-                    self.assert_encoded(e, not)?;
-                    true
+        self.refutes = match self.encode(c, c.conclusion.fun, unroll, "c_") {
+            Ok(_) if enumerating => false,
+            Ok(e) => {
+                let not = self.solver.ctx.not(e.term);
+                self.assert_encoded(e, not)?;
+                true
+            }
+            Err(_) => false,
+        };
+        if !self.refutes {
+            // Mode a runs the conclusion on each model, and it may apply a function variable
+            // anywhere: over a finite domain the model gives the whole function (so blocking
+            // it enumerates every function, as the exhaustive tester does).
+            for f in &self.funs {
+                let domain = lang::interp::enumerate(&c.program, &f.arg).filter(|vs| vs.len() <= FUN_DOMAIN_CAP);
+                for v in domain.into_iter().flatten() {
+                    if let Some(t) = encode::value_term(&self.solver.ctx, &c.program, &self.sorts, &v, &f.arg) {
+                        if let Some(side) = (f.ret == Ty::Nat).then(|| {
+                            let app = self.solver.ctx.list(vec![f.sym, t]);
+                            self.solver.ctx.gte(app, self.solver.ctx.numeral(0))
+                        }) {
+                            self.solver.ctx.assert(side)?;
+                        }
+                        self.apps.push((f.sym, t));
+                    }
                 }
-                Err(_) => false,
-            };
+            }
+        }
         Ok(())
     }
 
-    /// Declares an encoding's fresh constants, asserts that none of its cuts is reached,
-    /// then asserts `term`.
+    /// Declares an encoding's fresh constants, asserts its side facts and that none of its
+    /// cuts is reached, then asserts `term`.
     fn assert_encoded(&mut self, e: encode::Encoded, term: SExpr) -> std::io::Result<()> {
         for (name, sort) in e.fresh {
             self.solver.ctx.declare_const(name, sort)?;
@@ -253,26 +346,29 @@ impl Query {
         } else {
             self.solver.ctx.get_value(terms)?.into_iter().map(|(_, v)| v).collect()
         };
+        let ctx = &self.solver.ctx;
         let (consts, rest) = got.split_at(self.consts.len());
         let (args, results) = rest.split_at(self.apps.len());
         let mut vals = vec![None; c.vars.len()];
         for ((v, _), value) in self.consts.iter().zip(consts) {
-            match decode(&self.solver.ctx, *value) {
+            if !self.generated[*v] {
+                continue;
+            }
+            match encode::decode(ctx, &c.program, *value, &c.vars[*v].ty) {
                 Some(x) => vals[*v] = Some(x),
                 None => return Ok(None),
             }
         }
-        for (v, f) in &self.funs {
-            let default = match &c.vars[*v].ty {
-                Ty::Fun(_, r) if **r == Ty::Bool => Value::Bool(false),
-                _ => Value::Int(Int::from(0i64)),
-            };
+        for (f, v) in self.funs.iter().zip(&self.fun_vars) {
+            let Some(default) = encode::default_value(&c.program, &f.ret) else { return Ok(None) };
             let mut entries = Vec::new();
             for (((g, _), arg), result) in self.apps.iter().zip(args).zip(results) {
-                if g != f {
+                if *g != f.sym {
                     continue;
                 }
-                let (Some(k), Some(x)) = (decode(&self.solver.ctx, *arg), decode(&self.solver.ctx, *result)) else {
+                let (Some(k), Some(x)) =
+                    (encode::decode(ctx, &c.program, *arg, &f.arg), encode::decode(ctx, &c.program, *result, &f.ret))
+                else {
                     return Ok(None);
                 };
                 if x != default {
@@ -290,25 +386,31 @@ impl Query {
 
     /// Asserts that the next model differs from `m` in some variable or some value of a
     /// function variable where it is applied.
-    fn block(&mut self, m: &Model) -> std::io::Result<()> {
+    fn block(&mut self, c: &Conjecture, m: &Model) -> std::io::Result<()> {
         let ctx = &self.solver.ctx;
         let differs: Vec<SExpr> = self
             .consts
             .iter()
-            .filter_map(|(v, x)| m.vals[*v].as_ref().and_then(|val| term(ctx, val)).map(|t| ctx.not(ctx.eq(*x, t))))
+            .filter_map(|(v, x)| {
+                let t = encode::value_term(ctx, &c.program, &self.sorts, m.vals[*v].as_ref()?, &c.vars[*v].ty)?;
+                Some(ctx.not(ctx.eq(*x, t)))
+            })
             .chain(m.apps.iter().map(|(app, value)| ctx.not(ctx.eq(*app, *value))))
             .collect();
         // Without variables there is no other model.
-        let clause = if differs.is_empty() { ctx.false_() } else { ctx.or_many(differs) };
+        let clause = encode::any(ctx, differs);
         self.solver.ctx.assert(clause)
     }
 
-    /// The sum of the magnitudes of the numbers.
-    fn magnitude(&self) -> SExpr {
+    /// The sum of the magnitudes of the generated variables' numbers, those inside
+    /// datatype values down to generator size `size` included.
+    fn magnitude(&self, c: &Conjecture, size: u64) -> SExpr {
         let ctx = &self.solver.ctx;
-        let zero = ctx.numeral(0);
-        let abs = |x: SExpr| ctx.ite(ctx.lt(x, zero), ctx.negate(x), x);
-        ctx.plus_many(std::iter::once(zero).chain(self.ints.iter().copied().map(abs)))
+        let mut budget = WITHIN_BUDGET;
+        let terms = self.consts.iter().filter(|(v, _)| self.generated[*v]).flat_map(|(v, x)| {
+            encode::magnitudes(ctx, &c.program, &c.vars[*v].ty, size, *x, &mut budget).unwrap_or_default()
+        });
+        ctx.plus_many(std::iter::once(ctx.numeral(0)).chain(terms.collect::<Vec<_>>()))
     }
 }
 
@@ -319,38 +421,19 @@ struct Model {
     apps: Vec<(SExpr, SExpr)>,
 }
 
-/// A model's value: a truth value or an integer (`(- n)` when negative).
-fn decode(ctx: &easy_smt::Context, e: SExpr) -> Option<Value> {
-    match ctx.get(e) {
-        SExprData::Atom("true") => Some(Value::Bool(true)),
-        SExprData::Atom("false") => Some(Value::Bool(false)),
-        SExprData::Atom(a) => a.parse::<num_bigint::BigInt>().ok().map(|n| Value::Int(Int::from(n))),
-        SExprData::List([minus, n]) if ctx.get_atom(*minus) == Some("-") => match decode(ctx, *n)? {
-            Value::Int(i) => Some(Value::Int(Int::from(-i.to_bigint()))),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
-/// The term of a truth value or number.
-fn term(ctx: &easy_smt::Context, v: &Value) -> Option<SExpr> {
-    Some(match v {
-        Value::Bool(true) => ctx.true_(),
-        Value::Bool(false) => ctx.false_(),
-        Value::Int(i) => encode::int(ctx, &i.to_bigint()),
-        _ => return None,
-    })
-}
-
-/// The sum of the magnitudes of an assignment's numbers.
+/// The sum of the magnitudes of an assignment's numbers, those inside datatype values
+/// included (as deep as the size bounds them, so as `Query::magnitude` counts).
 fn magnitude_of(vals: &[Option<Value>]) -> num_bigint::BigInt {
-    vals.iter()
-        .filter_map(|v| match v {
-            Some(Value::Int(i)) => Some(num_bigint::BigInt::from(i.to_bigint().magnitude().clone())),
-            _ => None,
-        })
-        .sum()
+    let mut sum = num_bigint::BigInt::from(0);
+    let mut work: Vec<&Value> = vals.iter().flatten().collect();
+    while let Some(v) = work.pop() {
+        match v {
+            Value::Int(i) => sum += num_bigint::BigInt::from(i.to_bigint().magnitude().clone()),
+            Value::Ctor(..) => work.extend(v.fields()),
+            _ => {}
+        }
+    }
+    sum
 }
 
 impl Smt<'_> {
@@ -390,46 +473,65 @@ impl Smt<'_> {
     }
 
     /// On the assignment set in the runner: whether it is a candidate counterexample, and
-    /// which encoded part it contradicts, if one.
+    /// which encoded part it contradicts, if one. The schedule's steps run as in every
+    /// tester and in the re-check (`case::run_step`): a premise that binds a variable binds
+    /// it, an underspecified premise goes on (the re-check marks the result potentially
+    /// spurious), an underspecified binding rejects.
     fn verdicts(&mut self, q: &Query) -> Result<(bool, Option<String>), Stop> {
-        for (i, p) in self.c.premises.iter().enumerate() {
-            let encoded = !q.unencoded.iter().any(|(j, _)| *j == i);
-            match self.r.check(p.fun)? {
-                Verdict::Holds => {}
-                Verdict::Fails if encoded => return Ok((false, Some(format!("premise {}", i + 1)))),
-                _ => return Ok((false, None)),
+        let mut taint = None;
+        for step in self.sched.steps.clone() {
+            match (step, run_step(&mut self.r, step, &mut taint)?) {
+                (_, Flow::Next) => {}
+                (Step::Check(PartRef::Premise(i)), Flow::Rejected) if !q.unencoded.iter().any(|(j, _)| *j == i) => {
+                    return Ok((false, Some(format!("premise {}", i + 1))));
+                }
+                (_, Flow::Rejected) => return Ok((false, None)),
+                (_, Flow::Passed) if q.refutes => return Ok((false, Some("the negated conclusion".into()))),
+                (_, Flow::Passed) => return Ok((false, None)),
+                (_, Flow::Failed(_)) => return Ok((true, None)),
             }
         }
-        Ok(match self.r.check(self.c.conclusion.fun)? {
-            Verdict::Holds if q.refutes => (false, Some("the negated conclusion".into())),
-            Verdict::Holds => (false, None),
-            _ => (true, None),
-        })
+        Ok((false, None))
     }
 
     /// A smaller counterexample than `vals`, if the solver finds one within `until`: the
-    /// sum of the numbers' magnitudes bounded below the last one's, round by round.
-    fn smaller(&mut self, q: &mut Query, mut vals: Vec<Option<Value>>, until: Instant) -> Vec<Option<Value>> {
-        if q.solver.ctx.push().is_err() {
-            return vals;
-        }
+    /// least sum of the numbers' magnitudes, bisected (is there one of at most half the
+    /// last one's, ...), each probe in a scope of its own.
+    fn smaller(
+        &mut self,
+        q: &mut Query,
+        mut vals: Vec<Option<Value>>,
+        size: u64,
+        until: Instant,
+    ) -> Vec<Option<Value>> {
+        use num_bigint::BigInt;
+        let (mut lo, mut hi) = (BigInt::from(0), magnitude_of(&vals));
         for _ in 0..SHRINK_ROUNDS {
-            if Instant::now() >= until {
+            if lo >= hi || Instant::now() >= until {
                 break;
             }
-            let bound = q.solver.ctx.atom(magnitude_of(&vals).to_string());
-            let smaller = q.solver.ctx.lt(q.magnitude(), bound);
-            if q.solver.ctx.assert(smaller).is_err()
-                || q.solver.check(until, &|| false).ok() != Some(solver::Answer::Sat)
-            {
+            let mid: BigInt = (&lo + &hi - 1) / 2;
+            if q.solver.ctx.push().is_err() {
                 break;
             }
-            match q.model(self.c) {
-                Ok(Some(next)) if matches!(self.fails(q, &next.vals), Ok(true)) => vals = next.vals,
+            let at_most = q.solver.ctx.lte(q.magnitude(self.c, size), q.solver.ctx.atom(mid.to_string()));
+            let answer = q.solver.ctx.assert(at_most).and_then(|()| q.solver.check(until, &|| false));
+            let next = match answer {
+                Ok(solver::Answer::Sat) => q.model(self.c).ok().flatten(),
+                _ => None,
+            };
+            if q.solver.ctx.pop().is_err() {
+                break;
+            }
+            match (answer, next) {
+                (Ok(solver::Answer::Unsat), _) => lo = mid + 1,
+                (Ok(solver::Answer::Sat), Some(next)) if matches!(self.fails(q, &next.vals), Ok(true)) => {
+                    hi = magnitude_of(&next.vals);
+                    vals = next.vals;
+                }
                 _ => break,
             }
         }
-        let _ = q.solver.ctx.pop();
         vals
     }
 }
@@ -475,23 +577,32 @@ impl Smt<'_> {
         let deadline = turn.budget.deadline;
         // Each size in a scope of its own: its unrolling, its bounds, its blocked models.
         let unroll = turn.size as usize + 1;
-        if let Err(e) = q.solver.ctx.push().and_then(|()| q.assert_parts(self.c, unroll)) {
+        if let Err(e) = q.solver.ctx.push().and_then(|()| q.assert_parts(self.c, unroll, self.enumerating)) {
             return io(e);
         }
         if res.log.len() == 1 {
             res.log.extend(describe(self.c, q));
         }
-        // Mode a: numbers bounded by the size, as the exhaustive tester's.
-        if !q.refutes {
-            let k = unroll as i64;
-            for (v, x) in q.consts.clone() {
-                if matches!(self.c.vars[v].ty, Ty::Nat | Ty::Int) {
-                    let ctx = &q.solver.ctx;
-                    let within = ctx.and(ctx.lte(ctx.negate(ctx.numeral(k)), x), ctx.lte(x, ctx.numeral(k)));
-                    if let Err(e) = q.solver.ctx.assert(within) {
-                        return io(e);
-                    }
-                }
+        // Datatype values bounded by the size, as the exhaustive tester's, their `nat`s not
+        // negative; in mode a numbers too.
+        // Whether the bound leaves values out (a datatype with infinitely many).
+        let mut bounded = false;
+        for (v, x) in q.consts.clone() {
+            let ty = &self.c.vars[v].ty;
+            if !q.generated[v] || (q.refutes && !matches!(ty, Ty::Data(_))) {
+                continue;
+            }
+            bounded |= lang::core::cardinality::cardinality(&self.c.program, ty).is_none();
+            let mut budget = WITHIN_BUDGET;
+            let Some(within) =
+                encode::within(&q.solver.ctx, &self.c.program, ty, turn.size, !q.refutes, x, &mut budget)
+            else {
+                res.log
+                    .push(format!("smt: `{}` is not bounded by the size (too large a condition)", self.c.vars[v].name));
+                continue;
+            };
+            if let Err(e) = q.solver.ctx.assert(within) {
+                return io(e);
             }
         }
         let end = loop {
@@ -510,16 +621,20 @@ impl Smt<'_> {
                     )));
                 }
                 Ok(solver::Answer::Unsat) => {
-                    self.decided = q.refutes && q.unencoded.is_empty() && !q.cut;
+                    let shown = q.refutes && q.unencoded.is_empty();
+                    self.decided = shown && !q.cut && !bounded;
+                    let tested = match q.models {
+                        0 => String::new(),
+                        1 => " (1 model tested)".into(),
+                        n => format!(" ({n} models tested)"),
+                    };
+                    let within = if bounded { " within the size" } else { "" };
                     res.note = Some(if self.decided {
-                        let tested = match q.models {
-                            0 => String::new(),
-                            1 => " (1 model tested)".into(),
-                            n => format!(" ({n} models tested)"),
-                        };
                         format!("the SMT solver showed that no value is a counterexample{tested}")
-                    } else if q.cut && q.refutes && q.unencoded.is_empty() {
-                        format!("the SMT solver showed that no value is a counterexample whose recursion unrolls within {unroll} calls")
+                    } else if shown && q.cut {
+                        format!("the SMT solver showed that no value{within} is a counterexample whose recursion unrolls within {unroll} calls{tested}")
+                    } else if shown {
+                        format!("the SMT solver showed that no value{within} is a counterexample{tested}")
                     } else {
                         format!("every assignment the solver found within the bounds was tested ({} models)", q.models)
                     });
@@ -530,7 +645,9 @@ impl Smt<'_> {
             let model = match q.model(self.c) {
                 Ok(Some(m)) => m,
                 Ok(None) => {
-                    break Some(End::Stopped(Stop::NotExecutable("a model the tester cannot read".into())));
+                    break Some(End::Stopped(Stop::NotExecutable(
+                        "a model the tester cannot read (a negative `nat` in a value the size does not bound)".into(),
+                    )));
                 }
                 Err(e) => break io(e),
             };
@@ -545,12 +662,12 @@ impl Smt<'_> {
                 // A share of the time left goes to making it small.
                 let share = deadline.saturating_duration_since(Instant::now()) / 4;
                 let until = Instant::now() + share.min(Duration::from_secs(2));
-                let small = if q.refutes { self.smaller(q, vals.clone(), until) } else { vals.clone() };
+                let small = if q.refutes { self.smaller(q, vals.clone(), turn.size, until) } else { vals.clone() };
                 if let Some(end) = turn.judge.verdict(self.c, &self.sched, &small) {
                     break Some(end);
                 }
             }
-            if let Err(e) = q.block(&model) {
+            if let Err(e) = q.block(self.c, &model) {
                 break io(e);
             }
         };
