@@ -107,8 +107,8 @@ impl QuickcheckRun {
     }
 
     /// `exhaustive, size 3, 14 tests, 0.002 s` (with the seed of a random run, shrinking,
-    /// narrowing's partial cases and refinements, and the tests that passed the premises
-    /// when asked for).
+    /// narrowing's partial cases and refinements, the SMT solver's name, models and time,
+    /// and the tests that passed the premises when asked for).
     pub fn figures(&self) -> String {
         let r = &self.report;
         if r.tests == 0 && r.size == 0 && r.outcome == OutcomeKind::NotExecutable {
@@ -126,6 +126,9 @@ impl QuickcheckRun {
             s.push_str(&format!(" ({} passed the premises)", r.passed_premises));
         }
         s.push_str(&format!(", {:.3} s", r.seconds));
+        if let Some(sv) = &r.solver {
+            s.push_str(&format!(", {}: {} in {:.3} s", sv.name, plural(sv.models, "model"), sv.seconds));
+        }
         if let Some(seed) = r.seed {
             s.push_str(&format!(", seed {seed}"));
         }

@@ -19,7 +19,9 @@
 //!   per case of the outermost `∃` variables, with the values that refute it), `tests` (for narrowing: partial cases), `refinements` (narrowing's
 //!   holes refined, `null` for the others), `passed_premises`, `size`, `seconds`, `seed`
 //!   (random runs), `exhausted` (the whole space of finite types was tested), `shrink`
-//!   (`{"size_before", "size_after", "attempts", "seconds"}` or `null`), `log` (with
+//!   (`{"size_before", "size_after", "attempts", "seconds"}` or `null`), `solver` (the
+//!   `smt` tester's `{"name", "models", "seconds"}`: the solver's name and version, the
+//!   models decoded, the time spent waiting for it; `null` for the others), `log` (with
 //!   `verbose`: one line per instance and size tested).
 //! - `ir` (`--dump-ir`): `file`, `ir`.
 //! - `summary`, always the last record: `errors`, `warnings`, `values`, `lemmas`,
@@ -115,6 +117,7 @@ pub struct RunRecord<'a> {
     pub seed: Option<u64>,
     pub exhausted: bool,
     pub shrink: Option<ShrinkRecord>,
+    pub solver: Option<SolverRecord<'a>>,
     /// With `verbose`: what each instance and size did.
     pub log: &'a [String],
 }
@@ -138,6 +141,13 @@ impl Serialize for Pairs<'_> {
 pub struct EvaluatedRecord<'a> {
     pub term: &'a str,
     pub value: &'a str,
+}
+
+#[derive(Debug, Serialize)]
+pub struct SolverRecord<'a> {
+    pub name: &'a str,
+    pub models: u64,
+    pub seconds: f64,
 }
 
 #[derive(Debug, Serialize)]
@@ -294,6 +304,7 @@ fn run_record<'a>(file: &'a SourceFile, run: &'a QuickcheckRun) -> RunRecord<'a>
             attempts: s.attempts,
             seconds: s.seconds,
         }),
+        solver: r.solver.as_ref().map(|s| SolverRecord { name: &s.name, models: s.models, seconds: s.seconds }),
         log: &r.log,
     }
 }

@@ -94,6 +94,14 @@ fn main() -> ExitCode {
         },
         progress: args.format == Format::Human && io::stderr().is_terminal(),
     };
+    // Once per run: a portfolio tester this machine cannot run (`smt` without a solver).
+    if !args.skip_tests && options.analysis.overrides.tester.is_none() {
+        for t in options.analysis.registry.portfolio() {
+            if let Some(why) = t.unavailable() {
+                eprintln!("note: the default portfolio runs without the `{}` tester: {why}", t.name());
+            }
+        }
+    }
     let format = args.format;
     let skip_tests = args.skip_tests;
     let files = args.files;

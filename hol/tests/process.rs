@@ -290,6 +290,10 @@ fn without_a_solver_smt_is_not_executable_and_says_why() {
         .expect("hol runs");
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}");
+    // Said once per run, on standard error (standard output stays the report).
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let note = "note: the default portfolio runs without the `smt` tester: no SMT solver found (install z3 or set HOL_SMT_SOLVER)";
+    assert_eq!(stderr.matches(note).count(), 1, "{stderr}");
     assert!(
         stdout.contains(
             "N.thy:3: lemma \"(x::nat) * x ≠ 1849\": not executable (no SMT solver found (install z3 or set HOL_SMT_SOLVER); smt)"
@@ -310,4 +314,28 @@ fn without_a_solver_smt_is_not_executable_and_says_why() {
         stdout.contains("not executable (no SMT solver found (install z3 or set HOL_SMT_SOLVER); smt)"),
         "{stdout}"
     );
+}
+
+/// An `smt` run's report names the solver and its version, the models decoded and the time
+/// spent in the solver (JSON `solver`, and the figures of the human report); other testers'
+/// records have `"solver": null`. Needs z3 (`scripts/test` installs it).
+#[cfg(unix)]
+#[test]
+fn an_smt_run_reports_its_solver() {
+    let dir = scratch("solver-report");
+    std::fs::write(
+        dir.join("S.thy"),
+        "theory S imports Main begin\nlemma \"(x::nat) * x ≠ 1849\"\n  quickcheck[smt]\n  quickcheck[exhaustive]\n  oops\nend\n",
+    )
+    .unwrap();
+    let r = run(&dir, &["check", "--format", "json", "S.thy"]);
+    let runs: Vec<Value> = records(&r.stdout).into_iter().filter(|r| r["kind"] == "quickcheck").collect();
+    assert_eq!(runs.len(), 2, "{}", r.stdout);
+    let solver = &runs[0]["solver"];
+    assert!(solver["name"].as_str().is_some_and(|n| n.starts_with("z3 ") && n.len() > 3), "{solver}");
+    assert!(solver["models"].as_u64().is_some_and(|m| m >= 1), "{solver}");
+    assert!(solver["seconds"].as_f64().is_some_and(|s| s > 0.0), "{solver}");
+    assert_eq!(runs[1]["solver"], Value::Null);
+    let human = run(&dir, &["check", "S.thy"]);
+    assert!(human.stdout.contains(", z3 "), "{}", human.stdout);
 }

@@ -9,7 +9,7 @@
 use crate::budget::{deadline_after, Budget, Cancel};
 use crate::case::{recheck, Recheck};
 use crate::options::Options;
-use crate::outcome::{OutcomeKind, Report};
+use crate::outcome::{OutcomeKind, Report, SolverStats};
 use crate::portfolio;
 use crate::program::Schedule;
 use crate::registry::{Registry, TesterName};
@@ -239,6 +239,11 @@ pub(crate) fn run(
         }
         if res.shrink.is_some() {
             report.shrink = res.shrink;
+        }
+        if let Some(sv) = res.solver {
+            let total = report.solver.get_or_insert(SolverStats { name: sv.name.clone(), models: 0, seconds: 0.0 });
+            total.models += sv.models;
+            total.seconds += sv.seconds;
         }
         // The last size's word (of the last instance) stands.
         note = res.note;

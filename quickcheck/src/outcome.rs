@@ -81,6 +81,17 @@ pub struct ShrinkStats {
     pub seconds: f64,
 }
 
+/// What an SMT solver did in a run (the `smt` tester).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SolverStats {
+    /// The binary's name and the version it reports: `z3 4.8.12`.
+    pub name: String,
+    /// Models decoded and tested (counterexamples made smaller included).
+    pub models: u64,
+    /// Time spent waiting for its answers.
+    pub seconds: f64,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Report {
     /// The tester that ran (for the portfolio, the one whose answer this is).
@@ -110,6 +121,8 @@ pub struct Report {
     /// statement holds for these types.
     pub exhausted: bool,
     pub shrink: Option<ShrinkStats>,
+    /// The SMT solver's name, models and time, for a tester that asks one.
+    pub solver: Option<SolverStats>,
     /// With `verbose`: one line per instance and size tested, in order.
     pub log: Vec<String>,
     /// The run was cancelled from outside (`Cancel`) before it answered: the outcome is a
@@ -133,6 +146,7 @@ impl Report {
             seed: None,
             exhausted: false,
             shrink: None,
+            solver: None,
             log: Vec::new(),
             cancelled: false,
         }

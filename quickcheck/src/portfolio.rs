@@ -34,6 +34,13 @@ pub fn run(
 ) -> Report {
     let rows = registry.portfolio();
     let applies = |t: &&dyn Tester| conjectures.iter().all(|c| t.applies(c).is_ok() && t.suits(c));
+    // A tester that would run but cannot on this machine is left out, and said so.
+    let unavailable: Vec<String> = rows
+        .iter()
+        .filter(|t| applies(t))
+        .filter_map(|t| t.unavailable().map(|why| format!("{}: not run: {why}", t.name())))
+        .collect();
+    let rows: Vec<&dyn Tester> = rows.into_iter().filter(|t| t.unavailable().is_none()).collect();
     // When none applies, they all run, so the report says why.
     let rows: Vec<&dyn Tester> =
         if rows.iter().any(applies) { rows.into_iter().filter(applies).collect() } else { rows };
@@ -89,7 +96,9 @@ pub fn run(
             reports.push((coverage, row, r));
         }
     });
-    pick(reports).unwrap_or_else(|| Report::new(registry.default_name(), OutcomeKind::Error))
+    let mut report = pick(reports).unwrap_or_else(|| Report::new(registry.default_name(), OutcomeKind::Error));
+    report.log.splice(0..0, unavailable);
+    report
 }
 
 /// The least grace the other testers get once one has covered every case up to the size:

@@ -37,6 +37,10 @@ pub enum Answer {
 /// A running solver.
 pub struct Solver {
     pub ctx: Context,
+    /// The binary's name and the version it reports (`z3 4.8.12`).
+    pub name: String,
+    /// Time spent in `check`.
+    pub spent: Duration,
 }
 
 impl Solver {
@@ -45,11 +49,17 @@ impl Solver {
         // Rounded up, and one more: a safety net behind the time limits of the checks, which
         // end at `deadline` themselves.
         let secs = deadline.saturating_duration_since(Instant::now()).as_secs() + 2;
-        let ctx = ContextBuilder::new()
+        let mut ctx = ContextBuilder::new()
             .solver(binary)
             .solver_args(["-smt2".to_owned(), "-in".to_owned(), format!("-T:{secs}")])
             .build()?;
-        Ok(Solver { ctx })
+        let binary_name =
+            binary.file_name().map_or_else(|| binary.display().to_string(), |n| n.to_string_lossy().into_owned());
+        let name = match version(&mut ctx)? {
+            Some(v) => format!("{binary_name} {v}"),
+            None => binary_name,
+        };
+        Ok(Solver { ctx, name, spent: Duration::ZERO })
     }
 
     /// `check-sat`, limited to the time left before `deadline`, in slices that double
@@ -66,7 +76,9 @@ impl Solver {
             let ms = self.ctx.numeral(limit.as_millis().max(1) as u64);
             self.ctx.set_option(":timeout", ms)?;
             let started = Instant::now();
-            match self.ctx.check()? {
+            let response = self.ctx.check();
+            self.spent += started.elapsed();
+            match response? {
                 Response::Sat => return Ok(Answer::Sat),
                 Response::Unsat => return Ok(Answer::Unsat),
                 Response::Unknown => {}
@@ -82,3 +94,17 @@ impl Solver {
 
 /// The first slice of a `check-sat` (`Solver::check`).
 const FIRST_SLICE: Duration = Duration::from_millis(25);
+
+/// The version the solver reports (`(get-info :version)` answers `(:version "4.8.12")`).
+fn version(ctx: &mut Context) -> std::io::Result<Option<String>> {
+    let ask = ctx.list(vec![ctx.atom("get-info"), ctx.atom(":version")]);
+    ctx.raw_send(ask)?;
+    let answer = ctx.raw_recv()?;
+    let version = ctx.get_list(answer).and_then(|l| match l {
+        [key, v] if ctx.get_atom(*key) == Some(":version") => {
+            ctx.get_str(*v).or_else(|| ctx.get_atom(*v)).map(|v| v.trim_matches('"').to_owned())
+        }
+        _ => None,
+    });
+    Ok(version)
+}

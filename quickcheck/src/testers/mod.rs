@@ -52,6 +52,13 @@ pub trait Tester: Send + Sync {
         Ok(())
     }
 
+    /// Why it cannot run on this machine at all, if so (`smt` without an SMT solver): named,
+    /// its runs are not executable with this reason; the portfolio leaves it out and its
+    /// report's log says so.
+    fn unavailable(&self) -> Option<String> {
+        None
+    }
+
     /// Whether it runs in the default portfolio (no tester named).
     fn in_portfolio(&self) -> bool {
         false
@@ -143,4 +150,7 @@ pub struct SizeResult {
     pub peak_slots: Option<u64>,
     /// Lines for the `verbose` report (the smart generators' data flow).
     pub log: Vec<String>,
+    /// An SMT solver's work in this size (`smt`): its name, the models decoded and the
+    /// time spent, which the run adds up.
+    pub solver: Option<crate::outcome::SolverStats>,
 }

@@ -28,6 +28,7 @@
 
 use crate::case::{run_step, Flow};
 use crate::driver::Turn;
+use crate::outcome::SolverStats;
 use crate::program::{PartRef, Schedule, Step};
 use crate::runner::{Runner, Stop};
 use crate::smt::{encode, solver};
@@ -81,7 +82,11 @@ impl Tester for SmtTester {
     }
 
     fn not_executable(&self, conjecture: &Conjecture) -> Option<String> {
-        conjecture.not_executable.clone().or_else(|| solver::find().is_none().then(|| solver::NO_SOLVER.to_owned()))
+        conjecture.not_executable.clone().or_else(|| self.unavailable())
+    }
+
+    fn unavailable(&self) -> Option<String> {
+        solver::find().is_none().then(|| solver::NO_SOLVER.to_owned())
     }
 
     fn applies(&self, c: &Conjecture) -> Result<(), String> {
@@ -115,7 +120,6 @@ impl Tester for SmtTester {
                 .iter()
                 .chain([&c.conclusion])
                 .all(|p| encode::call(&probe, &c.program, &sorts, p.fun, &args, &funs, 1, "p").is_ok())
-            && solver::find().is_some()
     }
 
     fn coverage(&self) -> Coverage {
@@ -549,10 +553,7 @@ impl Search for Smt<'_> {
             None => match Query::new(self.c, &binary, deadline) {
                 Ok(q) => {
                     // The binary's name, not its path: the same on every machine.
-                    let name = binary
-                        .file_name()
-                        .map_or_else(|| binary.display().to_string(), |n| n.to_string_lossy().into_owned());
-                    res.log = vec![format!("smt: solver {name}")];
+                    res.log = vec![format!("smt: solver {}", q.solver.name)];
                     q
                 }
                 Err(e) => {
@@ -561,7 +562,13 @@ impl Search for Smt<'_> {
                 }
             },
         };
+        let (models, spent) = (q.models, q.solver.spent);
         res.end = self.search(&mut q, turn, &mut res);
+        res.solver = Some(SolverStats {
+            name: q.solver.name.clone(),
+            models: q.models - models,
+            seconds: (q.solver.spent - spent).as_secs_f64(),
+        });
         self.query = Some(q);
         res
     }
