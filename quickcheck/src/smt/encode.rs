@@ -7,12 +7,13 @@
 //! elements (`x ∈ A` is "some guard holds and its element is x"), so `set xs`, `∀y∈set ys`,
 //! `distinct` and quantifiers over finite types unfold into plain terms. Functions are
 //! inlined, `λ`s and partial applications applied where they are called, a recursive
-//! function unrolled to a bound: a call past it is a fresh value under a *cut*, the
+//! function (or an inductive predicate, its clauses matched against their conclusions)
+//! unrolled to a bound: a call past it is a fresh value under a *cut*, the
 //! condition under which evaluation reaches it, which the tester asserts false, so no model
 //! rests on a call that was not unrolled. An underspecified value (`hd []`) is a fresh,
 //! unconstrained one: evaluation of the decoded model says the model met it. What has no
-//! encoding (an inductive predicate, a quantifier over an infinite type, a set of an
-//! infinite type's complement) is an `Err` naming it, and the tester checks that part
+//! encoding (an inductive clause with a variable only in its premises, a quantifier over
+//! an infinite type, a set of an infinite type's complement) is an `Err` naming it, and the tester checks that part
 //! after decoding instead.
 //!
 //! Every term is total, so naming a term with a fresh constant is sound under any
@@ -21,7 +22,7 @@
 //! What it does not know: the solver process, models' meaning, the tester's loop.
 
 use easy_smt::{Context, SExpr, SExprData};
-use lang::core::ir::{CtorRef, DataId, Expr, FunId, Lit, NumTy, Prim, Program, Ty, VarId};
+use lang::core::ir::{CtorRef, DataId, Expr, FunId, Lit, NumTy, PredId, Prim, Program, Ty, VarId};
 use lang::interp::{Int, Value};
 use lang::types::hir::Quant;
 use std::collections::HashMap;
@@ -219,6 +220,7 @@ pub fn call(
         apps: Vec::new(),
         side: Vec::new(),
         inlining: Vec::new(),
+        unfolding: Vec::new(),
         unroll,
         path: Vec::new(),
         cuts: Vec::new(),
@@ -272,6 +274,8 @@ struct Encoder<'a> {
     side: Vec<SExpr>,
     /// The functions being inlined, innermost last.
     inlining: Vec<FunId>,
+    /// The inductive predicates being unfolded, innermost last.
+    unfolding: Vec<PredId>,
     /// How many calls of one function deep a recursion is unrolled.
     unroll: usize,
     /// The conditions of the branches around the term being encoded.
@@ -576,12 +580,106 @@ impl<'a> Encoder<'a> {
                 let holds = self.over(*var, &range, body, env)?;
                 Sym::Set(Rc::new(range.iter().zip(holds).map(|((g, x), b)| (c.and(*g, b), *x)).collect()))
             }
-            Expr::Pred(..) => return Err("an inductive predicate".into()),
+            Expr::Pred(p, args) => {
+                let params = &self.prog.inductive(*p).params;
+                let mut syms = Vec::with_capacity(args.len());
+                for (a, ty) in args.iter().zip(params) {
+                    let a = self.expr(a, env, Some(ty))?;
+                    syms.push(self.named(a, ty)?);
+                }
+                self.pred(*p, &syms)?
+            }
             Expr::Undefined(_) => {
                 let ty = ty.ok_or("an underspecified value of unknown type")?;
                 self.fresh_value(ty)?
             }
         })
+    }
+
+    /// An inductive predicate applied to `args`, unfolded: some clause whose conclusion
+    /// matches the arguments has its premises hold, recursion unfolded `unroll` levels deep
+    /// (a premise past it is cut: never reached by a model). A clause's variables are read
+    /// off its conclusion (constructors, `Suc`, literals inverted), so the encoding holds
+    /// under negation too; a clause with a variable only in its premises (`star r x y ⟹
+    /// star r y z ⟹ star r x z`) has no encoding.
+    fn pred(&mut self, p: PredId, args: &[Sym<'a>]) -> Result<Sym<'a>, String> {
+        let c = self.ctx;
+        let def = self.prog.inductive(p);
+        if self.unfolding.iter().filter(|q| **q == p).count() >= self.unroll {
+            self.cuts.push(all(c, self.path.clone()));
+            return self.fresh_value(&Ty::Bool);
+        }
+        self.calls += 1;
+        if self.calls > MAX_CALLS {
+            return Err(format!("unfolding `{}` takes more than {MAX_CALLS} steps", def.name));
+        }
+        let mut cases = Vec::with_capacity(def.clauses.len());
+        for clause in &def.clauses {
+            let (mut env, mut conds, mut later) = (Env::new(), Vec::new(), Vec::new());
+            for (pat, a) in clause.head.iter().zip(args) {
+                self.invert(pat, a.clone(), &mut env, &mut conds, &mut later)?;
+            }
+            if clause.vars.iter().any(|(v, _)| !env.contains_key(v)) {
+                return Err(format!(
+                    "an inductive predicate (`{}`) with a clause variable only in its premises",
+                    def.name
+                ));
+            }
+            for (pat, x) in later {
+                let t = self.expr(pat, &env, None)?;
+                conds.push(c.eq(x, self.term(t)?));
+            }
+            let matches = all(c, conds);
+            self.path.push(matches);
+            self.unfolding.push(p);
+            let premises: Result<Vec<SExpr>, String> = clause
+                .premises
+                .iter()
+                .map(|prem| self.expr(prem, &env, Some(&Ty::Bool)).and_then(|s| self.term(s)))
+                .collect();
+            self.unfolding.pop();
+            self.path.pop();
+            cases.push(all(c, std::iter::once(matches).chain(premises?).collect()));
+        }
+        Ok(Sym::Term(any(c, cases)))
+    }
+
+    /// Matches `x` against `pat`, a clause's conclusion argument: binds its variables in
+    /// `env`, collects the conditions of the match; a term that is no pattern (`n + 2`) is
+    /// compared once every variable is bound (`later`).
+    fn invert(
+        &mut self,
+        pat: &'a Expr,
+        x: Sym<'a>,
+        env: &mut Env<'a>,
+        conds: &mut Vec<SExpr>,
+        later: &mut Vec<(&'a Expr, SExpr)>,
+    ) -> Result<(), String> {
+        let c = self.ctx;
+        match pat {
+            Expr::Var(v) => match env.get(v) {
+                Some(Sym::Term(t)) => conds.push(c.eq(*t, self.term(x)?)),
+                Some(_) => return Err("an inductive clause repeating a function or set variable".into()),
+                None => {
+                    env.insert(*v, x);
+                }
+            },
+            Expr::Ctor(r, fields) => {
+                let x = self.term(x)?;
+                conds.push(is_ctor(c, *r, x));
+                for (i, f) in fields.iter().enumerate() {
+                    let sel = c.list(vec![c.atom(selector_name(*r, i)), x]);
+                    self.invert(f, Sym::Term(sel), env, conds, later)?;
+                }
+            }
+            Expr::Prim(Prim::Suc, args) if args.len() == 1 => {
+                let x = self.term(x)?;
+                conds.push(c.gte(x, c.numeral(1)));
+                self.invert(&args[0], Sym::Term(c.sub(x, c.numeral(1))), env, conds, later)?;
+            }
+            _ => later.push((pat, self.term(x)?)),
+        }
+        Ok(())
     }
 
     /// The type of the next argument a function value takes, where known.

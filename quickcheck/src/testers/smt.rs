@@ -23,7 +23,7 @@
 //! uninterpreted function, decoded as the finite map of its values where the parts apply
 //! it (`(λ_. 0)(0 := 10, 10 := 20)`). What this version does not encode yet (issue 25):
 //! variables of set types and other function types (the tester does not apply), inductive
-//! predicates (checked on each model). A query runs in time slices that double,
+//! clauses with a variable only in their premises (checked on each model). A query runs in time slices that double,
 //! cancellation looked at between them (`solver::Solver::check`).
 
 use crate::case::{run_step, Flow};
