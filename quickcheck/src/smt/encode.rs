@@ -127,27 +127,29 @@ fn selector_name(c: CtorRef, field: usize) -> String {
     format!("D{}_{}_{}", c.data.0, c.tag, field)
 }
 
-/// A variable of function type the solver chooses: an uninterpreted function of one
-/// argument into a sort without `nat`s inside a datatype (a model's `nat` must not be
-/// negative, and only a number result can be constrained at each application).
+/// A variable of function type the solver chooses: an uninterpreted function of its
+/// (curried) arguments, each with a sort, into a sort without `nat`s inside a datatype (a
+/// model's `nat` must not be negative, and only a number result can be constrained at each
+/// application).
 #[derive(Clone, Debug)]
 pub struct FunVar {
     pub sym: SExpr,
-    pub arg: Ty,
+    pub args: Vec<Ty>,
     pub ret: Ty,
 }
 
 impl FunVar {
-    /// `ty`'s function variable, if it is one: one argument with a sort, the result a
-    /// truth value, a number, or a datatype with a sort and no `nat` inside.
+    /// `ty`'s function variable, if it is one: arguments with sorts, the result a truth
+    /// value, a number, or a datatype with a sort and no `nat` inside.
     pub fn of(ctx: &Context, prog: &Program, sorts: &Sorts, sym: SExpr, ty: &Ty) -> Option<FunVar> {
-        let Ty::Fun(a, r) = ty else { return None };
-        let ret_ok = match &**r {
+        let (args, ret) = ty.uncurry();
+        let ret_ok = match ret {
             Ty::Bool | Ty::Nat | Ty::Int => true,
-            Ty::Data(_) => sorts.sort(ctx, r).is_some() && !prog.type_contains(r, &|t| *t == Ty::Nat),
+            Ty::Data(_) => sorts.sort(ctx, ret).is_some() && !prog.type_contains(ret, &|t| *t == Ty::Nat),
             _ => false,
         };
-        (sorts.sort(ctx, a).is_some() && ret_ok).then(|| FunVar { sym, arg: (**a).clone(), ret: (**r).clone() })
+        let args_ok = !args.is_empty() && args.iter().all(|a| sorts.sort(ctx, a).is_some());
+        (args_ok && ret_ok).then(|| FunVar { sym, args: args.into_iter().cloned().collect(), ret: ret.clone() })
     }
 }
 
@@ -190,9 +192,9 @@ pub struct Encoded {
     /// The fresh constants (cut calls' values, underspecified values, named terms), with
     /// their sorts, to declare.
     pub fresh: Vec<(String, SExpr)>,
-    /// Each application of a function variable: its symbol and the argument's term (where
+    /// Each application of a function variable: its symbol and the arguments' terms (where
     /// a model's function is read).
-    pub apps: Vec<(SExpr, SExpr)>,
+    pub apps: Vec<(SExpr, Vec<SExpr>)>,
     /// Facts to assert with the term: the definitions of named terms, and that a `nat`
     /// function's value at each point it is applied to is ≥ 0.
     pub side: Vec<SExpr>,
@@ -232,7 +234,7 @@ pub fn call(
         .iter()
         .map(|a| match a {
             Arg::Term(t) => Sym::Term(*t),
-            Arg::Fun(i) => Sym::FunVar(*i),
+            Arg::Fun(i) => Sym::FunVar(*i, Rc::new(Vec::new())),
         })
         .collect();
     let term = e.call(f, args)?;
@@ -247,8 +249,8 @@ enum Sym<'p> {
     Term(SExpr),
     /// A finite set: its possible elements, each present when its guard holds.
     Set(Rc<Vec<(SExpr, SExpr)>>),
-    /// Function variable number `i`.
-    FunVar(usize),
+    /// Function variable number `i`, applied to the arguments so far.
+    FunVar(usize, Rc<Vec<SExpr>>),
     /// A function value applied to fewer arguments than it takes.
     Closure(Rc<Closure<'p>>),
 }
@@ -270,7 +272,7 @@ struct Encoder<'a> {
     prog: &'a Program,
     sorts: &'a Sorts,
     funs: &'a [FunVar],
-    apps: Vec<(SExpr, SExpr)>,
+    apps: Vec<(SExpr, Vec<SExpr>)>,
     side: Vec<SExpr>,
     /// The functions being inlined, innermost last.
     inlining: Vec<FunId>,
@@ -378,7 +380,7 @@ impl<'a> Encoder<'a> {
         match s {
             Sym::Term(t) => Ok(t),
             Sym::Set(_) => Err("a set where a value of a sort was expected".into()),
-            Sym::FunVar(_) | Sym::Closure(_) => Err("a function value compared or computed with".into()),
+            Sym::FunVar(..) | Sym::Closure(_) => Err("a function value compared or computed with".into()),
         }
     }
 
@@ -685,7 +687,7 @@ impl<'a> Encoder<'a> {
     /// The type of the next argument a function value takes, where known.
     fn next_param(&self, g: &Sym) -> Option<Ty> {
         match g {
-            Sym::FunVar(i) => Some(self.funs[*i].arg.clone()),
+            Sym::FunVar(i, applied) => self.funs[*i].args.get(applied.len()).cloned(),
             Sym::Closure(cl) => match &cl.code {
                 Code::Fun(f) => self.prog.fun(*f).params.get(cl.args.len()).map(|(_, t)| t.clone()),
                 Code::Lambda { params, .. } => params.get(cl.args.len()).map(|(_, t)| t.clone()),
@@ -698,12 +700,16 @@ impl<'a> Encoder<'a> {
     /// runs once it has all of them.
     fn apply(&mut self, g: Sym<'a>, a: Sym<'a>, ty: Option<&Ty>) -> Result<Sym<'a>, String> {
         match g {
-            Sym::FunVar(i) => {
+            Sym::FunVar(i, applied) => {
                 let fv = &self.funs[i];
+                let mut args = (*applied).clone();
+                args.push(self.term(a)?);
+                if args.len() < fv.args.len() {
+                    return Ok(Sym::FunVar(i, Rc::new(args)));
+                }
                 let (sym, nat) = (fv.sym, fv.ret == Ty::Nat);
-                let arg = self.term(a)?;
-                self.apps.push((sym, arg));
-                let app = self.ctx.list(vec![sym, arg]);
+                let app = self.ctx.list(std::iter::once(sym).chain(args.iter().copied()).collect());
+                self.apps.push((sym, args));
                 if nat {
                     self.side.push(self.ctx.gte(app, self.ctx.numeral(0)));
                 }

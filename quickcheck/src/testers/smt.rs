@@ -95,7 +95,7 @@ impl Tester for SmtTester {
         match used(c).into_iter().find(|v| !encode::encodable(&probe, &c.program, &sorts, &c.vars[*v].ty)) {
             None => Ok(()),
             Some(v) => Err(format!(
-                "the smt tester encodes variables of type bool, nat, int, datatypes of these, and functions from them into them (no nat inside a datatype result) only (so far): `{}` is not one",
+                "the smt tester encodes variables of type bool, nat, int, datatypes of these, and curried functions from them into them (no nat inside a datatype result) only (so far): `{}` is not one",
                 c.vars[v].name
             )),
         }
@@ -194,8 +194,8 @@ struct Query {
     /// The function variables some part reads, and the variable each is.
     funs: Vec<encode::FunVar>,
     fun_vars: Vec<usize>,
-    /// Where the size's encoding applies a function variable: symbol and argument term.
-    apps: Vec<(SExpr, SExpr)>,
+    /// Where the size's encoding applies a function variable: symbol and argument terms.
+    apps: Vec<(SExpr, Vec<SExpr>)>,
     /// The parts' arguments, at the variables they stand for.
     args: Vec<encode::Arg>,
     /// Whether the negated conclusion is asserted (mode b).
@@ -224,8 +224,13 @@ impl Query {
             match arg {
                 encode::Arg::Fun(i) => {
                     let f = &funs[*i];
-                    let (Some(a), Some(r)) = (sorts.sort(ctx, &f.arg), sorts.sort(ctx, &f.ret)) else { continue };
-                    ctx.declare_fun(format!("x{v}"), vec![a], r)?;
+                    let (Some(a), Some(r)) = (
+                        f.args.iter().map(|a| sorts.sort(ctx, a)).collect::<Option<Vec<_>>>(),
+                        sorts.sort(ctx, &f.ret),
+                    ) else {
+                        continue;
+                    };
+                    ctx.declare_fun(format!("x{v}"), a, r)?;
                     fun_vars.push(v);
                 }
                 encode::Arg::Term(x) => {
@@ -297,20 +302,34 @@ impl Query {
             // Mode a runs the conclusion on each model, and it may apply a function variable
             // anywhere: over a finite domain the model gives the whole function (so blocking
             // it enumerates every function, as the exhaustive tester does).
+            let (mut whole, mut nonneg) = (Vec::new(), Vec::new());
             for f in &self.funs {
-                let domain = lang::interp::enumerate(&c.program, &f.arg).filter(|vs| vs.len() <= FUN_DOMAIN_CAP);
-                for v in domain.into_iter().flatten() {
-                    if let Some(t) = encode::value_term(&self.solver.ctx, &c.program, &self.sorts, &v, &f.arg) {
-                        if let Some(side) = (f.ret == Ty::Nat).then(|| {
-                            let app = self.solver.ctx.list(vec![f.sym, t]);
-                            self.solver.ctx.gte(app, self.solver.ctx.numeral(0))
-                        }) {
-                            self.solver.ctx.assert(side)?;
-                        }
-                        self.apps.push((f.sym, t));
+                let ctx = &self.solver.ctx;
+                let mut points: Vec<Vec<SExpr>> = vec![Vec::new()];
+                for a in &f.args {
+                    let domain = lang::interp::enumerate(&c.program, a).filter(|vs| vs.len() <= FUN_DOMAIN_CAP);
+                    let terms: Option<Vec<SExpr>> = domain.and_then(|vs| {
+                        vs.iter().map(|v| encode::value_term(ctx, &c.program, &self.sorts, v, a)).collect()
+                    });
+                    let (Some(terms), true) = (terms, points.len() <= FUN_DOMAIN_CAP) else {
+                        points.clear();
+                        break;
+                    };
+                    points =
+                        points.iter().flat_map(|p| terms.iter().map(move |t| [p.clone(), vec![*t]].concat())).collect();
+                }
+                for p in points.into_iter().filter(|p| p.len() == f.args.len()) {
+                    if f.ret == Ty::Nat {
+                        let app = ctx.list(std::iter::once(f.sym).chain(p.iter().copied()).collect());
+                        nonneg.push(ctx.gte(app, ctx.numeral(0)));
                     }
+                    whole.push((f.sym, p));
                 }
             }
+            for fact in nonneg {
+                self.solver.ctx.assert(fact)?;
+            }
+            self.apps.extend(whole);
         }
         Ok(())
     }
@@ -337,12 +356,14 @@ impl Query {
     /// finite map of its values where the parts apply it, 0 or `False` elsewhere), and the
     /// applications' terms with their values, for blocking the model.
     fn model(&mut self, c: &Conjecture) -> std::io::Result<Option<Model>> {
-        let app_terms: Vec<SExpr> = self.apps.iter().map(|(f, a)| self.solver.ctx.list(vec![*f, *a])).collect();
+        let ctx = &self.solver.ctx;
+        let app_terms: Vec<SExpr> =
+            self.apps.iter().map(|(f, a)| ctx.list(std::iter::once(*f).chain(a.iter().copied()).collect())).collect();
         let terms: Vec<SExpr> = self
             .consts
             .iter()
             .map(|(_, x)| *x)
-            .chain(self.apps.iter().map(|(_, a)| *a))
+            .chain(self.apps.iter().flat_map(|(_, a)| a.iter().copied()))
             .chain(app_terms.iter().copied())
             .collect();
         let got: Vec<SExpr> = if terms.is_empty() {
@@ -352,7 +373,7 @@ impl Query {
         };
         let ctx = &self.solver.ctx;
         let (consts, rest) = got.split_at(self.consts.len());
-        let (args, results) = rest.split_at(self.apps.len());
+        let (args, results) = rest.split_at(rest.len() - self.apps.len());
         let mut vals = vec![None; c.vars.len()];
         for ((v, _), value) in self.consts.iter().zip(consts) {
             if !self.generated[*v] {
@@ -363,25 +384,27 @@ impl Query {
                 None => return Ok(None),
             }
         }
+        // Each application's arguments, in order.
+        let mut arg_values = args.iter();
+        let mut points: Vec<Vec<SExpr>> = Vec::with_capacity(self.apps.len());
+        for (_, a) in &self.apps {
+            points.push(arg_values.by_ref().take(a.len()).copied().collect());
+        }
         for (f, v) in self.funs.iter().zip(&self.fun_vars) {
             let Some(default) = encode::default_value(&c.program, &f.ret) else { return Ok(None) };
             let mut entries = Vec::new();
-            for (((g, _), arg), result) in self.apps.iter().zip(args).zip(results) {
+            for (((g, _), point), result) in self.apps.iter().zip(&points).zip(results) {
                 if *g != f.sym {
                     continue;
                 }
-                let (Some(k), Some(x)) =
-                    (encode::decode(ctx, &c.program, *arg, &f.arg), encode::decode(ctx, &c.program, *result, &f.ret))
-                else {
+                let keys: Option<Vec<Value>> =
+                    point.iter().zip(&f.args).map(|(k, ty)| encode::decode(ctx, &c.program, *k, ty)).collect();
+                let (Some(keys), Some(x)) = (keys, encode::decode(ctx, &c.program, *result, &f.ret)) else {
                     return Ok(None);
                 };
-                if x != default {
-                    entries.push((k, x));
-                }
+                entries.push((keys, x));
             }
-            entries.sort_by(|a, b| a.0.cmp(&b.0));
-            entries.dedup_by(|a, b| a.0 == b.0);
-            vals[*v] = Some(Value::Fun(std::rc::Rc::new(lang::interp::Closure::Map { default, entries })));
+            vals[*v] = Some(curried(f.args.len(), &default, entries));
         }
         self.models += 1;
         let apps = app_terms.into_iter().zip(results.iter().copied()).collect();
@@ -411,11 +434,56 @@ impl Query {
     fn magnitude(&self, c: &Conjecture, size: u64) -> SExpr {
         let ctx = &self.solver.ctx;
         let mut budget = WITHIN_BUDGET;
-        let terms = self.consts.iter().filter(|(v, _)| self.generated[*v]).flat_map(|(v, x)| {
-            encode::magnitudes(ctx, &c.program, &c.vars[*v].ty, size, *x, &mut budget).unwrap_or_default()
-        });
-        ctx.plus_many(std::iter::once(ctx.numeral(0)).chain(terms.collect::<Vec<_>>()))
+        let mut terms: Vec<SExpr> = self
+            .consts
+            .iter()
+            .filter(|(v, _)| self.generated[*v])
+            .flat_map(|(v, x)| {
+                encode::magnitudes(ctx, &c.program, &c.vars[*v].ty, size, *x, &mut budget).unwrap_or_default()
+            })
+            .collect();
+        // A function variable's numbers where the parts apply it.
+        for (g, args) in &self.apps {
+            if let Some(f) = self.funs.iter().find(|f| f.sym == *g && matches!(f.ret, Ty::Nat | Ty::Int)) {
+                let app = ctx.list(std::iter::once(f.sym).chain(args.iter().copied()).collect());
+                terms.extend(encode::magnitudes(ctx, &c.program, &f.ret, 0, app, &mut budget).unwrap_or_default());
+            }
+        }
+        ctx.plus_many(std::iter::once(ctx.numeral(0)).chain(terms))
     }
+
+    /// The current model's value of `magnitude`.
+    fn measure(&mut self, c: &Conjecture, size: u64) -> Option<num_bigint::BigInt> {
+        let m = self.magnitude(c, size);
+        let got = self.solver.ctx.get_value(vec![m]).ok()?;
+        match encode::decode(&self.solver.ctx, &c.program, got.first()?.1, &Ty::Int)? {
+            Value::Int(i) => Some(i.to_bigint()),
+            _ => None,
+        }
+    }
+}
+
+/// A function's arguments at a point and its value there.
+type Point = (Vec<Value>, Value);
+
+/// The curried function of `arity` arguments with the values `entries` at their points
+/// and `default` elsewhere, as finite maps: `(λ_. (λ_. 0)(1 := 2))(0 := (λ_. 0))`-style
+/// for two arguments, the inner maps for each first argument.
+fn curried(arity: usize, default: &Value, entries: Vec<Point>) -> Value {
+    if arity == 0 {
+        return entries.into_iter().next().map_or_else(|| default.clone(), |(_, x)| x);
+    }
+    let inner_default = curried(arity - 1, default, Vec::new());
+    let mut groups: Vec<(Value, Vec<Point>)> = Vec::new();
+    for (mut keys, x) in entries {
+        let first = keys.remove(0);
+        match groups.iter_mut().find(|(k, _)| *k == first) {
+            Some((_, g)) => g.push((keys, x)),
+            None => groups.push((first, vec![(keys, x)])),
+        }
+    }
+    let entries = groups.into_iter().map(|(k, g)| (k, curried(arity - 1, default, g))).collect();
+    Value::fun_map(inner_default, entries)
 }
 
 /// A decoded model: the assignment, and each application of a function variable with its
@@ -423,21 +491,6 @@ impl Query {
 struct Model {
     vals: Vec<Option<Value>>,
     apps: Vec<(SExpr, SExpr)>,
-}
-
-/// The sum of the magnitudes of an assignment's numbers, those inside datatype values
-/// included (as deep as the size bounds them, so as `Query::magnitude` counts).
-fn magnitude_of(vals: &[Option<Value>]) -> num_bigint::BigInt {
-    let mut sum = num_bigint::BigInt::from(0);
-    let mut work: Vec<&Value> = vals.iter().flatten().collect();
-    while let Some(v) = work.pop() {
-        match v {
-            Value::Int(i) => sum += num_bigint::BigInt::from(i.to_bigint().magnitude().clone()),
-            Value::Ctor(..) => work.extend(v.fields()),
-            _ => {}
-        }
-    }
-    sum
 }
 
 impl Smt<'_> {
@@ -509,7 +562,8 @@ impl Smt<'_> {
         until: Instant,
     ) -> Vec<Option<Value>> {
         use num_bigint::BigInt;
-        let (mut lo, mut hi) = (BigInt::from(0), magnitude_of(&vals));
+        let Some(first) = q.measure(self.c, size) else { return vals };
+        let (mut lo, mut hi) = (BigInt::from(0), first);
         for _ in 0..SHRINK_ROUNDS {
             if lo >= hi || Instant::now() >= until {
                 break;
@@ -521,7 +575,7 @@ impl Smt<'_> {
             let at_most = q.solver.ctx.lte(q.magnitude(self.c, size), q.solver.ctx.atom(mid.to_string()));
             let answer = q.solver.ctx.assert(at_most).and_then(|()| q.solver.check(until, &|| false));
             let next = match answer {
-                Ok(solver::Answer::Sat) => q.model(self.c).ok().flatten(),
+                Ok(solver::Answer::Sat) => q.model(self.c).ok().flatten().zip(q.measure(self.c, size)),
                 _ => None,
             };
             if q.solver.ctx.pop().is_err() {
@@ -529,8 +583,8 @@ impl Smt<'_> {
             }
             match (answer, next) {
                 (Ok(solver::Answer::Unsat), _) => lo = mid + 1,
-                (Ok(solver::Answer::Sat), Some(next)) if matches!(self.fails(q, &next.vals), Ok(true)) => {
-                    hi = magnitude_of(&next.vals);
+                (Ok(solver::Answer::Sat), Some((next, measured))) if matches!(self.fails(q, &next.vals), Ok(true)) => {
+                    hi = measured;
                     vals = next.vals;
                 }
                 _ => break,
