@@ -104,8 +104,9 @@ pub fn run(
 /// The least grace the other testers get once one has covered every case up to the size:
 /// enough for the SMT solver to start and answer an easy query (`x * x = 1849`: about
 /// 30 ms), little enough that a theory of true arithmetic lemmas is not held up long
-/// (FIXME(issue 25): still about 50 ms per such lemma, where z3 cannot decide it:
-/// `theories/Divides.thy` 0.15 s without the smt tester, 4.6 s with it).
+/// (FIXME(issue 25): still 50 ms and the solver's slice in progress per lemma z3 cannot
+/// decide: `theories/Divides.thy` 0.15 s without the smt tester, 2.4 s with it, 4.6 s
+/// before idle solvers were reused).
 const GRACE_MIN: Duration = Duration::from_millis(50);
 
 /// Whether a report covered every case up to the requested size and found nothing: "none up

@@ -78,6 +78,11 @@ impl Sorts {
         }
     }
 
+    /// Whether any datatype has a sort.
+    pub fn any(&self) -> bool {
+        self.encodable.iter().any(|e| *e)
+    }
+
     /// Declares the solver datatypes, all in one (they may be mutually recursive).
     pub fn declare(&self, ctx: &mut Context, prog: &Program) -> std::io::Result<()> {
         let ids: Vec<DataId> = (0..prog.datas.len()).filter(|d| self.encodable[*d]).map(|d| DataId(d as u32)).collect();

@@ -1,11 +1,15 @@
 //! The SMT solver, a child process spoken to in SMT-LIB 2 (`easy-smt`): which binary
-//! (`HOL_SMT_SOLVER`, else `z3` on `PATH`), started with a hard time limit so that a query
-//! never outlives the lemma's, and each `check-sat` limited to the time left.
+//! (`HOL_SMT_SOLVER`, else `z3` on `PATH`), each `check-sat` limited to the time left.
+//! Starting z3 and greeting it takes 10–20 ms, more than an easy query, so a query leases
+//! an idle solver (`Lease`) and gives it back when it ends, everything it declared inside
+//! one scope that is then popped; a solver that failed, holds more scopes than that, or
+//! was given datatypes is killed instead.
 //!
 //! What it does not know: what the queries mean (`encode`), the tester's loop.
 
-use easy_smt::{Context, ContextBuilder, Response};
+use easy_smt::{Context, ContextBuilder, Response, SExpr};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// The environment variable naming the solver binary.
@@ -41,25 +45,54 @@ pub struct Solver {
     pub name: String,
     /// Time spent in `check`.
     pub spent: Duration,
+    /// Queries served (`Lease`).
+    uses: u32,
 }
 
 impl Solver {
     /// Starts `binary`, to be done by `deadline` (its whole process is limited to it).
     pub fn start(binary: &Path, deadline: Instant) -> std::io::Result<Solver> {
-        // Rounded up, and one more: a safety net behind the time limits of the checks, which
-        // end at `deadline` themselves.
-        let secs = deadline.saturating_duration_since(Instant::now()).as_secs() + 2;
-        let mut ctx = ContextBuilder::new()
-            .solver(binary)
-            .solver_args(["-smt2".to_owned(), "-in".to_owned(), format!("-T:{secs}")])
-            .build()?;
+        Solver::spawn(binary, Some(deadline))
+    }
+
+    /// Starts `binary`; with a deadline, its whole process is limited to it (a safety net
+    /// behind the time limits of the checks, which end at the deadline themselves).
+    fn spawn(binary: &Path, deadline: Option<Instant>) -> std::io::Result<Solver> {
+        let mut args = vec!["-smt2".to_owned(), "-in".to_owned()];
+        if let Some(deadline) = deadline {
+            // Rounded up, and one more.
+            let secs = deadline.saturating_duration_since(Instant::now()).as_secs() + 2;
+            args.push(format!("-T:{secs}"));
+        }
+        let mut ctx = ContextBuilder::new().solver(binary).solver_args(args).build()?;
         let binary_name =
             binary.file_name().map_or_else(|| binary.display().to_string(), |n| n.to_string_lossy().into_owned());
         let name = match version(&mut ctx)? {
             Some(v) => format!("{binary_name} {v}"),
             None => binary_name,
         };
-        Ok(Solver { ctx, name, spent: Duration::ZERO })
+        Ok(Solver { ctx, name, spent: Duration::ZERO, uses: 0 })
+    }
+
+    /// The model's values of `terms`. easy-smt panics on an answer that is not a list of
+    /// pairs (a solver's `(error ...)`): that is an error here, never the process's end.
+    pub fn values(&mut self, terms: Vec<SExpr>) -> std::io::Result<Vec<SExpr>> {
+        let ctx = &mut self.ctx;
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| ctx.get_value(terms))) {
+            Ok(got) => Ok(got?.into_iter().map(|(_, v)| v).collect()),
+            Err(_) => Err(std::io::Error::other("the solver answered get-value with an error")),
+        }
+    }
+
+    /// The number of scopes pushed (`(get-info :assertion-stack-levels)`), if it says.
+    fn levels(&mut self) -> Option<u64> {
+        let ask = self.ctx.list(vec![self.ctx.atom("get-info"), self.ctx.atom(":assertion-stack-levels")]);
+        self.ctx.raw_send(ask).ok()?;
+        let answer = self.ctx.raw_recv().ok()?;
+        match self.ctx.get_list(answer)? {
+            [key, n] if self.ctx.get_atom(*key) == Some(":assertion-stack-levels") => self.ctx.get_u64(*n),
+            _ => None,
+        }
     }
 
     /// `check-sat`, limited to the time left before `deadline`, in slices that double
@@ -88,6 +121,76 @@ impl Solver {
                 return Ok(Answer::Unknown);
             }
             slice *= 2;
+        }
+    }
+}
+
+/// Solvers idle between queries, with their binaries.
+static IDLE: Mutex<Vec<(PathBuf, Solver)>> = Mutex::new(Vec::new());
+
+/// The most idle solvers kept (one per tester thread the portfolios of a few lemmas run).
+const IDLE_MAX: usize = 4;
+
+/// Queries a solver serves before it is replaced: its context's term arena only grows.
+const USES_MAX: u32 = 64;
+
+/// A solver leased for one query, inside a scope of its own: dropped, it goes back to the
+/// idle ones if its scope can be popped (else it is killed).
+pub struct Lease {
+    solver: Option<(PathBuf, Solver, u32)>,
+    /// Whether the solver may serve another query after this one.
+    reusable: bool,
+}
+
+impl Lease {
+    /// An idle solver of `binary`, or a new process.
+    pub fn acquire(binary: &Path) -> std::io::Result<Lease> {
+        let idle = IDLE.lock().ok().and_then(|mut idle| {
+            let i = idle.iter().position(|(b, _)| b == binary)?;
+            Some(idle.swap_remove(i).1)
+        });
+        let mut solver = match idle {
+            Some(s) => s,
+            None => Solver::spawn(binary, None)?,
+        };
+        solver.spent = Duration::ZERO;
+        solver.ctx.push()?;
+        let uses = solver.uses + 1;
+        Ok(Lease { solver: Some((binary.to_path_buf(), solver, uses)), reusable: true })
+    }
+
+    /// This solver is killed after the query instead of serving another: z3 4.8 does not
+    /// forget datatypes declared in a popped scope cleanly (a later declaration of the same
+    /// names loses its selectors), so a query that declares datatypes ends its process.
+    pub fn not_reusable(&mut self) {
+        self.reusable = false;
+    }
+}
+
+impl std::ops::Deref for Lease {
+    type Target = Solver;
+    fn deref(&self) -> &Solver {
+        &self.solver.as_ref().expect("a lease holds its solver until dropped").1
+    }
+}
+
+impl std::ops::DerefMut for Lease {
+    fn deref_mut(&mut self) -> &mut Solver {
+        &mut self.solver.as_mut().expect("a lease holds its solver until dropped").1
+    }
+}
+
+impl Drop for Lease {
+    fn drop(&mut self) {
+        let Some((binary, mut solver, uses)) = self.solver.take() else { return };
+        if !self.reusable || uses >= USES_MAX || solver.levels() != Some(1) || solver.ctx.pop().is_err() {
+            return;
+        }
+        solver.uses = uses;
+        if let Ok(mut idle) = IDLE.lock() {
+            if idle.len() < IDLE_MAX {
+                idle.push((binary, solver));
+            }
         }
     }
 }

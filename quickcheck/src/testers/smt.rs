@@ -184,7 +184,7 @@ struct Smt<'c> {
 
 /// The solver with the conjecture asserted.
 struct Query {
-    solver: solver::Solver,
+    solver: solver::Lease,
     sorts: encode::Sorts,
     /// The constant of each variable of a sort some part reads.
     consts: Vec<(usize, SExpr)>,
@@ -209,9 +209,12 @@ struct Query {
 }
 
 impl Query {
-    fn new(c: &Conjecture, binary: &std::path::Path, deadline: Instant) -> std::io::Result<Query> {
-        let mut solver = solver::Solver::start(binary, deadline)?;
+    fn new(c: &Conjecture, binary: &std::path::Path) -> std::io::Result<Query> {
+        let mut solver = solver::Lease::acquire(binary)?;
         let sorts = encode::Sorts::of(&c.program);
+        if sorts.any() {
+            solver.not_reusable();
+        }
         sorts.declare(&mut solver.ctx, &c.program)?;
         let (args, funs) = arguments(&solver.ctx, &sorts, c, |v| solver.ctx.atom(format!("x{v}")));
         let (mut consts, mut fun_vars) = (Vec::new(), Vec::new());
@@ -366,11 +369,7 @@ impl Query {
             .chain(self.apps.iter().flat_map(|(_, a)| a.iter().copied()))
             .chain(app_terms.iter().copied())
             .collect();
-        let got: Vec<SExpr> = if terms.is_empty() {
-            Vec::new()
-        } else {
-            self.solver.ctx.get_value(terms)?.into_iter().map(|(_, v)| v).collect()
-        };
+        let got: Vec<SExpr> = if terms.is_empty() { Vec::new() } else { self.solver.values(terms)? };
         let ctx = &self.solver.ctx;
         let (consts, rest) = got.split_at(self.consts.len());
         let (args, results) = rest.split_at(rest.len() - self.apps.len());
@@ -455,8 +454,8 @@ impl Query {
     /// The current model's value of `magnitude`.
     fn measure(&mut self, c: &Conjecture, size: u64) -> Option<num_bigint::BigInt> {
         let m = self.magnitude(c, size);
-        let got = self.solver.ctx.get_value(vec![m]).ok()?;
-        match encode::decode(&self.solver.ctx, &c.program, got.first()?.1, &Ty::Int)? {
+        let got = self.solver.values(vec![m]).ok()?;
+        match encode::decode(&self.solver.ctx, &c.program, *got.first()?, &Ty::Int)? {
             Value::Int(i) => Some(i.to_bigint()),
             _ => None,
         }
@@ -597,14 +596,13 @@ impl Smt<'_> {
 impl Search for Smt<'_> {
     fn run_size(&mut self, turn: &mut Turn) -> SizeResult {
         let mut res = SizeResult::default();
-        let deadline = turn.budget.deadline;
         let Some(binary) = self.binary.clone() else {
             res.end = Some(End::Stopped(Stop::NotExecutable(solver::NO_SOLVER.into())));
             return res;
         };
         let mut q = match self.query.take() {
             Some(q) => q,
-            None => match Query::new(self.c, &binary, deadline) {
+            None => match Query::new(self.c, &binary) {
                 Ok(q) => {
                     // The binary's name, not its path: the same on every machine.
                     res.log = vec![format!("smt: solver {}", q.solver.name)];
