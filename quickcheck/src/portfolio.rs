@@ -32,18 +32,24 @@ pub fn run(
     engine: Engine,
     cancel: &AtomicBool,
 ) -> Report {
-    let rows = registry.portfolio();
-    let applies = |t: &&dyn Tester| conjectures.iter().all(|c| t.applies(c).is_ok() && t.suits(c));
+    // Each row with whether it applies to every instance (asked once: `smt` encodes the
+    // parts to answer).
+    let rows: Vec<(&dyn Tester, bool)> = registry
+        .portfolio()
+        .into_iter()
+        .map(|t| (t, conjectures.iter().all(|c| t.applies(c).is_ok() && t.suits(c))))
+        .collect();
     // A tester that would run but cannot on this machine is left out, and said so.
     let unavailable: Vec<String> = rows
         .iter()
-        .filter(|t| applies(t))
-        .filter_map(|t| t.unavailable().map(|why| format!("{}: not run: {why}", t.name())))
+        .filter(|(_, applies)| *applies)
+        .filter_map(|(t, _)| t.unavailable().map(|why| format!("{}: not run: {why}", t.name())))
         .collect();
-    let rows: Vec<&dyn Tester> = rows.into_iter().filter(|t| t.unavailable().is_none()).collect();
+    let rows: Vec<(&dyn Tester, bool)> = rows.into_iter().filter(|(t, _)| t.unavailable().is_none()).collect();
     // When none applies, they all run, so the report says why.
+    let any_applies = rows.iter().any(|(_, applies)| *applies);
     let rows: Vec<&dyn Tester> =
-        if rows.iter().any(applies) { rows.into_iter().filter(applies).collect() } else { rows };
+        rows.into_iter().filter(|(_, applies)| *applies || !any_applies).map(|(t, _)| t).collect();
     let answered = AtomicBool::new(false);
     let started = Instant::now();
     let (tx, rx) = mpsc::channel();

@@ -49,19 +49,24 @@ fn read(ctx: &easy_smt::Context, e: SExpr) -> Value {
     Value::Int(Int::from(-ctx.get_i64(list[1]).expect("a numeral")))
 }
 
+/// The first lemma of `theory` lowered, and a solver started for it.
+fn lemma_and_solver(theory: &str) -> (lang::core::conjecture::Conjecture, solver::Solver) {
+    let binary = solver::find().expect("an SMT solver (scripts/test installs z3, or set HOL_SMT_SOLVER)");
+    let th = lang::check_theory(theory);
+    assert!(th.diagnostics.iter().all(|d| d.severity != lang::Severity::Error), "{:?}", th.diagnostics);
+    let s = solver::Solver::start(&binary, Instant::now() + Duration::from_secs(120)).expect("the solver starts");
+    (th.lower_conjecture(0, &[]), s)
+}
+
 #[test]
 fn arithmetic_encodes_as_the_interpreter_computes() {
-    let binary = solver::find().expect("an SMT solver (scripts/test installs z3, or set HOL_SMT_SOLVER)");
-    let th = lang::check_theory(THEORY);
-    assert!(th.diagnostics.iter().all(|d| d.severity != lang::Severity::Error), "{:?}", th.diagnostics);
-    let c = th.lower_conjecture(0, &[]);
+    let (c, mut s) = lemma_and_solver(THEORY);
     let fun = |name: &str| {
         (0..c.program.funs.len())
             .map(|i| FunId(i as u32))
             .find(|f| c.program.fun(*f).name == name)
             .unwrap_or_else(|| panic!("no function {name}"))
     };
-    let mut s = solver::Solver::start(&binary, Instant::now() + Duration::from_secs(120)).expect("the solver starts");
     let check = s.check(Instant::now() + Duration::from_secs(60), &|| false).expect("check-sat");
     assert_eq!(check, solver::Answer::Sat);
     let (mut compared, mut wrong) = (0, Vec::new());
@@ -117,13 +122,9 @@ end"#;
 
 #[test]
 fn list_functions_encode_as_the_interpreter_computes() {
-    let binary = solver::find().expect("an SMT solver (scripts/test installs z3, or set HOL_SMT_SOLVER)");
-    let th = lang::check_theory(LISTS);
-    assert!(th.diagnostics.iter().all(|d| d.severity != lang::Severity::Error), "{:?}", th.diagnostics);
-    let c = th.lower_conjecture(0, &[]);
+    let (c, mut s) = lemma_and_solver(LISTS);
     let prog = &c.program;
     let sorts = encode::Sorts::of(prog);
-    let mut s = solver::Solver::start(&binary, Instant::now() + Duration::from_secs(120)).expect("the solver starts");
     sorts.declare(&mut s.ctx, prog).expect("declares the datatypes");
     // Every list of at most 3 elements from 0..=2.
     let list_ty = c.vars[0].ty.clone();

@@ -12,7 +12,7 @@
 use super::arith::Int;
 use super::compile::LambdaCode;
 use super::partial::{Demand, Hole};
-use crate::core::ir::FunId;
+use crate::core::ir::{FunId, Program, Ty};
 use std::cmp::Ordering;
 use std::fmt;
 use std::rc::Rc;
@@ -270,8 +270,7 @@ impl Value {
     /// of theirs. A tester's values from outside the interpreter (an SMT model) are checked
     /// with it before they are tested on. Other closures are taken as they are. Iterative,
     /// so a long list does not deepen the stack.
-    pub fn conforms(&self, p: &crate::core::ir::Program, ty: &crate::core::ir::Ty) -> bool {
-        use crate::core::ir::Ty;
+    pub fn conforms(&self, p: &Program, ty: &Ty) -> bool {
         let mut work: Vec<(&Value, &Ty)> = vec![(self, ty)];
         while let Some((v, ty)) = work.pop() {
             match (v, ty) {

@@ -96,7 +96,10 @@ impl Sorts {
                 let r = CtorRef { data: *d, tag: tag as u32 };
                 let mut parts = vec![ctx.atom(ctor_name(r))];
                 for (i, f) in c.fields.iter().enumerate() {
-                    let sort = self.sort(ctx, f).expect("an encodable datatype's fields have sorts");
+                    // Every field of an encodable datatype has a sort (`Sorts::of`).
+                    let Some(sort) = self.sort(ctx, f) else {
+                        return Err(std::io::Error::other(format!("a field of `{}` has no sort", prog.data(*d).name)));
+                    };
                     parts.push(ctx.list(vec![ctx.atom(selector_name(r, i)), sort]));
                 }
                 ctors.push(ctx.list(parts));
@@ -336,7 +339,10 @@ impl<'a> Encoder<'a> {
             self.cuts.push(all(self.ctx, self.path.clone()));
             return match &def.ret {
                 Ty::Set(_) => Ok(Sym::Set(Rc::new(Vec::new()))),
-                ty => self.fresh_value(ty).map_err(|_| format!("`{}` returns a value without an encoding", def.name)),
+                ty => self
+                    .fresh_value(ty)
+                    .map(Sym::Term)
+                    .map_err(|_| format!("`{}` returns a value without an encoding", def.name)),
             };
         }
         self.calls += 1;
@@ -361,11 +367,11 @@ impl<'a> Encoder<'a> {
     }
 
     /// A fresh constant of `ty`'s sort.
-    fn fresh_value(&mut self, ty: &Ty) -> Result<Sym<'a>, String> {
+    fn fresh_value(&mut self, ty: &Ty) -> Result<SExpr, String> {
         let sort = self.sorts.sort(self.ctx, ty).ok_or_else(|| format!("a value of type {ty:?} has no encoding"))?;
         let name = format!("{}k{}", self.prefix, self.fresh.len());
         self.fresh.push((name.clone(), sort));
-        Ok(Sym::Term(self.ctx.atom(name)))
+        Ok(self.ctx.atom(name))
     }
 
     /// `s`, a compound term replaced by a fresh constant equal to it (so that a value used
@@ -373,7 +379,7 @@ impl<'a> Encoder<'a> {
     fn named(&mut self, s: Sym<'a>, ty: &Ty) -> Result<Sym<'a>, String> {
         match s {
             Sym::Term(t) if compound(self.ctx, t) && self.sorts.sort(self.ctx, ty).is_some() => {
-                let Sym::Term(k) = self.fresh_value(ty)? else { unreachable!("fresh values are terms") };
+                let k = self.fresh_value(ty)?;
                 self.side.push(self.ctx.eq(k, t));
                 Ok(Sym::Term(k))
             }
@@ -598,7 +604,7 @@ impl<'a> Encoder<'a> {
             }
             Expr::Undefined(_) => {
                 let ty = ty.ok_or("an underspecified value of unknown type")?;
-                self.fresh_value(ty)?
+                Sym::Term(self.fresh_value(ty)?)
             }
         })
     }
@@ -614,7 +620,7 @@ impl<'a> Encoder<'a> {
         let def = self.prog.inductive(p);
         if self.unfolding.iter().filter(|q| **q == p).count() >= self.unroll {
             self.cuts.push(all(c, self.path.clone()));
-            return self.fresh_value(&Ty::Bool);
+            return self.fresh_value(&Ty::Bool).map(Sym::Term);
         }
         self.calls += 1;
         if self.calls > MAX_CALLS {

@@ -57,8 +57,8 @@ impl SmtTester {
 /// The most nodes of the condition bounding one variable by the size (mode a).
 const WITHIN_BUDGET: usize = 20_000;
 
-/// The largest finite domain of a function variable whose every value a model gives in
-/// mode a.
+/// The most points (argument tuples) of a function variable over finite domains whose
+/// every value a model gives in mode a.
 const FUN_DOMAIN_CAP: usize = 64;
 
 /// Rounds of making a counterexample smaller, at most.
@@ -209,7 +209,7 @@ struct Query {
 }
 
 impl Query {
-    fn new(c: &Conjecture, binary: &std::path::Path) -> std::io::Result<Query> {
+    fn new(c: &Conjecture, sched: &Schedule, binary: &std::path::Path) -> std::io::Result<Query> {
         let mut solver = solver::Lease::acquire(binary)?;
         let sorts = encode::Sorts::of(&c.program);
         if sorts.any() {
@@ -218,11 +218,8 @@ impl Query {
         sorts.declare(&mut solver.ctx, &c.program)?;
         let (args, funs) = arguments(&solver.ctx, &sorts, c, |v| solver.ctx.atom(format!("x{v}")));
         let (mut consts, mut fun_vars) = (Vec::new(), Vec::new());
-        for (v, arg) in args.iter().enumerate() {
-            if !used(c).contains(&v) {
-                continue;
-            }
-            let ty = &c.vars[v].ty;
+        for v in used(c) {
+            let (arg, ty) = (&args[v], &c.vars[v].ty);
             let ctx = &mut solver.ctx;
             match arg {
                 encode::Arg::Fun(i) => {
@@ -248,7 +245,7 @@ impl Query {
             }
         }
         let mut generated = vec![false; c.vars.len()];
-        for v in Schedule::of(c).generated() {
+        for v in sched.generated() {
             generated[v] = true;
         }
         Ok(Query {
@@ -314,7 +311,7 @@ impl Query {
                     let terms: Option<Vec<SExpr>> = domain.and_then(|vs| {
                         vs.iter().map(|v| encode::value_term(ctx, &c.program, &self.sorts, v, a)).collect()
                     });
-                    let (Some(terms), true) = (terms, points.len() <= FUN_DOMAIN_CAP) else {
+                    let Some(terms) = terms.filter(|t| points.len() * t.len() <= FUN_DOMAIN_CAP) else {
                         points.clear();
                         break;
                     };
@@ -602,7 +599,7 @@ impl Search for Smt<'_> {
         };
         let mut q = match self.query.take() {
             Some(q) => q,
-            None => match Query::new(self.c, &binary) {
+            None => match Query::new(self.c, &self.sched, &binary) {
                 Ok(q) => {
                     // The binary's name, not its path: the same on every machine.
                     res.log = vec![format!("smt: solver {}", q.solver.name)];
