@@ -207,7 +207,7 @@ impl Narrowing<'_> {
     fn leaf(&mut self, w: &mut Walk) -> Verdict {
         if let Some(turn) = w.turn.as_deref_mut() {
             if w.res.tests % BUDGET_INTERVAL == BUDGET_INTERVAL - 1 {
-                if let Some(e) = turn.budget.over() {
+                if let Some(e) = turn.budget.over_at(w.res.passed) {
                     return Verdict::Stop(e);
                 }
             }

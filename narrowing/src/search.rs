@@ -254,7 +254,7 @@ impl<'c> Narrowing<'c> {
         self.held = vec![None; self.sched.steps.len()];
         loop {
             if res.tests % BUDGET_INTERVAL == BUDGET_INTERVAL - 1 {
-                if let Some(e) = turn.budget.over() {
+                if let Some(e) = turn.budget.over_at(res.passed) {
                     res.end = Some(e);
                     return res;
                 }

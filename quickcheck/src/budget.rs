@@ -45,12 +45,15 @@ pub struct Budget<'a> {
     pub cancel: &'a AtomicBool,
     /// Set by the portfolio when another tester has answered.
     pub answered: &'a AtomicBool,
+    /// Target's setting (benches only; `hol check` never sets it): a size ends, as far as
+    /// asked, once this many of its cases have passed the premises (`End::Enough`).
+    pub enough: Option<u64>,
 }
 
 impl Budget<'static> {
     /// A budget that only the deadline ends (benchmarks, tests of one search).
     pub fn until(deadline: Instant) -> Budget<'static> {
-        Budget { deadline, cancel: &NEVER, answered: &NEVER }
+        Budget { deadline, cancel: &NEVER, answered: &NEVER, enough: None }
     }
 }
 
@@ -67,6 +70,17 @@ impl Budget<'_> {
     /// Cancelled from outside (`Cancel`).
     pub fn cancelled_from_outside(&self) -> bool {
         self.cancel.load(Ordering::Relaxed)
+    }
+
+    /// `self` that also ends a size once `passed` cases passed its premises.
+    pub fn enough(self, passed: u64) -> Self {
+        Budget { enough: Some(passed), ..self }
+    }
+
+    /// How a search that has seen `passed` cases pass the premises in this size ends: as
+    /// `over`, or with `End::Enough` once it has seen as many as the budget asks for.
+    pub fn over_at(&self, passed: u64) -> Option<End> {
+        self.over().or_else(|| self.enough.is_some_and(|n| passed >= n).then_some(End::Enough))
     }
 
     /// How a search ends when the budget is spent, if it is.

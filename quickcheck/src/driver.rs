@@ -164,6 +164,7 @@ pub(crate) fn run(
         deadline: deadline_after(t0, opts.timeout.max(Duration::from_millis(1))),
         cancel,
         answered: answered.unwrap_or(&not_answered),
+        enough: None,
     };
     let sampled = tester.coverage() == Coverage::Sampled;
     let mut report = Report::new(TesterName::new(tester.name()), OutcomeKind::NoCounterexample);
@@ -248,7 +249,7 @@ pub(crate) fn run(
         // The last size's word (of the last instance) stands.
         note = res.note;
         match res.end {
-            None => {
+            None | Some(End::Enough) => {
                 report.size = report.size.max(k);
                 covered[i] = k;
             }
@@ -297,7 +298,7 @@ pub(crate) fn run(
             (OutcomeKind::Timeout, Some("cancelled before an answer".into()), None)
         }
         Some(End::Cancelled) => (OutcomeKind::Timeout, Some("cancelled: another tester answered first".into()), None),
-        Some(End::TooBig) => (OutcomeKind::NoCounterexample, None, None),
+        Some(End::TooBig | End::Enough) => (OutcomeKind::NoCounterexample, None, None),
     };
     report.outcome = outcome;
     report.message = message;

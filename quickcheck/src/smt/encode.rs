@@ -480,7 +480,10 @@ impl<'a> Encoder<'a> {
             Expr::Lit(Lit::Int(n)) => Sym::Term(int(c, n)),
             Expr::If(g, t, f) => {
                 let g = self.expr(g, env, Some(&Ty::Bool))?;
-                let g = self.term(g)?;
+                // Named: the condition is copied into the path of every call cut inside
+                // either branch, and a conjunction's left side (`∀y∈keys l. y < x ∧ …`) is
+                // large (a red-black tree query at size 5 was 874 MB of such copies).
+                let Sym::Term(g) = self.named(g, &Ty::Bool)? else { return Err("a truth value expected".into()) };
                 let t = self.branch(g, t, env, ty)?;
                 let f = self.branch(c.not(g), f, env, ty)?;
                 self.ite(g, t, f)?

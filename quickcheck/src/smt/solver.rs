@@ -1,5 +1,13 @@
 //! The SMT solver, a child process spoken to in SMT-LIB 2 (`easy-smt`): which binary
-//! (`HOL_SMT_SOLVER`, else `z3` on `PATH`), each `check-sat` limited to the time left.
+//! (`HOL_SMT_SOLVER`, else `z3` on `PATH`), each `check-sat` limited to the time left and
+//! killed when the search is cancelled.
+//!
+//! A `check-sat` that answered `unknown` leaves the solver *tainted*: it answers no more
+//! queries and is killed when its lease ends. z3 4.8.12 answers a `check-sat` issued after
+//! one its time limit interrupted with `sat` and a model that does not satisfy the
+//! assertions (seen on a red-black tree query: `unknown` at 25 ms, then `sat` at 50 ms with
+//! `t = E`, which asserted alone is `unsat`), so a query is never resumed after an
+//! interruption.
 //! Starting z3 and greeting it takes 10–20 ms, more than an easy query, so a query leases
 //! an idle solver (`Lease`) and gives it back when it ends, everything it declared inside
 //! one scope that is then popped; a solver that failed, holds more scopes than that, or
@@ -9,6 +17,7 @@
 
 use easy_smt::{Context, ContextBuilder, Response, SExpr};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -47,6 +56,11 @@ pub struct Solver {
     pub spent: Duration,
     /// Queries served (`Lease`).
     uses: u32,
+    /// The child's process id, where the system says (`/proc/thread-self/children`): how a
+    /// cancelled `check` ends it.
+    pid: Option<u32>,
+    /// A `check` answered `unknown` (or was cut off): no more checks, never reused.
+    tainted: bool,
 }
 
 impl Solver {
@@ -64,14 +78,23 @@ impl Solver {
             let secs = deadline.saturating_duration_since(Instant::now()).as_secs() + 2;
             args.push(format!("-T:{secs}"));
         }
+        let before = children();
         let mut ctx = ContextBuilder::new().solver(binary).solver_args(args).build()?;
+        // The one child this thread started just now.
+        let pid = match (before, children()) {
+            (Some(b), Some(a)) => {
+                let new: Vec<u32> = a.into_iter().filter(|p| !b.contains(p)).collect();
+                (new.len() == 1).then(|| new[0])
+            }
+            _ => None,
+        };
         let binary_name =
             binary.file_name().map_or_else(|| binary.display().to_string(), |n| n.to_string_lossy().into_owned());
         let name = match version(&mut ctx)? {
             Some(v) => format!("{binary_name} {v}"),
             None => binary_name,
         };
-        Ok(Solver { ctx, name, spent: Duration::ZERO, uses: 0 })
+        Ok(Solver { ctx, name, spent: Duration::ZERO, uses: 0, pid, tainted: false })
     }
 
     /// The model's values of `terms`. easy-smt panics on an answer that is not a list of
@@ -95,35 +118,90 @@ impl Solver {
         }
     }
 
-    /// `check-sat`, limited to the time left before `deadline`, in slices that double
-    /// from `FIRST_SLICE`: between slices `stop` is asked (a cancellation), so a hard query
-    /// holds a cancelled search up for about as long as it had already run, not until the
-    /// lemma's time limit. An `unknown` well before its slice's end is the solver giving
-    /// up, which ends the check. (z3 4.8 gives the same `:reason-unknown` for its time
-    /// limit as for giving up, "incomplete (theory arithmetic)", so the time tells.)
-    pub fn check(&mut self, deadline: Instant, stop: &dyn Fn() -> bool) -> std::io::Result<Answer> {
-        let mut slice = FIRST_SLICE;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let limit = left.min(slice);
-            let ms = self.ctx.numeral(limit.as_millis().max(1) as u64);
-            self.ctx.set_option(":timeout", ms)?;
-            let started = Instant::now();
-            let response = self.ctx.check();
-            self.spent += started.elapsed();
-            match response? {
-                Response::Sat => return Ok(Answer::Sat),
-                Response::Unsat => return Ok(Answer::Unsat),
-                Response::Unknown => {}
+    /// `check-sat`, limited to the time left before `deadline`; when `stop` turns true (a
+    /// cancellation), or the solver overruns its deadline by `KILL_GRACE`, the child is
+    /// killed and the answer is `unknown`. After an `unknown`
+    /// the solver is tainted (see the module's doc): later checks answer `unknown` at once.
+    pub fn check(&mut self, deadline: Instant, stop: &(dyn Fn() -> bool + Sync)) -> std::io::Result<Answer> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if self.tainted || left.is_zero() || stop() {
+            return Ok(Answer::Unknown);
+        }
+        let ms = self.ctx.numeral(left.as_millis().max(1) as u64);
+        self.ctx.set_option(":timeout", ms)?;
+        let started = Instant::now();
+        let pid = self.pid;
+        let ctx = &mut self.ctx;
+        let done = AtomicBool::new(false);
+        let killed = AtomicBool::new(false);
+        // z3 does not always keep its own limit (a nonlinear query given 30 ms ran until
+        // the process limit, minutes later): past the deadline and a grace, it is killed.
+        let hard_stop = deadline + KILL_GRACE;
+        let response = std::thread::scope(|s| {
+            if let Some(pid) = pid {
+                let (done, killed) = (&done, &killed);
+                s.spawn(move || {
+                    while !done.load(Ordering::Acquire) {
+                        if stop() || Instant::now() >= hard_stop {
+                            killed.store(true, Ordering::Release);
+                            kill(pid);
+                            return;
+                        }
+                        std::thread::sleep(WATCH_INTERVAL);
+                    }
+                });
             }
-            let gave_up = started.elapsed() < limit * 9 / 10;
-            if gave_up || Instant::now() >= deadline || stop() {
+            let r = ctx.check();
+            done.store(true, Ordering::Release);
+            r
+        });
+        self.spent += started.elapsed();
+        let answer = match response {
+            Ok(Response::Sat) => Answer::Sat,
+            Ok(Response::Unsat) => Answer::Unsat,
+            Ok(Response::Unknown) => Answer::Unknown,
+            // Killed: cancelled, or past its deadline.
+            Err(_) if killed.load(Ordering::Acquire) => {
+                self.tainted = true;
                 return Ok(Answer::Unknown);
             }
-            slice *= 2;
+            Err(e) => {
+                self.tainted = true;
+                return Err(e);
+            }
+        };
+        if answer == Answer::Unknown {
+            self.tainted = true;
+        }
+        Ok(answer)
+    }
+}
+
+/// How often a running `check` looks whether its search was cancelled.
+const WATCH_INTERVAL: Duration = Duration::from_millis(5);
+
+/// How long past its deadline a `check` may run before its process is killed.
+const KILL_GRACE: Duration = Duration::from_millis(200);
+
+/// The children of this thread, where the system lists them (Linux).
+fn children() -> Option<Vec<u32>> {
+    let text = std::fs::read_to_string("/proc/thread-self/children").ok()?;
+    Some(text.split_whitespace().filter_map(|p| p.parse().ok()).collect())
+}
+
+#[cfg(unix)]
+fn kill(pid: u32) {
+    if let Ok(pid) = libc::pid_t::try_from(pid) {
+        // SAFETY: a plain system call on the process this solver started (still our child:
+        // it is reaped only when the solver's context is dropped, so the id is not reused).
+        unsafe {
+            libc::kill(pid, libc::SIGKILL);
         }
     }
 }
+
+#[cfg(not(unix))]
+fn kill(_pid: u32) {}
 
 /// Solvers idle between queries, with their binaries.
 static IDLE: Mutex<Vec<(PathBuf, Solver)>> = Mutex::new(Vec::new());
@@ -183,7 +261,12 @@ impl std::ops::DerefMut for Lease {
 impl Drop for Lease {
     fn drop(&mut self) {
         let Some((binary, mut solver, uses)) = self.solver.take() else { return };
-        if !self.reusable || uses >= USES_MAX || solver.levels() != Some(1) || solver.ctx.pop().is_err() {
+        if !self.reusable
+            || solver.tainted
+            || uses >= USES_MAX
+            || solver.levels() != Some(1)
+            || solver.ctx.pop().is_err()
+        {
             return;
         }
         solver.uses = uses;
@@ -194,9 +277,6 @@ impl Drop for Lease {
         }
     }
 }
-
-/// The first slice of a `check-sat` (`Solver::check`).
-const FIRST_SLICE: Duration = Duration::from_millis(25);
 
 /// The version the solver reports (`(get-info :version)` answers `(:version "4.8.12")`).
 fn version(ctx: &mut Context) -> std::io::Result<Option<String>> {

@@ -340,7 +340,7 @@ impl Walk<'_, '_> {
 
     /// How the search ends when the budget is spent.
     fn over_budget(&self) -> Option<End> {
-        self.budget.over()
+        self.budget.over_at(self.passed)
     }
 
     fn failure(&mut self) -> Option<End> {

@@ -123,6 +123,9 @@ pub enum End {
     Disagreement(String),
     /// The space of this size is too big to build.
     TooBig,
+    /// The size ended once `Budget::enough` of its cases passed the premises (the benches'
+    /// Target setting): covered as far as asked, not completely.
+    Enough,
     /// The run was cancelled: from outside, or by the portfolio when another tester
     /// answered (the driver tells them apart).
     Cancelled,

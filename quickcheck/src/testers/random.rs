@@ -168,7 +168,7 @@ impl<'c> Random<'c> {
         let mut res = SizeResult::default();
         let mut done = 0;
         while done < iterations {
-            if let Some(end) = budget.over() {
+            if let Some(end) = budget.over_at(res.passed) {
                 res.end = Some(end);
                 return res;
             }

@@ -110,7 +110,7 @@ impl Conclusion<'_> {
     ) -> Option<End> {
         res.tests += 1;
         if res.tests.is_multiple_of(256) {
-            if let Some(e) = turn.budget.over() {
+            if let Some(e) = turn.budget.over_at(res.passed) {
                 return Some(e);
             }
         }

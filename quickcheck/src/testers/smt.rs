@@ -662,12 +662,14 @@ impl Smt<'_> {
             }
         }
         let end = loop {
-            if let Some(e) = turn.budget.over() {
+            if let Some(e) = turn.budget.over_at(res.passed) {
                 break Some(e);
             }
             let budget = turn.budget;
             match q.solver.check(deadline, &|| budget.cancelled()) {
                 Err(e) => break io(e),
+                // Cancelled: the check was cut off.
+                Ok(solver::Answer::Unknown) if turn.budget.cancelled() => break Some(End::Cancelled),
                 Ok(solver::Answer::Unknown) if Instant::now() >= deadline => {
                     break Some(End::Stopped(Stop::Timeout));
                 }
