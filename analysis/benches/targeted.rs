@@ -5,7 +5,8 @@
 //! `cargo bench -p analysis --bench targeted` (a table on stdout, no criterion: a depth
 //! takes up to a minute). Environment: `HOL_TARGET_SECONDS` (per size, default 60),
 //! `HOL_TARGET_MAX_DEPTH` (default 20, Target's deepest), `HOL_TARGET_ENOUGH` (default
-//! 1000), `HOL_TARGET_ONLY` (a workload id).
+//! 1000), `HOL_TARGET_ONLY` (a workload: `sorted`, `rbt`, `wbt`), `HOL_TARGET_TESTERS`
+//! (testers, comma-separated; `lsc` for Lazy SmallCheck).
 //!
 //! **Workloads** (`Target.thy`, and `target/LSC.hs` for Lazy SmallCheck): insertion into a
 //! sorted list, red-black insertion with its three invariants, deletion from a
@@ -95,18 +96,10 @@ fn tester(name: &str) -> &'static dyn Tester {
 }
 
 /// Sizes 1, 2, ... of `t` on `c` in `setting`, one search kept across sizes (compiled
-/// once, as `hol check` runs it), until a size is not completed in time.
+/// once, as `hol check` runs it), until a size is not completed in time. The smart
+/// generators get a new search per size, at derivation depth d + 1 for depth d (their
+/// depth is fixed when the search is made).
 fn depths(t: &dyn Tester, c: &Conjecture, setting: Setting, lim: &Limits) -> Vec<Step> {
-    let opts = Options {
-        tester: Some(TesterName::from(t.name().to_owned())),
-        size: lim.max_depth + 2,
-        // The random tester draws until enough cases met the premise or the time is up.
-        iterations: u64::MAX / 2,
-        timeout: Duration::from_secs(lim.seconds * (lim.max_depth + 1)),
-        depth: lim.max_depth + 1,
-        seed: Some(0),
-        ..Options::default()
-    };
     if let Err(why) = t.applies(c) {
         return vec![Step {
             depth: 1,
@@ -119,20 +112,41 @@ fn depths(t: &dyn Tester, c: &Conjecture, setting: Setting, lim: &Limits) -> Vec
     if let Some(why) = t.unavailable().or_else(|| t.not_executable(c)) {
         return vec![Step { depth: 1, completed: false, how: why, seconds: 0.0, passed: 0 }];
     }
+    let per_size = t.name() == "smart_exhaustive";
+    // The smart tester's derivation depth at generator size k is ⌈(k+1)·depth/size⌉.
+    let opts_at = |depth: u64| Options {
+        tester: Some(TesterName::from(t.name().to_owned())),
+        size: depth + 2,
+        // The random tester draws until enough cases met the premise or the time is up.
+        iterations: u64::MAX / 2,
+        timeout: Duration::from_secs(lim.seconds * (lim.max_depth + 1)),
+        depth: depth + 1,
+        seed: Some(0),
+        ..Options::default()
+    };
+    let opts = Options { size: lim.max_depth + 2, ..opts_at(lim.max_depth) };
     let far = Instant::now() + opts.timeout;
-    let t0 = Instant::now();
-    let mut search: Box<dyn Search> = t.search(c, &Setup { options: &opts, deadline: far, engine: Engine::Compiled });
-    let setup = t0.elapsed().as_secs_f64();
+    let new_search = |opts: &Options| -> (Box<dyn Search + '_>, f64) {
+        let t0 = Instant::now();
+        let s = t.search(c, &Setup { options: opts, deadline: far, engine: Engine::Compiled });
+        (s, t0.elapsed().as_secs_f64())
+    };
+    let (mut search, mut setup) = new_search(&opts);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(0);
     let mut steps = Vec::new();
+    let size_opts: Vec<Options> = (1..=lim.max_depth).map(opts_at).collect();
     for depth in 1..=lim.max_depth {
+        if per_size {
+            (search, setup) = new_search(&size_opts[depth as usize - 1]);
+        }
         let mut budget = Budget::until(Instant::now() + Duration::from_secs(lim.seconds));
         if setting == Setting::First {
             budget = budget.enough(lim.enough);
         }
         let t0 = Instant::now();
         let res = search.run_size(&mut Turn::new(depth + 1, budget, false, &mut rng));
-        let seconds = t0.elapsed().as_secs_f64() + if depth == 1 { setup } else { 0.0 };
+        let seconds = t0.elapsed().as_secs_f64() + setup;
+        setup = 0.0;
         let (completed, how) = match &res.end {
             None => (true, "all".to_owned()),
             Some(End::Enough) => (true, "enough".to_owned()),
@@ -149,6 +163,11 @@ fn depths(t: &dyn Tester, c: &Conjecture, setting: Setting, lim: &Limits) -> Vec
         }
     }
     steps
+}
+
+/// Whether `HOL_TARGET_TESTERS` (if set) names `name`.
+fn chosen(name: &str) -> bool {
+    std::env::var("HOL_TARGET_TESTERS").map_or(true, |t| t.split(',').any(|n| n.trim() == name))
 }
 
 fn deepest(steps: &[Step]) -> u64 {
@@ -219,9 +238,9 @@ fn lsc_depths(bin: &Path, w: &Workload, setting: Setting, lim: &Limits) -> Vec<S
 /// time to the first counterexample with `smt` and with the default portfolio (the same
 /// options without the tester), each in-process, the theory checked beforehand.
 fn targeted() {
-    let th = lang::check_theory(TARGETED);
-    assert!(th.diagnostics.is_empty(), "{:?}", th.diagnostics);
     let registry = analysis::testers::standard();
+    let th = lang::check_theory_with(TARGETED, &lang::types::imports::NoSiblings, &registry.names());
+    assert!(th.diagnostics.is_empty(), "{:?}", th.diagnostics);
     println!("\n## Time to the first counterexample, tests/acceptance/Targeted.thy\n");
     println!("| lemma | options | smt | default portfolio |");
     println!("|---|---|---|---|");
@@ -291,12 +310,13 @@ fn main() {
             let c = th.lower_conjecture(index, &[]);
             let mut rows: Vec<(String, Vec<Step>)> = Vec::new();
             for name in TESTERS {
-                if setting == Setting::Complete && name == "random" {
+                if setting == Setting::Complete && name == "random" || !chosen(name) {
                     continue;
                 }
                 rows.push((name.to_owned(), depths(tester(name), &c, setting, &lim)));
             }
             match &lsc {
+                _ if !chosen("lsc") => {}
                 Ok(bin) => rows.push(("Lazy SmallCheck 0.6".to_owned(), lsc_depths(bin, w, setting, &lim))),
                 Err(why) => rows.push((
                     "Lazy SmallCheck 0.6".to_owned(),

@@ -163,7 +163,9 @@ impl Search for Smart<'_> {
         let mut res = SizeResult::default();
         let mut end = None;
         let budget = turn.budget;
-        let stop = move || budget.cancelled();
+        // The turn's deadline as well as the search's: a size may be given less time than
+        // the whole run (the benches' per-size limit).
+        let stop = move || budget.exceeded();
         let (premises, conclusion) = (&self.premises, &mut self.conclusion);
         let stats = premises.run(depth, k, &stop, &mut |vals, holds| match conclusion
             .check(premises, vals, holds, turn, &mut res)

@@ -489,13 +489,22 @@ struct Model {
     apps: Vec<(SExpr, SExpr)>,
 }
 
+/// What evaluation says of a model: a premise fails, all hold and so does the conclusion,
+/// or the conclusion fails (a candidate counterexample).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Verdict {
+    Rejected,
+    Passed,
+    Failed,
+}
+
 impl Smt<'_> {
-    /// Whether `vals` is a candidate counterexample: every premise holds of it and the
+    /// What evaluation says of `vals` (`Verdict::Failed`: a candidate counterexample, every premise holds of it and the
     /// conclusion fails, as evaluation (the run's engine) says. Every part is evaluated,
     /// the encoded ones too: a model that does not satisfy what the solver was told (an
     /// encoded premise, the negated conclusion) is an encoding error, reported loudly as a
     /// disagreement, never tested on as if it were a model.
-    fn fails(&mut self, q: &Query, vals: &[Option<Value>]) -> Result<bool, Box<End>> {
+    fn fails(&mut self, q: &Query, vals: &[Option<Value>]) -> Result<Verdict, Box<End>> {
         let mark = self.r.arena().mark();
         for (v, x) in vals.iter().enumerate() {
             if let Some(x) = x {
@@ -504,9 +513,9 @@ impl Smt<'_> {
         }
         let verdicts = self.verdicts(q);
         self.r.arena().release(mark);
-        let (fails, wrong) = verdicts.map_err(|s| Box::new(End::Stopped(s)))?;
+        let (verdict, wrong) = verdicts.map_err(|s| Box::new(End::Stopped(s)))?;
         match wrong {
-            None => Ok(fails),
+            None => Ok(verdict),
             Some(what) => {
                 let shown: Vec<String> = vals
                     .iter()
@@ -530,21 +539,21 @@ impl Smt<'_> {
     /// tester and in the re-check (`case::run_step`): a premise that binds a variable binds
     /// it, an underspecified premise goes on (the re-check marks the result potentially
     /// spurious), an underspecified binding rejects.
-    fn verdicts(&mut self, q: &Query) -> Result<(bool, Option<String>), Stop> {
+    fn verdicts(&mut self, q: &Query) -> Result<(Verdict, Option<String>), Stop> {
         let mut taint = None;
         for step in self.sched.steps.clone() {
             match (step, run_step(&mut self.r, step, &mut taint)?) {
                 (_, Flow::Next) => {}
                 (Step::Check(PartRef::Premise(i)), Flow::Rejected) if !q.unencoded.iter().any(|(j, _)| *j == i) => {
-                    return Ok((false, Some(format!("premise {}", i + 1))));
+                    return Ok((Verdict::Rejected, Some(format!("premise {}", i + 1))));
                 }
-                (_, Flow::Rejected) => return Ok((false, None)),
-                (_, Flow::Passed) if q.refutes => return Ok((false, Some("the negated conclusion".into()))),
-                (_, Flow::Passed) => return Ok((false, None)),
-                (_, Flow::Failed(_)) => return Ok((true, None)),
+                (_, Flow::Rejected) => return Ok((Verdict::Rejected, None)),
+                (_, Flow::Passed) if q.refutes => return Ok((Verdict::Passed, Some("the negated conclusion".into()))),
+                (_, Flow::Passed) => return Ok((Verdict::Passed, None)),
+                (_, Flow::Failed(_)) => return Ok((Verdict::Failed, None)),
             }
         }
-        Ok((false, None))
+        Ok((Verdict::Passed, None))
     }
 
     /// A smaller counterexample than `vals`, if the solver finds one within `until`: the
@@ -579,7 +588,9 @@ impl Smt<'_> {
             }
             match (answer, next) {
                 (Ok(solver::Answer::Unsat), _) => lo = mid + 1,
-                (Ok(solver::Answer::Sat), Some((next, measured))) if matches!(self.fails(q, &next.vals), Ok(true)) => {
+                (Ok(solver::Answer::Sat), Some((next, measured)))
+                    if matches!(self.fails(q, &next.vals), Ok(Verdict::Failed)) =>
+                {
                     hi = measured;
                     vals = next.vals;
                 }
@@ -711,12 +722,14 @@ impl Smt<'_> {
             };
             let vals = &model.vals;
             res.tests += 1;
-            let fails = match self.fails(q, vals) {
-                Ok(f) => f,
+            let verdict = match self.fails(q, vals) {
+                Ok(v) => v,
                 Err(end) => break Some(*end),
             };
-            if fails {
+            if verdict != Verdict::Rejected {
                 res.passed += 1;
+            }
+            if verdict == Verdict::Failed {
                 // A share of the time left goes to making it small.
                 let share = deadline.saturating_duration_since(Instant::now()) / 4;
                 let until = Instant::now() + share.min(Duration::from_secs(2));
