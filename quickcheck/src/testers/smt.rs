@@ -489,22 +489,13 @@ struct Model {
     apps: Vec<(SExpr, SExpr)>,
 }
 
-/// What evaluation says of a model: a premise fails, all hold and so does the conclusion,
-/// or the conclusion fails (a candidate counterexample).
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Verdict {
-    Rejected,
-    Passed,
-    Failed,
-}
-
 impl Smt<'_> {
-    /// What evaluation says of `vals` (`Verdict::Failed`: a candidate counterexample, every premise holds of it and the
+    /// What evaluation says of `vals` (`Flow::Failed`: a candidate counterexample, every premise holds of it and the
     /// conclusion fails, as evaluation (the run's engine) says. Every part is evaluated,
     /// the encoded ones too: a model that does not satisfy what the solver was told (an
     /// encoded premise, the negated conclusion) is an encoding error, reported loudly as a
     /// disagreement, never tested on as if it were a model.
-    fn fails(&mut self, q: &Query, vals: &[Option<Value>]) -> Result<Verdict, Box<End>> {
+    fn fails(&mut self, q: &Query, vals: &[Option<Value>]) -> Result<Flow, Box<End>> {
         let mark = self.r.arena().mark();
         for (v, x) in vals.iter().enumerate() {
             if let Some(x) = x {
@@ -539,21 +530,21 @@ impl Smt<'_> {
     /// tester and in the re-check (`case::run_step`): a premise that binds a variable binds
     /// it, an underspecified premise goes on (the re-check marks the result potentially
     /// spurious), an underspecified binding rejects.
-    fn verdicts(&mut self, q: &Query) -> Result<(Verdict, Option<String>), Stop> {
+    fn verdicts(&mut self, q: &Query) -> Result<(Flow, Option<String>), Stop> {
         let mut taint = None;
         for step in self.sched.steps.clone() {
             match (step, run_step(&mut self.r, step, &mut taint)?) {
                 (_, Flow::Next) => {}
                 (Step::Check(PartRef::Premise(i)), Flow::Rejected) if !q.unencoded.iter().any(|(j, _)| *j == i) => {
-                    return Ok((Verdict::Rejected, Some(format!("premise {}", i + 1))));
+                    return Ok((Flow::Rejected, Some(format!("premise {}", i + 1))));
                 }
-                (_, Flow::Rejected) => return Ok((Verdict::Rejected, None)),
-                (_, Flow::Passed) if q.refutes => return Ok((Verdict::Passed, Some("the negated conclusion".into()))),
-                (_, Flow::Passed) => return Ok((Verdict::Passed, None)),
-                (_, Flow::Failed(_)) => return Ok((Verdict::Failed, None)),
+                (_, Flow::Rejected) => return Ok((Flow::Rejected, None)),
+                (_, Flow::Passed) if q.refutes => return Ok((Flow::Passed, Some("the negated conclusion".into()))),
+                (_, Flow::Passed) => return Ok((Flow::Passed, None)),
+                (_, failed @ Flow::Failed(_)) => return Ok((failed, None)),
             }
         }
-        Ok((Verdict::Passed, None))
+        Ok((Flow::Passed, None))
     }
 
     /// A smaller counterexample than `vals`, if the solver finds one within `until`: the
@@ -589,7 +580,7 @@ impl Smt<'_> {
             match (answer, next) {
                 (Ok(solver::Answer::Unsat), _) => lo = mid + 1,
                 (Ok(solver::Answer::Sat), Some((next, measured)))
-                    if matches!(self.fails(q, &next.vals), Ok(Verdict::Failed)) =>
+                    if matches!(self.fails(q, &next.vals), Ok(Flow::Failed(_))) =>
                 {
                     hi = measured;
                     vals = next.vals;
@@ -722,14 +713,14 @@ impl Smt<'_> {
             };
             let vals = &model.vals;
             res.tests += 1;
-            let verdict = match self.fails(q, vals) {
+            let flow = match self.fails(q, vals) {
                 Ok(v) => v,
                 Err(end) => break Some(*end),
             };
-            if verdict != Verdict::Rejected {
+            if !matches!(flow, Flow::Rejected) {
                 res.passed += 1;
             }
-            if verdict == Verdict::Failed {
+            if matches!(flow, Flow::Failed(_)) {
                 // A share of the time left goes to making it small.
                 let share = deadline.saturating_duration_since(Instant::now()) / 4;
                 let until = Instant::now() + share.min(Duration::from_secs(2));
