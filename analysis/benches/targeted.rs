@@ -152,7 +152,7 @@ fn depths(t: &dyn Tester, c: &Conjecture, setting: Setting, lim: &Limits) -> Vec
             Some(End::Enough) => (true, "enough".to_owned()),
             Some(End::Stopped(quickcheck::runner::Stop::Timeout)) => (false, "timeout".to_owned()),
             Some(End::TooBig) => (false, "too big to enumerate".to_owned()),
-            Some(End::Genuine(cx) | End::Spurious(cx)) => {
+            Some(End::Genuine(cx, _) | End::Spurious(cx)) => {
                 (false, format!("COUNTEREXAMPLE to a true lemma: {:?}", cx.assignment))
             }
             Some(e) => (false, format!("{e:?}")),

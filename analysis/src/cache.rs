@@ -148,7 +148,7 @@ pub fn relocated(mut run: QuickcheckRun, from: u32, to: u32) -> QuickcheckRun {
     };
     shift(&mut run.span);
     shift(&mut run.statement_span);
-    if let Some(cx) = &mut run.report.counterexample {
+    for cx in run.report.counterexample.iter_mut().chain(&mut run.report.further) {
         for e in &mut cx.evaluated {
             shift(&mut e.span);
         }

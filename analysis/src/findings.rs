@@ -64,9 +64,19 @@ impl QuickcheckRun {
                     cx.refutation.join("; ")
                 ));
             }
-            if !cx.partial.is_empty() {
+            let proved = cx.generalizations.iter().any(|g| g.evidence == quickcheck::Evidence::Proved);
+            if !cx.partial.is_empty() && !proved {
                 let partial: Vec<String> = cx.partial.iter().map(|(n, v)| format!("{n} = {v}")).collect();
                 d = d.with_note(format!("false for every value at `_` (proved by narrowing): {}", partial.join(", ")));
+            }
+            for g in &cx.generalizations {
+                d = d.with_note(format!("generalization: {} ({})", g.words(), g.evidence_words()));
+            }
+            for (k, more) in r.further.iter().enumerate() {
+                d = d.with_note(format!("counterexample {}: {}", k + 2, assignment_text(more)));
+                for g in &more.generalizations {
+                    d = d.with_note(format!("generalization: {} ({})", g.words(), g.evidence_words()));
+                }
             }
             if let Some(why) = &cx.spurious_because {
                 d = d.with_note(format!("potentially spurious: {why}"));
@@ -84,18 +94,14 @@ impl QuickcheckRun {
     /// `counterexample: xs = [a1], ys = [] (with 'a = a1)`, when there is one.
     pub fn assignment_words(&self) -> Option<String> {
         let cx = self.report.counterexample.as_ref()?;
-        let assignment: Vec<String> = cx.assignment.iter().map(|(n, v)| format!("{n} = {v}")).collect();
-        let mut words = if assignment.is_empty() {
+        Some(if cx.assignment.is_empty() && cx.instance.is_empty() {
             // No free variable: the refutation is of the statement itself.
             "the statement is false".to_string()
+        } else if cx.assignment.is_empty() {
+            format!("the statement is false {}", assignment_text(cx))
         } else {
-            format!("counterexample: {}", assignment.join(", "))
-        };
-        if !cx.instance.is_empty() {
-            let inst: Vec<String> = cx.instance.iter().map(|(a, t)| format!("{a} = {t}")).collect();
-            words.push_str(&format!(" (with {})", inst.join(", ")));
-        }
-        Some(words)
+            format!("counterexample: {}", assignment_text(cx))
+        })
     }
 
     /// The account of a run without a finding: `lemma l: no counterexample (none up to
@@ -137,6 +143,20 @@ impl QuickcheckRun {
         }
         s
     }
+}
+
+/// `xs = [a1], ys = [] (with 'a = a1)`: the assignment and the type instance.
+fn assignment_text(cx: &quickcheck::Counterexample) -> String {
+    let assignment: Vec<String> = cx.assignment.iter().map(|(n, v)| format!("{n} = {v}")).collect();
+    let mut words = assignment.join(", ");
+    if !cx.instance.is_empty() {
+        let inst: Vec<String> = cx.instance.iter().map(|(a, t)| format!("{a} = {t}")).collect();
+        if !words.is_empty() {
+            words.push(' ');
+        }
+        words.push_str(&format!("(with {})", inst.join(", ")));
+    }
+    words
 }
 
 /// How narrowing's `spurious_because` begins when an `∃` search was cut by the size bound

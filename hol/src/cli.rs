@@ -192,6 +192,11 @@ pub struct CheckArgs {
     #[arg(long, value_name = "SEED")]
     pub seed: Option<u64>,
 
+    /// Report up to K counterexamples per lemma, each not an instance of the
+    /// generalizations of those before it (overrides `counterexamples = k`).
+    #[arg(long, value_name = "K")]
+    pub counterexamples: Option<u64>,
+
     /// Print the core IR of each file (what `value` commands and monomorphic lemmas use).
     #[arg(long)]
     pub dump_ir: bool,

@@ -108,6 +108,11 @@ pub struct RunRecord<'a> {
     /// Narrowing on a statement with `∃` inside: how the outermost `∃` was refuted, one
     /// line per case of its variables (`null` otherwise).
     pub refutation: Option<&'a [String]>,
+    /// The counterexample's generalizations, most general first (empty without one).
+    pub generalizations: Vec<GeneralizationRecord<'a>>,
+    /// Counterexamples after the first (`counterexamples = k`), each outside the
+    /// generalizations of those before it.
+    pub further_counterexamples: Vec<FurtherRecord<'a>>,
     pub tests: u64,
     /// Holes refined (narrowing; its `tests` are partial cases), `null` for other testers.
     pub refinements: Option<u64>,
@@ -148,6 +153,52 @@ pub struct SolverRecord<'a> {
     pub name: &'a str,
     pub models: u64,
     pub seconds: f64,
+}
+
+/// A counterexample after the first: its assignment, type instance and generalizations.
+#[derive(Debug, Serialize)]
+pub struct FurtherRecord<'a> {
+    pub counterexample: Pairs<'a>,
+    pub instance: Option<Pairs<'a>>,
+    pub generalizations: Vec<GeneralizationRecord<'a>>,
+}
+
+/// A generalized counterexample: `pattern` per lemma variable it restricts, the side
+/// `condition` (or `null`), and whether it was `tested` (on `instances` instances: all up to
+/// `size`, then `random` ones up to `random_size`) or `proved` (by narrowing).
+#[derive(Debug, Serialize)]
+pub struct GeneralizationRecord<'a> {
+    pub pattern: Pairs<'a>,
+    pub condition: Option<&'a str>,
+    pub tested: bool,
+    pub proved: bool,
+    pub instances: Option<u64>,
+    pub size: Option<u64>,
+    pub random: Option<u64>,
+    pub random_size: Option<u64>,
+    pub text: String,
+}
+
+impl<'a> GeneralizationRecord<'a> {
+    fn of(g: &'a quickcheck::Generalization) -> GeneralizationRecord<'a> {
+        let tested = match g.evidence {
+            quickcheck::Evidence::Tested { instances, size, random, random_size, .. } => {
+                Some((instances, size, random, random_size))
+            }
+            quickcheck::Evidence::Proved => None,
+        };
+        GeneralizationRecord {
+            pattern: Pairs(&g.pattern),
+            condition: g.condition.as_deref(),
+            tested: tested.is_some(),
+            proved: tested.is_none(),
+            instances: tested.map(|t| t.0),
+            size: tested.map(|t| t.1),
+            random: tested.map(|t| t.2),
+            random_size: tested.map(|t| t.3),
+            text: g.words(),
+        }
+    }
 }
 
 #[derive(Debug, Serialize)]
@@ -291,6 +342,18 @@ fn run_record<'a>(file: &'a SourceFile, run: &'a QuickcheckRun) -> RunRecord<'a>
         spurious_because: cx.and_then(|c| c.spurious_because.as_deref()),
         partial: cx.filter(|c| !c.partial.is_empty()).map(|c| Pairs(&c.partial)),
         refutation: cx.filter(|c| !c.refutation.is_empty()).map(|c| c.refutation.as_slice()),
+        further_counterexamples: r
+            .further
+            .iter()
+            .map(|c| FurtherRecord {
+                counterexample: Pairs(&c.assignment),
+                instance: (!c.instance.is_empty()).then_some(Pairs(&c.instance)),
+                generalizations: c.generalizations.iter().map(GeneralizationRecord::of).collect(),
+            })
+            .collect(),
+        generalizations: cx
+            .map(|c| c.generalizations.iter().map(GeneralizationRecord::of).collect())
+            .unwrap_or_default(),
         tests: r.tests,
         refinements: r.refinements,
         passed_premises: r.passed_premises,
@@ -489,6 +552,7 @@ mod tests {
             spurious_because: None,
             partial: Vec::new(),
             refutation: Vec::new(),
+            generalizations: Vec::new(),
         });
         report.tests = 12;
         report.passed_premises = 12;

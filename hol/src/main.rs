@@ -70,7 +70,11 @@ fn main() -> ExitCode {
         && io::stdout().is_terminal()
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     // The same ranges as `quickcheck[size = ...]` in a theory.
-    let numeric = [("size", args.size.map(|n| n.to_string())), ("timeout", args.timeout.map(|s| format!("{s:?}")))];
+    let numeric = [
+        ("size", args.size.map(|n| n.to_string())),
+        ("timeout", args.timeout.map(|s| format!("{s:?}"))),
+        ("counterexamples", args.counterexamples.map(|n| n.to_string())),
+    ];
     for (name, value) in numeric {
         if let Some(Err(why)) = value.map(|v| lang::types::options::check_numeric(name, &v)) {
             let _ = writeln!(io::stderr(), "error: --{name}: {why}");
@@ -89,6 +93,7 @@ fn main() -> ExitCode {
                 size: args.size,
                 timeout,
                 seed: args.seed,
+                counterexamples: args.counterexamples,
             },
             ..analysis::Options::default()
         },

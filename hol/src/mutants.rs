@@ -708,6 +708,8 @@ fn options(tester: Option<&str>, bounds: Bounds, seed: u64) -> quickcheck::Optio
         size: bounds.size,
         timeout: bounds.timeout,
         seed: Some(seed),
+        // The benchmark counts counterexamples found; explaining them is not measured.
+        generalize: false,
         ..quickcheck::Options::default()
     }
 }

@@ -339,7 +339,7 @@ impl Narrowing<'_> {
         Some(match why {
             None => {
                 cx.refutation = table;
-                End::Genuine(cx)
+                End::Genuine(cx, Vec::new())
             }
             Some(why) => {
                 cx.spurious_because = Some(self.why_words(&why, size));
@@ -430,6 +430,7 @@ impl Narrowing<'_> {
             spurious_because: None,
             partial: Vec::new(),
             refutation: Vec::new(),
+            generalizations: Vec::new(),
         }
     }
 }

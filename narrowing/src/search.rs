@@ -279,7 +279,7 @@ impl<'c> Narrowing<'c> {
                             return res;
                         };
                         if let Some(mut end) = turn.judge.verdict(self.c, &self.sched, &generated) {
-                            if let End::Genuine(cx) | End::Spurious(cx) = &mut end {
+                            if let End::Genuine(cx, _) | End::Spurious(cx) = &mut end {
                                 cx.partial = self.partial_assignment();
                             }
                             res.end = Some(end);

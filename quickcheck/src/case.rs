@@ -145,6 +145,7 @@ pub fn recheck(c: &Conjecture, sched: &Schedule, generated: &[Option<Value>], de
         spurious_because: spurious.as_ref().map(describe_undef),
         partial: Vec::new(),
         refutation: Vec::new(),
+        generalizations: Vec::new(),
     };
     match spurious {
         None => Recheck::Genuine(cx),

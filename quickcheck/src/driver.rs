@@ -8,8 +8,9 @@
 
 use crate::budget::{deadline_after, Budget, Cancel};
 use crate::case::{recheck, Recheck};
+use crate::generalize;
 use crate::options::Options;
-use crate::outcome::{OutcomeKind, Report, SolverStats};
+use crate::outcome::{Counterexample, Generalization, OutcomeKind, Report, SolverStats};
 use crate::portfolio;
 use crate::program::Schedule;
 use crate::registry::{Registry, TesterName};
@@ -103,7 +104,7 @@ pub struct Turn<'t> {
     /// Generator size: Isabelle's size `k` is generator size `k - 1`.
     pub size: u64,
     pub budget: Budget<'t>,
-    pub judge: Judge,
+    pub judge: Judge<'t>,
     /// The run's one random stream, drawn from across the schedule in its order, so a run
     /// is replayed from its seed.
     pub rng: &'t mut Xoshiro256PlusPlus,
@@ -111,19 +112,35 @@ pub struct Turn<'t> {
 
 impl<'t> Turn<'t> {
     pub fn new(size: u64, budget: Budget<'t>, genuine_only: bool, rng: &'t mut Xoshiro256PlusPlus) -> Turn<'t> {
-        Turn { size, budget, judge: Judge { genuine_only, deadline: budget.deadline }, rng }
+        Turn { size, budget, judge: Judge { genuine_only, deadline: budget.deadline, known: None }, rng }
     }
 }
 
+/// Whether a failing case, by its generated variables' values, is to be passed over.
+pub type PassOver<'t> = &'t dyn Fn(&[Option<Value>]) -> bool;
+
 /// The verdict on a failing case, the same for every tester.
-#[derive(Clone, Copy, Debug)]
-pub struct Judge {
+#[derive(Clone, Copy)]
+pub struct Judge<'t> {
     pub genuine_only: bool,
     /// The re-check's deadline.
     pub deadline: Instant,
+    /// Failing cases to pass over, by their generated values: instances of counterexamples
+    /// already reported (`counterexamples = k`).
+    pub known: Option<PassOver<'t>>,
 }
 
-impl Judge {
+impl std::fmt::Debug for Judge<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Judge")
+            .field("genuine_only", &self.genuine_only)
+            .field("deadline", &self.deadline)
+            .field("known", &self.known.is_some())
+            .finish()
+    }
+}
+
+impl Judge<'_> {
     /// Whether a failing case can end the search: not a potentially spurious one (a
     /// premise or the conclusion met an underspecified function) under `genuine_only`. A
     /// tester may skip work on a case it will not keep (random does not shrink it).
@@ -132,12 +149,16 @@ impl Judge {
     }
 
     /// A failing case, the generated variables' values `generated[v]` (`None` for the
-    /// others), re-checked by the reference interpreter: `Some(end)` ends the search
+    /// others), re-checked by the reference interpreter (unless `known`, when it is passed
+    /// over): `Some(end)` ends the search
     /// (a counterexample, a disagreement between compiled code and the interpreter, a
     /// case that did not finish), `None` goes on past it.
     pub fn verdict(&self, c: &Conjecture, sched: &Schedule, generated: &[Option<Value>]) -> Option<End> {
+        if self.known.is_some_and(|known| known(generated)) {
+            return None;
+        }
         match recheck(c, sched, generated, self.deadline) {
-            Recheck::Genuine(cx) => Some(End::Genuine(cx)),
+            Recheck::Genuine(cx) => Some(End::Genuine(cx, generated.to_vec())),
             Recheck::Spurious(_) if self.genuine_only => None,
             Recheck::Spurious(cx) => Some(End::Spurious(cx)),
             Recheck::Disagrees(why) => Some(End::Disagreement(why)),
@@ -184,7 +205,7 @@ pub(crate) fn run(
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let setup = Setup { options: opts, deadline: budget.deadline, engine };
     let mut searches: Vec<Box<dyn Search>> = conjectures.iter().map(|c| tester.search(c, &setup)).collect();
-    let order = schedule(searches.len(), opts.size.max(1));
+    let order: Vec<(usize, u64)> = schedule(searches.len(), opts.size.max(1)).collect();
     if opts.verbose && engine.compiles() {
         // Functions too large to compile cheaply run in the interpreter, which is slower:
         // say so, as a timeout may follow from it.
@@ -194,76 +215,33 @@ pub(crate) fn run(
             }
         }
     }
-    let mut too_big = vec![false; searches.len()];
-    // The largest size each instance has covered completely.
-    let mut covered = vec![0u64; searches.len()];
-    let mut end = None;
-    let mut note = None;
-    for (i, k) in order {
-        if searches[i].exhausted() || too_big[i] {
-            continue;
-        }
-        // A search may cover a small size without looking at its budget: a cancelled run
-        // ends here at the latest.
-        if budget.cancelled() {
-            report.size = k;
-            end = Some(End::Cancelled);
-            break;
-        }
-        let res = searches[i].run_size(&mut Turn::new(k - 1, budget, opts.genuine_only, &mut rng));
-        report.tests += res.tests;
-        report.passed_premises += res.passed;
-        report.too_large += res.too_large;
-        if let Some(n) = res.refinements {
-            *report.refinements.get_or_insert(0) += n;
-        }
-        if opts.verbose {
-            let inst: Vec<String> = conjectures[i].instance.iter().map(|(a, t)| format!("{a} = {t}")).collect();
-            let inst = if inst.is_empty() { String::new() } else { format!(" ({})", inst.join(", ")) };
-            let plural = if res.tests == 1 { "" } else { "s" };
-            let skipped =
-                if res.too_large > 0 { format!(", {} too large to build", res.too_large) } else { String::new() };
-            report.log.push(match res.refinements {
-                Some(r) => format!(
-                    "size {k}{inst}: {} partial case{plural}, {r} refinement{}, {} passed the premises",
-                    res.tests,
-                    if r == 1 { "" } else { "s" },
-                    res.passed
-                ),
-                None => {
-                    format!("size {k}{inst}: {} test{plural}, {} passed the premises{skipped}", res.tests, res.passed)
-                }
-            });
-        }
-        if opts.verbose {
-            report.log.extend(res.log);
-        }
-        if res.shrink.is_some() {
-            report.shrink = res.shrink;
-        }
-        if let Some(sv) = res.solver {
-            let total = report.solver.get_or_insert(SolverStats { name: sv.name.clone(), models: 0, seconds: 0.0 });
-            total.models += sv.models;
-            total.seconds += sv.seconds;
-        }
-        // The last size's word (of the last instance) stands.
-        note = res.note;
-        match res.end {
-            None | Some(End::Enough) => {
-                report.size = report.size.max(k);
-                covered[i] = k;
-            }
-            Some(End::TooBig) => too_big[i] = true,
-            Some(e) => {
-                report.size = k;
-                end = Some(e);
-                break;
-            }
-        }
-    }
+    let first = sweep(&mut searches, conjectures, &order, budget, opts, &mut rng, None, &mut report);
+    let Sweep { mut end, end_at, mut covered, too_big, mut note, size } = first;
+    report.size = size;
     for (i, s) in searches.iter().enumerate() {
         if s.exhausted() {
             covered[i] = opts.size.max(1);
+        }
+    }
+    if let Some(End::Genuine(cx, generated)) = &mut end {
+        // The verdict is in: the other testers of a portfolio stop while this one
+        // generalizes, within its own share of time, and looks for more counterexamples.
+        budget.answered.store(true, std::sync::atomic::Ordering::Relaxed);
+        let mut known = Known::default();
+        cx.generalizations = known.add(conjectures, end_at, cx, generated, opts, engine, cancel);
+        // Further counterexamples (`counterexamples = k`), each outside the generalizations
+        // of those before it: the search again from the start, passing over their
+        // instances, until the time limit.
+        // Its own budget: the flag above is set now.
+        let unanswered = AtomicBool::new(false);
+        let own = Budget { answered: &unanswered, ..budget };
+        while report.further.len() + 1 < opts.counterexamples as usize && !own.exceeded() {
+            let mut again: Vec<Box<dyn Search>> = conjectures.iter().map(|c| tester.search(c, &setup)).collect();
+            let covers = |g: &[Option<Value>]| known.covers(g);
+            let next = sweep(&mut again, conjectures, &order, own, opts, &mut rng, Some(&covers), &mut report);
+            let Some(End::Genuine(mut cx, generated)) = next.end else { break };
+            cx.generalizations = known.add(conjectures, next.end_at, &cx, &generated, opts, engine, cancel);
+            report.further.push(cx);
         }
     }
     // A time limit met after every instance covered some sizes completely still answers
@@ -283,7 +261,7 @@ pub(crate) fn run(
                 None,
             )
         }
-        Some(End::Genuine(cx)) => (OutcomeKind::Counterexample, None, Some(cx)),
+        Some(End::Genuine(cx, _)) => (OutcomeKind::Counterexample, None, Some(cx)),
         Some(End::Spurious(cx)) => (OutcomeKind::PotentiallySpurious, None, Some(cx)),
         Some(End::Stopped(runner::Stop::Timeout)) => {
             (OutcomeKind::Timeout, Some(format!("no answer within {} s", opts.timeout.as_secs_f64())), None)
@@ -338,6 +316,142 @@ pub(crate) fn run(
     }
     report.seconds = t0.elapsed().as_secs_f64();
     report
+}
+
+/// What one pass over the schedule ended with.
+struct Sweep {
+    end: Option<End>,
+    /// The instance it ended at.
+    end_at: usize,
+    /// The largest size each instance covered completely.
+    covered: Vec<u64>,
+    /// The instances whose spaces grew too big to enumerate.
+    too_big: Vec<bool>,
+    /// What the last size searched adds to the report.
+    note: Option<String>,
+    /// The size reached.
+    size: u64,
+}
+
+/// Runs `searches` (one per instance of `conjectures`) through the schedule `order` until
+/// one ends the run, adding their figures and verbose lines to `report`. A failing case
+/// that `known` covers is passed over (an instance of a counterexample reported before).
+#[allow(clippy::too_many_arguments)]
+fn sweep(
+    searches: &mut [Box<dyn Search + '_>],
+    conjectures: &[Conjecture],
+    order: &[(usize, u64)],
+    budget: Budget,
+    opts: &Options,
+    rng: &mut Xoshiro256PlusPlus,
+    known: Option<PassOver<'_>>,
+    report: &mut Report,
+) -> Sweep {
+    let n = searches.len();
+    let mut out = Sweep { end: None, end_at: 0, covered: vec![0; n], too_big: vec![false; n], note: None, size: 0 };
+    for &(i, k) in order {
+        if searches[i].exhausted() || out.too_big[i] {
+            continue;
+        }
+        // A search may cover a small size without looking at its budget: a cancelled run
+        // ends here at the latest.
+        if budget.cancelled() {
+            out.size = k;
+            out.end = Some(End::Cancelled);
+            break;
+        }
+        let mut turn = Turn::new(k - 1, budget, opts.genuine_only, rng);
+        turn.judge.known = known;
+        let res = searches[i].run_size(&mut turn);
+        report.tests += res.tests;
+        report.passed_premises += res.passed;
+        report.too_large += res.too_large;
+        if let Some(n) = res.refinements {
+            *report.refinements.get_or_insert(0) += n;
+        }
+        if opts.verbose {
+            let inst: Vec<String> = conjectures[i].instance.iter().map(|(a, t)| format!("{a} = {t}")).collect();
+            let inst = if inst.is_empty() { String::new() } else { format!(" ({})", inst.join(", ")) };
+            let plural = if res.tests == 1 { "" } else { "s" };
+            let skipped =
+                if res.too_large > 0 { format!(", {} too large to build", res.too_large) } else { String::new() };
+            report.log.push(match res.refinements {
+                Some(r) => format!(
+                    "size {k}{inst}: {} partial case{plural}, {r} refinement{}, {} passed the premises",
+                    res.tests,
+                    if r == 1 { "" } else { "s" },
+                    res.passed
+                ),
+                None => {
+                    format!("size {k}{inst}: {} test{plural}, {} passed the premises{skipped}", res.tests, res.passed)
+                }
+            });
+            report.log.extend(res.log);
+        }
+        if res.shrink.is_some() {
+            report.shrink = res.shrink;
+        }
+        if let Some(sv) = res.solver {
+            let total = report.solver.get_or_insert(SolverStats { name: sv.name.clone(), models: 0, seconds: 0.0 });
+            total.models += sv.models;
+            total.seconds += sv.seconds;
+        }
+        // The last size's word (of the last instance) stands.
+        out.note = res.note;
+        match res.end {
+            None | Some(End::Enough) => {
+                out.size = out.size.max(k);
+                out.covered[i] = k;
+            }
+            Some(End::TooBig) => out.too_big[i] = true,
+            Some(e) => {
+                out.size = k;
+                out.end = Some(e);
+                out.end_at = i;
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// The counterexamples reported so far, for `counterexamples = k`: their values and their
+/// tested generalizations, whose instances the next search passes over.
+#[derive(Default)]
+struct Known<'c> {
+    values: Vec<Vec<Option<Value>>>,
+    claims: Vec<generalize::Claims<'c>>,
+}
+
+impl<'c> Known<'c> {
+    /// Adds counterexample `cx` with the generated values `generated`, found at instance
+    /// `at`, and returns its generalizations (none under `generalize = false`).
+    #[allow(clippy::too_many_arguments)]
+    fn add(
+        &mut self,
+        conjectures: &'c [Conjecture],
+        at: usize,
+        cx: &Counterexample,
+        generated: &[Option<Value>],
+        opts: &Options,
+        engine: Engine,
+        cancel: &AtomicBool,
+    ) -> Vec<Generalization> {
+        self.values.push(generated.to_vec());
+        if !opts.generalize {
+            return Vec::new();
+        }
+        let deadline = deadline_after(Instant::now(), generalize::share(opts.timeout));
+        let (shown, claims) = generalize::generalize(conjectures, at, cx, generated, engine, deadline, cancel);
+        self.claims.extend(claims);
+        shown
+    }
+
+    /// Whether a failing case is a counterexample reported before or an instance of one of
+    /// their generalizations.
+    fn covers(&self, generated: &[Option<Value>]) -> bool {
+        self.values.iter().any(|v| v.as_slice() == generated) || self.claims.iter().any(|c| c.covers(generated))
+    }
 }
 
 /// For verbose lines about one instance: `"(a = a2) "`, or nothing for a lemma with one.

@@ -21,6 +21,7 @@
 pub mod budget;
 pub mod case;
 pub mod driver;
+pub mod generalize;
 pub mod options;
 pub mod outcome;
 mod portfolio;
@@ -37,7 +38,7 @@ pub mod types;
 pub use budget::{Budget, Cancel};
 pub use driver::{check_lemma, fresh_seed, instances, run_tester, Judge, Turn};
 pub use options::{Expect, Options, Overrides};
-pub use outcome::{Counterexample, Evaluated, OutcomeKind, Report, ShrinkStats, SolverStats};
+pub use outcome::{Counterexample, Evaluated, Evidence, Generalization, OutcomeKind, Report, ShrinkStats, SolverStats};
 pub use registry::{Registry, TesterName};
 pub use runner::Engine;
 pub use testers::{Coverage, End, Search, Setup, SizeResult, Tester};

@@ -46,6 +46,11 @@ pub struct Options {
     pub depth: u64,
     /// `None`: a seed is drawn and printed.
     pub seed: Option<u64>,
+    /// Generalize a counterexample (`generalize = false` skips it).
+    pub generalize: bool,
+    /// How many counterexamples to report, each not an instance of an earlier one's
+    /// generalizations (`counterexamples = k`).
+    pub counterexamples: u64,
 }
 
 impl Default for Options {
@@ -67,6 +72,8 @@ impl Default for Options {
             report: false,
             depth: 5,
             seed: None,
+            generalize: true,
+            counterexamples: 1,
         }
     }
 }
@@ -111,6 +118,8 @@ impl Options {
             ("quiet", v) => self.quiet = flag(v),
             ("verbose", v) => self.verbose = flag(v),
             ("report", v) => self.report = flag(v),
+            ("generalize", v) => self.generalize = flag(v),
+            ("counterexamples", Some(v)) => self.counterexamples = v.parse().unwrap_or(self.counterexamples),
             ("default_type", Some(v)) => self.default_type = v.to_string(),
             // Any other name without a value is a tester (`quickcheck[random]`): the checker
             // let only the registry's through.
@@ -122,8 +131,17 @@ impl Options {
 
 /// The options that take a value: written bare, they are not testers (the checker reported
 /// them).
-const VALUED: [&str; 8] =
-    ["tester", "size", "iterations", "depth", "finite_type_size", "timeout", "expect", "default_type"];
+const VALUED: [&str; 9] = [
+    "tester",
+    "size",
+    "iterations",
+    "depth",
+    "finite_type_size",
+    "timeout",
+    "expect",
+    "default_type",
+    "counterexamples",
+];
 
 /// Command-line settings that override everything written in the theory.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -132,6 +150,7 @@ pub struct Overrides {
     pub size: Option<u64>,
     pub timeout: Option<Duration>,
     pub seed: Option<u64>,
+    pub counterexamples: Option<u64>,
 }
 
 impl Overrides {
@@ -147,6 +166,9 @@ impl Overrides {
         }
         if let Some(s) = self.seed {
             o.seed = Some(s);
+        }
+        if let Some(k) = self.counterexamples {
+            o.counterexamples = k;
         }
     }
 }

@@ -68,6 +68,68 @@ pub struct Counterexample {
     /// per case of its variables with the values of the next `∀` that make the statement
     /// false (`y = 0: false for x = Suc _`); proved, not tested. Empty otherwise.
     pub refutation: Vec<String>,
+    /// What the counterexample stands for (`generalize`): the most general patterns of it
+    /// found false on every instance tested (or proved false by narrowing), most general
+    /// first. Empty when none was found or `generalize = false`.
+    pub generalizations: Vec<Generalization>,
+}
+
+/// A generalized counterexample: the lemma is false for every value of the pattern's
+/// variables (that meets the condition), written in theory syntax.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Generalization {
+    /// `(variable, pattern)` for the lemma's variables that the pattern restricts, in the
+    /// lemma's order: `xs = x # x # _` (a name used twice stands for equal values, `_` for
+    /// any value; a lemma variable named inside another's pattern stays free).
+    pub pattern: Vec<(String, String)>,
+    /// The side condition on the pattern's variables, if any: `x ∈ set xs`.
+    pub condition: Option<String>,
+    pub evidence: Evidence,
+}
+
+/// Why a generalization is believed.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Evidence {
+    /// Every instance tested was a counterexample: all instances up to size `size` and
+    /// `random` more drawn up to size `random_size` (`instances` in all). It may still be
+    /// too general beyond them.
+    Tested { instances: u64, size: u64, random: u64, random_size: u64, every: bool },
+    /// Narrowing evaluated the lemma to false with the `_` parts unknown.
+    Proved,
+}
+
+impl Generalization {
+    /// `xs = x # x # _`, `xs = x # ys when x ∈ set ys`, `whenever 0 < n` (no variable
+    /// restricted beyond the condition), `any values`, as the report shows it.
+    pub fn words(&self) -> String {
+        let pattern: Vec<String> = self.pattern.iter().map(|(n, v)| format!("{n} = {v}")).collect();
+        match (pattern.is_empty(), &self.condition) {
+            (true, None) => "any values".into(),
+            (true, Some(c)) => format!("whenever {c}"),
+            (false, None) => pattern.join(", "),
+            (false, Some(c)) => format!("{} when {c}", pattern.join(", ")),
+        }
+    }
+
+    /// How it was found: `tested on 500 instances: every one up to size 3 and 380 random
+    /// ones up to size 7`; with a condition, on those of them that met it.
+    pub fn evidence_words(&self) -> String {
+        let Evidence::Tested { instances, size, random, random_size, every } = &self.evidence else {
+            return "proved by narrowing".into();
+        };
+        let of = match (every, size, random) {
+            (true, _, _) => "every instance".to_string(),
+            (false, 0, _) => format!("{random} random ones up to size {random_size}"),
+            (false, _, 0) => format!("every one up to size {size}"),
+            (false, _, _) => format!("every one up to size {size} and {random} random ones up to size {random_size}"),
+        };
+        let plural = if *instances == 1 { "" } else { "s" };
+        match (&self.condition, every) {
+            (None, true) => format!("tested on every instance ({instances})"),
+            (None, false) => format!("tested on {instances} instance{plural}: {of}"),
+            (Some(_), _) => format!("tested on the {instances} instance{plural} meeting the condition among {of}"),
+        }
+    }
 }
 
 /// What shrinking did to a random counterexample.
@@ -128,6 +190,9 @@ pub struct Report {
     /// The run was cancelled from outside (`Cancel`) before it answered: the outcome is a
     /// timeout whose message says so.
     pub cancelled: bool,
+    /// Counterexamples after the first (`counterexamples = k`), each not an instance of the
+    /// generalizations of those before it, in the order found.
+    pub further: Vec<Counterexample>,
 }
 
 impl Report {
@@ -149,6 +214,7 @@ impl Report {
             solver: None,
             log: Vec::new(),
             cancelled: false,
+            further: Vec::new(),
         }
     }
 

@@ -175,6 +175,11 @@ impl<'p> Interp<'p> {
         self.run(&print_limits(), |run| run.print(v, ty))
     }
 
+    /// `v` of type `ty` with its holes named by `names` (`_` where it gives none).
+    pub fn print_named(&mut self, v: &Value, ty: &Ty, names: &dyn Fn(&Hole) -> Option<String>) -> String {
+        self.run(&print_limits(), |run| run.print_named(v, ty, names))
+    }
+
     /// Every value of a finite type, ascending; `None` when infinite or larger than
     /// `ENUM_CAP`.
     pub fn enumerate(&self, ty: &Ty) -> Option<Vec<Value>> {

@@ -7,6 +7,7 @@
 //! becomes depth of the machine stack.
 
 use super::eval::Run;
+use super::partial::Hole;
 use super::value::{Closure, Value};
 use crate::core::ir::{DataDef, Ty};
 use std::fmt::Write;
@@ -43,6 +44,12 @@ fn is_pair(d: &DataDef) -> bool {
 impl<'p> Run<'_, 'p> {
     /// `v` of type `ty` in theory syntax, cut after `MAX_PRINTED` bytes.
     pub fn print(&mut self, v: &Value, ty: &Ty) -> String {
+        self.print_named(v, ty, &|_| None)
+    }
+
+    /// `v` of type `ty` with its holes named by `names` (a generalized counterexample's
+    /// variables: `x # x # _`); a hole it does not name prints as `_`.
+    pub fn print_named(&mut self, v: &Value, ty: &Ty, names: &dyn Fn(&Hole) -> Option<String>) -> String {
         let mut out = String::new();
         let mut tasks = vec![Task::Val(v.clone(), ty, false, false)];
         while let Some(t) = tasks.pop() {
@@ -54,19 +61,22 @@ impl<'p> Run<'_, 'p> {
             match t {
                 Task::Str(s) => out.push_str(s),
                 Task::Text(s) => out.push_str(&s),
-                Task::Val(v, ty, arg, canonical) => self.print_one(v, ty, arg, canonical, &mut tasks, &mut out),
+                Task::Val(v, ty, arg, canonical) => self.print_one(v, ty, arg, canonical, names, &mut tasks, &mut out),
             }
         }
         out
     }
 
     /// Prints what is atomic about `v` to `out` and pushes the rest as tasks (in reverse).
+    /// (One argument per part of the printer's state: bundling them would only rename them.)
+    #[allow(clippy::too_many_arguments)]
     fn print_one<'t>(
         &mut self,
         v: Value,
         ty: &'t Ty,
         arg: bool,
         canonical: bool,
+        names: &dyn Fn(&Hole) -> Option<String>,
         tasks: &mut Vec<Task<'t>>,
         out: &mut String,
     ) where
@@ -89,6 +99,7 @@ impl<'p> Run<'_, 'p> {
             (Value::Bool(b), _) => out.push_str(if *b { "True" } else { "False" }),
             // A hole of a partial value (narrowing's partial counterexamples): `_`, or
             // `Suc (Suc _)` for a `nat` known to be at least 2.
+            (Value::Hole(h), _) if let Some(name) = names(h) => out.push_str(&name),
             (Value::Hole(h), _) => {
                 let k = h.suc as usize;
                 if k > 0 && arg {
@@ -141,12 +152,12 @@ impl<'p> Run<'_, 'p> {
                         };
                         cur = next;
                     }
-                    if let Value::Hole(_) = cur {
-                        // A partial list (narrowing): `a # b # _`.
+                    if let Value::Hole(h) = &cur {
+                        // A partial list (narrowing): `a # b # _`; a generalization's: `a # xs`.
                         if arg {
                             tasks.push(Task::Str(")"));
                         }
-                        tasks.push(Task::Str("_"));
+                        tasks.push(Task::Text(names(h).unwrap_or_else(|| "_".into())));
                         for (x, t) in items.into_iter().rev() {
                             tasks.push(Task::Str(" # "));
                             tasks.push(Task::Val(x, t, true, canonical));

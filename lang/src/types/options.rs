@@ -53,7 +53,12 @@ const OPTIONS: &[(&str, Kind)] = &[
     ("verbose", Kind::Bool),
     ("report", Kind::Bool),
     ("default_type", Kind::TypeName),
+    ("generalize", Kind::Bool),
+    ("counterexamples", Kind::Nat(1, MAX_COUNTEREXAMPLES)),
 ];
+
+/// The most counterexamples one run reports (`counterexamples = k`).
+pub const MAX_COUNTEREXAMPLES: u64 = 20;
 
 /// Checks one option; `testers` are the tester names known. In `declare [[...]]` the names
 /// carry the `quickcheck_` prefix; other attributes there are not quickcheck's and give

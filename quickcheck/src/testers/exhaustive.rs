@@ -79,7 +79,7 @@ impl<'c> Exhaustive<'c> {
     }
 
     /// Tests every assignment of generator size `size` (Isabelle's `size - 1`).
-    fn run(&mut self, size: u64, budget: Budget, judge: Judge) -> SizeResult {
+    fn run(&mut self, size: u64, budget: Budget, judge: Judge<'_>) -> SizeResult {
         let c = self.c;
         let mut sp: Vec<Option<Rc<Space>>> = vec![None; c.vars.len()];
         for v in &self.gens {
@@ -186,7 +186,7 @@ struct Walk<'r, 'c> {
     /// Variables whose values are set as words only (no functions inside): their
     /// interpreter values are read back from the words when needed.
     word_only: Vec<bool>,
-    judge: Judge,
+    judge: Judge<'r>,
     budget: Budget<'r>,
     tests: u64,
     passed: u64,

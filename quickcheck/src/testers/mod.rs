@@ -116,7 +116,9 @@ pub trait Search {
 /// How a search ended before covering its space.
 #[derive(Clone, Debug, PartialEq)]
 pub enum End {
-    Genuine(Counterexample),
+    /// A counterexample, with the generated variables' values (`generated[v]`, `None` for
+    /// the others; empty when there are none to give) for its generalization.
+    Genuine(Counterexample, Vec<Option<lang::interp::Value>>),
     Spurious(Counterexample),
     Stopped(Stop),
     /// The JIT reported a counterexample the interpreter does not confirm.

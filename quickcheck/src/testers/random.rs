@@ -269,7 +269,7 @@ impl<'c> Random<'c> {
         iterations: u64,
         rng: &mut Xoshiro256PlusPlus,
         budget: &Budget,
-        judge: Judge,
+        judge: Judge<'_>,
         res: &mut SizeResult,
     ) -> bool {
         self.r.tier_up(iterations);
