@@ -18,10 +18,10 @@ use std::time::Duration;
 const HOL: &str = env!("CARGO_BIN_EXE_hol");
 
 /// The numeric options of `quickcheck[...]`.
-const THEORY_OPTIONS: [&str; 5] = ["size", "iterations", "depth", "finite_type_size", "timeout"];
+const THEORY_OPTIONS: [&str; 6] = ["size", "iterations", "depth", "finite_type_size", "timeout", "counterexamples"];
 
 /// The numeric flags of `hol check`.
-const FLAGS: [&str; 3] = ["--size", "--timeout", "--seed"];
+const FLAGS: [&str; 4] = ["--size", "--timeout", "--seed", "--counterexamples"];
 
 /// Values that once broke something, and the edges of every integer type.
 const EXTREMES: [&str; 20] = [

@@ -235,6 +235,8 @@ pub(crate) fn run(
         // Its own budget: the flag above is set now.
         let unanswered = AtomicBool::new(false);
         let own = Budget { answered: &unanswered, ..budget };
+        // The figures say how the first was found and shrunk; the tests of every search add up.
+        let shrink = report.shrink.clone();
         while report.further.len() + 1 < opts.counterexamples as usize && !own.exceeded() {
             let mut again: Vec<Box<dyn Search>> = conjectures.iter().map(|c| tester.search(c, &setup)).collect();
             let covers = |g: &[Option<Value>]| known.covers(g);
@@ -243,6 +245,7 @@ pub(crate) fn run(
             cx.generalizations = known.add(conjectures, next.end_at, &cx, &generated, opts, engine, cancel);
             report.further.push(cx);
         }
+        report.shrink = shrink;
     }
     // A time limit met after every instance covered some sizes completely still answers
     // for those sizes: the report names the bound that was searched.

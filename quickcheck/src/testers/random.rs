@@ -296,7 +296,10 @@ impl<'c> Random<'c> {
             }
         };
         res.passed += 1;
-        if !judge.keeps(taint.is_some()) {
+        // Not kept: a potentially spurious case under `genuine_only`, or an instance of a
+        // counterexample reported before (`counterexamples = k`), which shrinking would only
+        // lead back to.
+        if !judge.keeps(taint.is_some()) || judge.known.is_some_and(|k| k(&case.generated)) {
             return false;
         }
         // The same draws once more, recorded for shrinking; the generator ends in the
@@ -312,8 +315,17 @@ impl<'c> Random<'c> {
         let before: u64 = case.generated.iter().flatten().map(value_size).sum();
         let t0 = Instant::now();
         let sched = &self.sched;
-        let (choices, attempts) =
-            shrink(&mut self.r, sched, &mut self.gens, &mut self.scratch, size, record, taint.is_none(), budget);
+        let (choices, attempts) = shrink(
+            &mut self.r,
+            sched,
+            &mut self.gens,
+            &mut self.scratch,
+            size,
+            record,
+            taint.is_none(),
+            judge.known,
+            budget,
+        );
         let mut replay = Choices::replay(&choices);
         let shrunk = match run_case(&mut self.r, sched, &mut self.gens, size, &mut replay, &mut self.scratch) {
             Ok(Some(Case { flow: Flow::Failed(_), generated })) => generated,

@@ -8,6 +8,7 @@ use super::generators::{Choices, Generators};
 use super::{run_case, Case};
 use crate::budget::Budget;
 use crate::case::Flow;
+use crate::driver::PassOver;
 use crate::program::Schedule;
 use crate::runner::Runner;
 use codegen::Word;
@@ -16,8 +17,9 @@ use codegen::Word;
 const SHRINK_ATTEMPTS: u64 = 20_000;
 
 /// Shrinks a failing choice sequence: repeatedly deletes blocks of choices and lowers single
-/// choices, keeping a candidate when it still fails (genuinely, if `genuine` is set) and is
-/// smaller in shortlex order. Returns the smallest sequence and the candidates tried.
+/// choices, keeping a candidate when it still fails (genuinely, if `genuine` is set; not as
+/// an instance of a counterexample reported before, `known`) and is smaller in shortlex
+/// order. Returns the smallest sequence and the candidates tried.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn shrink(
     r: &mut Runner,
@@ -27,6 +29,7 @@ pub(super) fn shrink(
     size: u64,
     start: Vec<u64>,
     genuine: bool,
+    known: Option<PassOver>,
     budget: &Budget,
 ) -> (Vec<u64>, u64) {
     let mut best = start;
@@ -35,7 +38,11 @@ pub(super) fn shrink(
         *attempts += 1;
         let mut ch = Choices::replay(cand);
         match run_case(r, sched, gens, size, &mut ch, scratch) {
-            Ok(Some(Case { flow: Flow::Failed(t), .. })) if !genuine || t.is_none() => Some(ch.record),
+            Ok(Some(Case { flow: Flow::Failed(t), generated }))
+                if (!genuine || t.is_none()) && !known.is_some_and(|k| k(&generated)) =>
+            {
+                Some(ch.record)
+            }
             _ => None,
         }
     };
