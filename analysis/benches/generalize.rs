@@ -8,34 +8,17 @@
 
 use lang::core::conjecture::Conjecture;
 use quickcheck::generalize::claims;
-use quickcheck::{Budget, End, Engine, Options, Registry, Setup, Turn};
-use rand::SeedableRng;
-use rand_xoshiro::Xoshiro256PlusPlus;
+use quickcheck::{first_counterexample, Engine, Options, Registry};
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-/// The counterexample the exhaustive tester finds up to size 5, with its instance.
+/// The exhaustive tester's counterexample up to size 5: the instance and the generated
+/// values.
 fn refute(conjectures: &[Conjecture]) -> Option<(usize, Vec<Option<lang::interp::Value>>)> {
     let registry = Registry::standard();
-    let tester = registry.get("exhaustive")?;
-    let opts = Options::default();
-    let deadline = Instant::now() + Duration::from_secs(2);
-    for (i, c) in conjectures.iter().enumerate() {
-        if tester.not_executable(c).is_some() || tester.applies(c).is_err() {
-            return None;
-        }
-        let mut search = tester.search(c, &Setup { options: &opts, deadline, engine: Engine::Tiered });
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
-        for size in 0..5 {
-            match search.run_size(&mut Turn::new(size, Budget::until(deadline), false, &mut rng)).end {
-                Some(End::Genuine(_, generated)) => return Some((i, generated)),
-                None | Some(End::Spurious(_)) => {}
-                Some(_) => break,
-            }
-        }
-    }
-    None
+    let deadline = Instant::now() + Duration::from_millis(2000);
+    first_counterexample(registry.get("exhaustive")?, conjectures, &Options::default(), Engine::Tiered, deadline)
 }
 
 fn main() {

@@ -99,6 +99,34 @@ pub fn run_tester(
     run(tester, conjectures, opts, seed, engine, cancel.flag(), None)
 }
 
+/// The first genuine counterexample `tester` finds, instance by instance and size by size
+/// up to `opts.size`, before `deadline`: the instance and the generated variables' values
+/// (for the tools that work on values, generalization's benches and tests). No re-check, no
+/// report.
+pub fn first_counterexample(
+    tester: &dyn Tester,
+    conjectures: &[Conjecture],
+    opts: &Options,
+    engine: Engine,
+    deadline: Instant,
+) -> Option<(usize, Vec<Option<Value>>)> {
+    if conjectures.iter().any(|c| tester.not_executable(c).is_some() || tester.applies(c).is_err()) {
+        return None;
+    }
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(opts.seed.unwrap_or(1));
+    for (i, c) in conjectures.iter().enumerate() {
+        let mut search = tester.search(c, &Setup { options: opts, deadline, engine });
+        for size in 0..opts.size {
+            match search.run_size(&mut Turn::new(size, Budget::until(deadline), false, &mut rng)).end {
+                Some(End::Genuine(_, generated)) => return Some((i, generated)),
+                None | Some(End::Spurious(_)) => {}
+                Some(_) => break,
+            }
+        }
+    }
+    None
+}
+
 /// What a search is handed at each step of the schedule.
 pub struct Turn<'t> {
     /// Generator size: Isabelle's size `k` is generator size `k - 1`.

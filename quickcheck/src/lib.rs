@@ -36,7 +36,7 @@ pub mod testers;
 pub mod types;
 
 pub use budget::{Budget, Cancel};
-pub use driver::{check_lemma, fresh_seed, instances, run_tester, Judge, Turn};
+pub use driver::{check_lemma, first_counterexample, fresh_seed, instances, run_tester, Judge, Turn};
 pub use options::{Expect, Options, Overrides};
 pub use outcome::{Counterexample, Evaluated, Evidence, Generalization, OutcomeKind, Report, ShrinkStats, SolverStats};
 pub use registry::{Registry, TesterName};

@@ -9,9 +9,7 @@
 
 use lang::core::conjecture::Conjecture;
 use quickcheck::generalize::{claims, Bounds};
-use quickcheck::{Budget, End, Engine, Evidence, Options, Registry, Setup, Turn};
-use rand::SeedableRng;
-use rand_xoshiro::Xoshiro256PlusPlus;
+use quickcheck::{first_counterexample, Engine, Evidence, Options, Registry};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -38,29 +36,12 @@ fn theories() -> Vec<PathBuf> {
     out
 }
 
-/// The exhaustive tester's counterexample to `conjectures` up to size 5: the instance and
-/// the generated values.
+/// The exhaustive tester's counterexample up to size 5: the instance and the generated
+/// values.
 fn refute(conjectures: &[Conjecture]) -> Option<(usize, Vec<Option<lang::interp::Value>>)> {
     let registry = Registry::standard();
-    let tester = registry.get("exhaustive").expect("the exhaustive tester");
-    let opts = Options::default();
     let deadline = Instant::now() + Duration::from_millis(500);
-    for (i, c) in conjectures.iter().enumerate() {
-        if tester.not_executable(c).is_some() || tester.applies(c).is_err() {
-            return None;
-        }
-        let mut search = tester.search(c, &Setup { options: &opts, deadline, engine: Engine::Compiled });
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
-        for size in 0..5 {
-            let r = search.run_size(&mut Turn::new(size, Budget::until(deadline), false, &mut rng));
-            match r.end {
-                Some(End::Genuine(_, generated)) => return Some((i, generated)),
-                None | Some(End::Spurious(_)) => {}
-                Some(_) => break,
-            }
-        }
-    }
-    None
+    first_counterexample(registry.get("exhaustive")?, conjectures, &Options::default(), Engine::Compiled, deadline)
 }
 
 #[test]
