@@ -124,18 +124,29 @@ impl Space {
 pub struct Spaces<'p> {
     prog: &'p Program,
     memo: HashMap<(Ty, u64), Rc<Space>>,
+    /// The spaces found too big to build, so that asking again costs nothing.
+    too_big: std::collections::HashSet<(Ty, u64)>,
 }
 
 impl<'p> Spaces<'p> {
     pub fn new(prog: &'p Program) -> Spaces<'p> {
-        Spaces { prog, memo: HashMap::new() }
+        Spaces { prog, memo: HashMap::new(), too_big: Default::default() }
     }
 
     pub fn space(&mut self, ty: &Ty, size: u64) -> Result<Rc<Space>, TooBig> {
         if let Some(s) = self.memo.get(&(ty.clone(), size)) {
             return Ok(s.clone());
         }
-        let s = Rc::new(self.build(ty, size)?);
+        if self.too_big.contains(&(ty.clone(), size)) {
+            return Err(TooBig);
+        }
+        let s = match self.build(ty, size) {
+            Ok(s) => Rc::new(s),
+            Err(e) => {
+                self.too_big.insert((ty.clone(), size));
+                return Err(e);
+            }
+        };
         self.memo.insert((ty.clone(), size), s.clone());
         Ok(s)
     }

@@ -5,6 +5,7 @@
 
 use super::pattern::Pattern;
 use crate::case::{run_step, Flow};
+use crate::outcome::Evidence;
 use crate::program::{Schedule, Step};
 use crate::runner::{Engine, Runner, Stop};
 use crate::space::Spaces;
@@ -14,6 +15,7 @@ use lang::core::ir::Ty;
 use lang::interp::Value;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+use std::collections::BTreeSet;
 use std::time::Instant;
 
 /// How many instances of a pattern are tested.
@@ -61,6 +63,7 @@ pub struct Trial<'c> {
     runner: Runner<'c>,
     spaces: Spaces<'c>,
     rng: Xoshiro256PlusPlus,
+    deadline: Instant,
     /// Cases run.
     pub cases: u64,
 }
@@ -76,6 +79,7 @@ impl<'c> Trial<'c> {
             spaces: Spaces::new(&c.program),
             // A fixed seed: the same counterexample generalizes the same way on every run.
             rng: Xoshiro256PlusPlus::seed_from_u64(0x9e37_79b9_7f4a_7c15),
+            deadline,
             cases: 0,
         }
     }
@@ -182,27 +186,54 @@ impl<'c> Trial<'c> {
         let (mut random, mut random_size) = (0, 0);
         if !every {
             let top = size + bounds.random_sizes.max(1);
-            for _ in 0..bounds.total.saturating_sub(rows.len() as u64) {
+            // Rows already there are not counted twice: random draws of small spaces repeat.
+            #[allow(clippy::mutable_key_type)] // values order structurally
+            let mut distinct: BTreeSet<Vec<Value>> = rows.iter().cloned().collect();
+            'rows: for _ in 0..bounds.total.saturating_sub(rows.len() as u64) {
+                if Instant::now() >= self.deadline {
+                    break;
+                }
                 let mut row = Vec::with_capacity(holes.len());
                 for ((_, ty), cap) in holes.iter().zip(&caps) {
                     // Each hole at a size of its own, small ones as likely as large ones:
                     // a large list beside a small number, equal small values by chance.
-                    let s = self.rng.random_range(1..=top);
-                    // A type too big to enumerate at `s` is drawn smaller.
-                    let space = (1..=s.min(*cap))
-                        .rev()
-                        .find_map(|s| self.spaces.space(ty, s).ok().filter(|x| x.count() > 0))?;
+                    let s = self.rng.random_range(1..=top).min(*cap);
+                    // A type too big to enumerate at `s` is drawn smaller; one without
+                    // values there (`datatype t = T "nat list"` at size 1), larger.
+                    let sizes = (1..=s).rev().chain(s + 1..=top.min(*cap));
+                    let Some(space) =
+                        sizes.map(|s| self.spaces.space(ty, s)).find_map(|sp| sp.ok().filter(|x| x.count() > 0))
+                    else {
+                        continue 'rows;
+                    };
                     row.push(space.value(self.rng.random_range(0..space.count())));
                 }
-                rows.push(row);
-                random += 1;
-                random_size = top;
+                if distinct.insert(row.clone()) {
+                    rows.push(row);
+                    random += 1;
+                    random_size = top;
+                }
             }
         }
         if rows.is_empty() {
             return None;
         }
         Some(Sample { rows, holes, size, random, random_size, every })
+    }
+}
+
+impl Sample {
+    /// How `instances` of its rows were tested, in Isabelle's sizes (generator size `k` is
+    /// Isabelle's `k + 1`), as the run's report counts them.
+    pub fn evidence(&self, instances: u64) -> Evidence {
+        let isabelle = |k: u64| if k == 0 { 0 } else { k + 1 };
+        Evidence::Tested {
+            instances,
+            size: isabelle(self.size),
+            random: self.random,
+            random_size: isabelle(self.random_size),
+            every: self.every,
+        }
     }
 }
 

@@ -8,9 +8,10 @@
 //! tested (`proved`). The claims also tell which failing cases are their instances
 //! (`Claims::covers`), so that `counterexamples = k` passes over them.
 //!
-//! The search is breadth first over refinements, so every reported pattern is one of the
-//! most general that passed: a pattern that passed is not refined further, and one that is
-//! an instance of a reported one is not tested. It is tested at the largest instance of the
+//! The search goes from the least specific pattern to the most (parts fixed plus variables
+//! repeated), so every reported pattern is one of the most general that passed: a pattern
+//! that passed is not refined further, one that is an instance of a reported one is not
+//! tested, and one reported gives way to a more general one found later. It is tested at the largest instance of the
 //! type variables (three elements by default), so that `x # y # _` is not reported because a
 //! type of one element has `y = x`. Its cost is bounded three ways: patterns tested,
 //! instances per pattern, and its own time share (`share`), a tenth of the lemma's time
@@ -33,7 +34,7 @@ use lang::core::conjecture::Conjecture;
 use lang::core::ir::{FunId, Program, Ty};
 use lang::interp::{Interp, Limits, Value};
 use pattern::{Holes, Pattern};
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -152,7 +153,7 @@ fn search<'c>(
         return None;
     }
     let mut out = Claims { c, gens, holes: Holes::default(), claims: Vec::new(), tested: 0, cases: 0 };
-    if vars.is_empty() || vars.iter().map(|(_, w)| pattern::size(w)).sum::<usize>() > MAX_NODES {
+    if vars.is_empty() || !pattern::fits(vars.iter().map(|(_, w)| w), MAX_NODES) {
         return Some(out);
     }
     let holes = &mut out.holes;
@@ -160,47 +161,50 @@ fn search<'c>(
     // Values order structurally; the cells inside closures never change that order.
     #[allow(clippy::mutable_key_type)]
     let mut seen = BTreeSet::from([top.clone()]);
-    let mut level = vec![top];
+    // Least specific first, then in the order reached: refinement steps alone do not order
+    // by generality (`[x, x]` refined is two steps from the top, the more general
+    // `[x # zs, x # ws]` three).
+    let mut queue: BTreeMap<(usize, usize), Pattern> = BTreeMap::from([((top.specificity(), 0), top)]);
+    let mut reached = 1;
     let mut found: Vec<(Pattern, Sample)> = Vec::new();
     // Patterns some instance of which is no counterexample, most general first: where a
     // side condition may still make them one.
     let mut rejected: Vec<(Pattern, Sample)> = Vec::new();
     let mut tested = 0;
-    'search: while !level.is_empty() {
-        let mut next = Vec::new();
-        for p in level {
-            if found.len() >= MAX_FOUND
-                || tested >= MAX_PATTERNS
-                || Instant::now() >= deadline
-                || cancel.load(Ordering::Relaxed)
-            {
-                break 'search;
-            }
-            // The counterexample itself is no generalization; an instance of a reported
-            // one is less general than it.
-            if p.holes().is_empty() || found.iter().any(|(g, _)| g.generalizes(&p)) {
-                continue;
-            }
-            tested += 1;
-            if let Some(sample) = trial.sample(&p, &|h| holes.get(h).ty.clone(), Bounds::SEARCH) {
-                match trial.fails_everywhere(&p, &sample) {
-                    Ok(true) => {
-                        found.push((p, sample));
-                        continue;
-                    }
-                    Ok(false) => rejected.push((p.clone(), sample)),
-                    Err(Stop::Timeout) => break 'search,
-                    // An instance that does not finish is no evidence that the pattern fails.
-                    Err(_) => {}
+    while let Some((_, p)) = queue.pop_first() {
+        if found.len() >= MAX_FOUND
+            || tested >= MAX_PATTERNS
+            || Instant::now() >= deadline
+            || cancel.load(Ordering::Relaxed)
+        {
+            break;
+        }
+        // The counterexample itself is no generalization; an instance of a reported one is
+        // less general than it.
+        if p.holes().is_empty() || found.iter().any(|(g, _)| g.generalizes(&p)) {
+            continue;
+        }
+        tested += 1;
+        if let Some(sample) = trial.sample(&p, &|h| holes.get(h).ty.clone(), Bounds::SEARCH) {
+            match trial.fails_everywhere(&p, &sample) {
+                Ok(true) => {
+                    // One found before that this one generalizes gives way to it.
+                    found.retain(|(g, _)| !p.generalizes(g));
+                    found.push((p, sample));
+                    continue;
                 }
-            }
-            for q in p.refinements(holes, &c.program) {
-                if seen.insert(q.clone()) {
-                    next.push(q);
-                }
+                Ok(false) => rejected.push((p.clone(), sample)),
+                Err(Stop::Timeout) => break,
+                // An instance that does not finish is no evidence that the pattern fails.
+                Err(_) => {}
             }
         }
-        level = next;
+        for q in p.refinements(holes, &c.program) {
+            if seen.insert(q.clone()) {
+                queue.insert((q.specificity(), reached), q);
+                reached += 1;
+            }
+        }
     }
     for (p, s) in found {
         let shown = out.describe(&p, &s, None, s.rows.len() as u64);
@@ -323,13 +327,7 @@ impl Claims<'_> {
             }
             met += u64::from(meets);
         }
-        Ok(Evidence::Tested {
-            instances: met,
-            size: sample.size,
-            random: sample.random,
-            random_size: sample.random_size,
-            every: sample.every,
-        })
+        Ok(sample.evidence(met))
     }
 
     /// A found pattern in theory syntax. A lemma variable that stays a variable keeps its name;
@@ -378,13 +376,7 @@ impl Claims<'_> {
             pattern: pattern.into_iter().map(|(_, n, t)| (n, t)).collect(),
             condition: condition
                 .map(|a| a.words(&c.program, &|h| names.get(&h).cloned().unwrap_or_else(|| "_".into()))),
-            evidence: Evidence::Tested {
-                instances,
-                size: s.size,
-                random: s.random,
-                random_size: s.random_size,
-                every: s.every,
-            },
+            evidence: s.evidence(instances),
         }
     }
 }

@@ -132,6 +132,26 @@ impl Pattern {
         self.bind(other).is_some()
     }
 
+    /// How specific the pattern is: the constructors and atoms it fixes, plus its repeated
+    /// variables (occurrences beyond the first). Every refinement raises it.
+    pub fn specificity(&self) -> usize {
+        let holes = self.holes();
+        let repeats: usize = holes.iter().map(|(_, n)| n - 1).sum();
+        let mut fixed = 0;
+        let mut work: Vec<&Value> = self.parts.iter().collect();
+        while let Some(v) = work.pop() {
+            match v {
+                Value::Hole(_) => {}
+                Value::Ctor(_, f) => {
+                    fixed += 1;
+                    work.extend(f.iter());
+                }
+                _ => fixed += 1,
+            }
+        }
+        fixed + repeats
+    }
+
     /// The values of this pattern's holes that make it `other`, if it generalizes `other`.
     pub fn bind(&self, other: &Pattern) -> Option<HashMap<u32, Value>> {
         let mut bound = HashMap::new();
@@ -188,10 +208,20 @@ fn matches(general: &Value, specific: &Value, bound: &mut HashMap<u32, Value>) -
     }
 }
 
-/// The size of a counterexample value: its constructors and atoms.
-pub fn size(v: &Value) -> usize {
-    match v {
-        Value::Ctor(_, f) => 1 + f.iter().map(size).sum::<usize>(),
-        _ => 1,
+/// Whether `values` have at most `limit` constructors and atoms in all. Counted with a
+/// work list and stopped at the limit, so a counterexample of a million cells costs
+/// `limit` steps, not a deep recursion.
+pub fn fits<'v>(values: impl IntoIterator<Item = &'v Value>, limit: usize) -> bool {
+    let mut work: Vec<&Value> = values.into_iter().collect();
+    let mut n = 0;
+    while let Some(v) = work.pop() {
+        n += 1;
+        if n > limit {
+            return false;
+        }
+        if let Value::Ctor(_, f) = v {
+            work.extend(f.iter());
+        }
     }
+    true
 }
