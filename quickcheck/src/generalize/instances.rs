@@ -156,7 +156,9 @@ impl<'c> Trial<'c> {
                 .try_fold(1u64, |n, ((_, ty), cap)| Some(n.saturating_mul(spaces.space(ty, s.min(*cap)).ok()?.count())))
         };
         let mut size = 0;
-        for s in 1..=bounds.max_size {
+        // Not beyond a set's or function's cap: "every one up to size k" holds for every hole.
+        let most = caps.iter().copied().min().unwrap_or(u64::MAX).min(bounds.max_size);
+        for s in 1..=most {
             match count(&mut self.spaces, s) {
                 Some(n) if n <= bounds.exhaustive => size = s,
                 _ => break,
