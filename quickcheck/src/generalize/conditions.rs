@@ -71,7 +71,7 @@ impl Atom {
 }
 
 /// The element type of a list type.
-fn list_elem(prog: &Program, ty: &Ty) -> Option<Ty> {
+pub fn list_elem(prog: &Program, ty: &Ty) -> Option<Ty> {
     let Ty::Data(d) = ty else { return None };
     let d = prog.data(*d);
     (d.name == "list" && d.ctors.len() == 2).then(|| d.ctors[1].fields.first().cloned()).flatten()

@@ -389,7 +389,7 @@ fn condition_limits(deadline: Instant) -> Limits {
 /// A name for a variable of type `ty` that is not in `taken`: `xs`, `ys`, ... for lists,
 /// `x`, `y`, ... otherwise.
 fn fresh_name(prog: &Program, ty: &Ty, taken: &[String]) -> String {
-    let list = matches!(ty, Ty::Data(d) if prog.data(*d).name == "list");
+    let list = conditions::list_elem(prog, ty).is_some();
     let base: &[&str] = if list { &["xs", "ys", "zs", "ws", "vs"] } else { &["x", "y", "z", "w", "v", "u"] };
     let free = |n: &String| !taken.contains(n);
     base.iter().map(|b| b.to_string()).chain((1..).map(|k| format!("{}{k}", base[0]))).find(free).unwrap_or_default()
