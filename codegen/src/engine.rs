@@ -22,6 +22,14 @@ use std::time::Instant;
 /// a small case in a few microseconds, compiling takes a few milliseconds.
 pub const TIER_UP: u64 = 2_000;
 
+/// Interpreter steps (units of fuel) after which compiling pays (`Engine::Tiered`), however
+/// few the evaluations: a step costs the interpreter a few hundred instructions, so this is
+/// a few milliseconds of interpreting, about what compiling a lemma's program costs. Costly
+/// cases (a conclusion that sorts, a search's goals) compile early; a lemma refuted in a few
+/// cheap cases never does. Counted in steps, not time, so that when a run compiles does not
+/// depend on the machine's load.
+pub const TIER_UP_STEPS: u64 = 10_000;
+
 /// Where functions run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Engine {
@@ -52,12 +60,13 @@ impl Engine {
         self != Engine::Interpreter
     }
 
-    /// The evaluations after which it compiles.
-    fn threshold(self) -> u64 {
+    /// Whether compiling pays after `evals` evaluations that took the interpreter `steps`
+    /// steps: never, at `TIER_UP` evaluations or `TIER_UP_STEPS` steps, or at once.
+    pub fn compile_pays(self, evals: u64, steps: u64) -> bool {
         match self {
-            Engine::Interpreter => u64::MAX,
-            Engine::Tiered => TIER_UP,
-            Engine::Compiled => 0,
+            Engine::Interpreter => false,
+            Engine::Tiered => evals >= TIER_UP || steps >= TIER_UP_STEPS,
+            Engine::Compiled => true,
         }
     }
 }
@@ -147,8 +156,8 @@ impl<'p> Evaluator<'p> {
     }
 
     /// Compiles the program when the engine compiles, it was not tried yet, and the
-    /// evaluations so far plus the `expected` coming reach the engine's threshold
-    /// (`Engine::Compiled`: at once). Compiling counts against the time of what it is
+    /// evaluations so far plus the `expected` coming, or the interpreter's steps so far,
+    /// reach the engine's threshold (`Engine::Compiled`: at once). Compiling counts against the time of what it is
     /// compiled for, which ends at `deadline`: it may take half of what is left, and a
     /// program that needs more runs in the interpreter in the other half. Returns whether
     /// this call compiled it. Calls on values tier up by themselves (`call`); a caller of
@@ -156,7 +165,7 @@ impl<'p> Evaluator<'p> {
     #[inline]
     pub fn tier_up(&mut self, expected: u64, deadline: Option<Instant>) -> bool {
         let t = &self.tier;
-        if !t.pending || t.evals.saturating_add(expected) < t.engine.threshold() {
+        if !t.pending || !t.engine.compile_pays(t.evals.saturating_add(expected), self.interp.steps()) {
             return false;
         }
         self.compile(deadline)
@@ -346,6 +355,21 @@ mod tests {
         assert!(!e.tier_up(u64::MAX, later) && e.has_jit());
         let mut e = Evaluator::new(&p, Engine::Compiled, &[f]);
         assert!(e.tier_up(0, later) && e.has_jit());
+    }
+
+    /// A few costly cases compile as many cheap ones do: the interpreter's steps count.
+    #[test]
+    fn costly_cases_compile_early() {
+        let (p, f) = lemma("lemma \"rev (rev xs) = (xs :: nat list)\" oops");
+        let mut e = Evaluator::new(&p, Engine::Tiered, &[f]);
+        let long = (0..60).rev().fold(Value::nullary(0), |tail, i| Value::ctor(1, vec![Value::nat(i), tail]));
+        let mut calls = 0;
+        while !e.has_jit() {
+            assert_eq!(e.call(f, std::slice::from_ref(&long), &limits()), Ok(Value::Bool(true)));
+            calls += 1;
+            assert!(calls < 100, "still interpreting after {calls} costly cases");
+        }
+        assert!(e.interp.steps() >= TIER_UP_STEPS, "compiled after {calls} cases");
     }
 
     /// Compiling may take half of the time left: with none left it is abandoned, for good,

@@ -1,12 +1,12 @@
 //! Where a partial case's parts run: the reference interpreter (`Interp::partial`) or code
 //! compiled for partial words (`codegen::Jit::narrowing`), chosen by the search's
-//! `Engine` as for the other testers: `Tiered` compiles once the partial cases reach
-//! `codegen::engine::TIER_UP`. Compiled code answers with the same value or demand as the
+//! `Engine` as for the other testers: `Tiered` compiles once the partial cases, or the
+//! interpreter's steps, reach the engine's threshold (`Engine::compile_pays`). Compiled code answers with the same value or demand as the
 //! interpreter, or hands the part over (a set operation, a number past the word, a limit
 //! reached), and the interpreter answers instead; so which engine ran never shows in a
 //! result, a count or a counterexample.
 
-use codegen::engine::{compile_deadline, Engine, TIER_UP};
+use codegen::engine::{compile_deadline, Engine};
 use codegen::{Jit, JitOutcome, Word};
 use lang::core::ir::{FunId, Program, Ty};
 use lang::interp::{EvalError, Interp, Limits, Value};
@@ -21,7 +21,7 @@ pub struct PartialEvaluator<'p> {
     compiled: bool,
     /// By function: compiled code handed a part over as not supported; it will again.
     refused: Vec<bool>,
-    /// Parts evaluated so far, towards `TIER_UP`.
+    /// Parts evaluated so far, towards the engine's threshold.
     evals: u64,
     /// Parts compiled code answered, and those it handed over (for tests and benches).
     pub answered: u64,
@@ -43,10 +43,9 @@ impl<'p> PartialEvaluator<'p> {
         }
     }
 
-    /// Compiles the program once the engine says it is time (`TIER_UP` partial cases for
-    /// `Tiered`).
+    /// Compiles the program once the engine says it is time (`Engine::compile_pays`).
     fn tier_up(&mut self, limits: &Limits) {
-        if !self.compiled && self.engine.compiles() && (self.engine == Engine::Compiled || self.evals >= TIER_UP) {
+        if !self.compiled && self.engine.compile_pays(self.evals, self.interp.steps()) {
             self.compile(limits.deadline);
         }
     }

@@ -74,6 +74,11 @@ impl<'c, 'p> Run<'c, 'p> {
         }
     }
 
+    /// Units of fuel spent so far.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
     /// Spends `n` units of fuel.
     #[inline]
     pub fn charge(&mut self, n: u64) -> R<()> {

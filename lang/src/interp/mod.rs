@@ -111,11 +111,14 @@ impl std::fmt::Display for EvalError {
 pub struct Interp<'p> {
     code: Code<'p>,
     stack: Vec<Value>,
+    /// Steps (units of fuel) of every evaluation so far: the work done, for an owner that
+    /// decides when compiling pays (`codegen::engine`).
+    steps: u64,
 }
 
 impl<'p> Interp<'p> {
     pub fn new(program: &'p Program) -> Interp<'p> {
-        Interp { code: Code::new(program), stack: Vec::new() }
+        Interp { code: Code::new(program), stack: Vec::new(), steps: 0 }
     }
 
     /// An interpreter for partial values (`Value::Hole`, the narrowing tester's): it also
@@ -124,22 +127,28 @@ impl<'p> Interp<'p> {
     pub fn partial(program: &'p Program) -> Interp<'p> {
         let mut code = Code::new(program);
         code.partial = true;
-        Interp { code, stack: Vec::new() }
+        Interp { code, stack: Vec::new(), steps: 0 }
     }
 
     pub fn program(&self) -> &'p Program {
         self.code.prog
     }
 
+    /// Steps (units of fuel) of every evaluation of this interpreter so far.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
     /// Runs `f` on a fresh `Run` with the given limits, with the machine stack guarded.
     fn run<T>(&mut self, limits: &Limits, f: impl FnOnce(&mut Run<'_, 'p>) -> T) -> T {
         let code = &self.code;
         let stack = std::mem::take(&mut self.stack);
-        let (r, mut stack) = crate::stack::guarded(|| {
+        let (r, mut stack, steps) = crate::stack::guarded(|| {
             let mut run = Run::new(code, limits, stack);
             let r = f(&mut run);
-            (r, std::mem::take(&mut run.stack))
+            (r, std::mem::take(&mut run.stack), run.steps())
         });
+        self.steps = self.steps.saturating_add(steps);
         stack.clear();
         self.stack = stack;
         r
