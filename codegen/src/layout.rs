@@ -7,6 +7,7 @@ use crate::translate::compares_structurally;
 use crate::{Jit, JitOutcome};
 use lang::core::ir::{Program, Ty};
 use lang::interp::{Closure, Int, SetValue, Value};
+use smallvec::SmallVec;
 use std::collections::HashMap;
 
 /// A JIT value: one 64-bit word, interpreted according to its IR type.
@@ -39,12 +40,22 @@ pub(crate) fn word_of(
     ty: &Ty,
     mut shared: Option<&mut SharedCells>,
 ) -> Result<Word, JitOutcome> {
+    let partial = jit.ctx.partial;
+    // An immediate word needs no work list (a test case's numbers, truth values, nullary
+    // constructors: this runs for every variable of every case the testers build as values).
+    match v {
+        Value::Bool(b) => return Ok(*b as u64),
+        Value::Int(Int::Small(i)) if !(partial && holes::int_collides(*i)) => return Ok(*i as u64),
+        Value::Ctor(tag, fields) if fields.is_empty() && matches!(ty, Ty::Data(_)) => {
+            return Ok(((*tag as u64) << 1) | 1)
+        }
+        _ => {}
+    }
     let prog: *const Program = &*jit.prog;
     let prog = unsafe { &*prog };
     let ctx: *mut RunContext = &mut *jit.ctx;
-    let partial = jit.ctx.partial;
-    let mut out: Vec<Word> = Vec::new();
-    let mut work = vec![EncodeStep::Visit(v, ty)];
+    let mut out: SmallVec<[Word; 32]> = SmallVec::new();
+    let mut work: SmallVec<[EncodeStep; 32]> = smallvec::smallvec![EncodeStep::Visit(v, ty)];
     let oom = || JitOutcome::OutOfMemory;
     while let Some(t) = work.pop() {
         match t {
@@ -145,7 +156,7 @@ pub(crate) fn word_of(
                 out.push(p as u64);
             }
             EncodeStep::Map(k, n) => {
-                let words = out.split_off(out.len() - (1 + 2 * n));
+                let words: Vec<Word> = out.drain(out.len() - (1 + 2 * n)..).collect();
                 let p = unsafe { alloc(ctx, 5 + words.len() as u64) }.ok_or_else(oom)?;
                 unsafe {
                     *p = rt_map_entry as *const () as u64;
@@ -160,7 +171,7 @@ pub(crate) fn word_of(
                 out.push(p as u64);
             }
             EncodeStep::Pap(arity, n) => {
-                let args = out.split_off(out.len() - n);
+                let args: Vec<Word> = out.drain(out.len() - n..).collect();
                 let inner = out.pop().expect("closure below its arguments");
                 let p = unsafe { alloc(ctx, 5 + n as u64) }.ok_or_else(oom)?;
                 unsafe {

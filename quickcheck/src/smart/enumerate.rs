@@ -3,7 +3,9 @@
 //! in functional mode and every `Compute` run in the interpreter (each `Compute` lifted into
 //! a function of its free variables); a generated variable takes every value of the
 //! exhaustive space at the generator size. The depth bounds the derivation: each call of a
-//! relation that produces values costs one, so no mode runs forever.
+//! relation that produces values costs one, so no mode runs forever. A relation call that
+//! ran to the end is remembered with what it produced (`MemoTable`) and not run again at
+//! the same depth: searches repeat the same calls many times.
 //!
 //! What it does not know: which premises a lemma's query is made of, the conclusion, and
 //! compiled code (the tester's, later).
@@ -15,6 +17,7 @@ use lang::core::ir::{FunDef, FunId, Lit, Program, Ty, VarId};
 use lang::interp::{Int, Interp, Limits, Value};
 use rustc_hash::FxHashMap as HashMap;
 use std::cell::{Cell, RefCell};
+use std::collections::BTreeMap;
 use std::rc::Rc;
 use std::time::Instant;
 
@@ -62,7 +65,8 @@ pub struct Enumerator {
     /// next call to reuse (the search allocates none of them per step).
     envs: RefCell<Vec<Env>>,
     tuples: RefCell<Vec<Vec<Value>>>,
-    inputs: RefCell<Vec<Vec<Option<Value>>>>,
+    /// Relation calls made before at the same generator size, with what they produced.
+    memo: RefCell<MemoTable>,
     /// Whether some relation run is an inductive predicate, whose rules may derive a tuple
     /// more than once.
     pub may_repeat: bool,
@@ -115,7 +119,7 @@ impl Enumerator {
             generated: RefCell::new(HashMap::default()),
             envs: RefCell::new(Vec::new()),
             tuples: RefCell::new(Vec::new()),
-            inputs: RefCell::new(Vec::new()),
+            memo: RefCell::new(MemoTable::default()),
             steps_run: Cell::new(0),
             step_limit: Cell::new(u64::MAX),
             expired: Cell::new(false),
@@ -128,6 +132,8 @@ impl Enumerator {
     pub fn set_generator_size(&self, size: u64) {
         if self.generator_size.replace(size) != size {
             self.generated.borrow_mut().clear();
+            // What a call produces depends on the generated values.
+            *self.memo.borrow_mut() = MemoTable::default();
         }
     }
 
@@ -231,6 +237,44 @@ impl Enumerator {
     /// code too): make one per search, not per run.
     pub fn session(&self) -> Session<'_> {
         Session { e: self, interp: RefCell::new(Interp::new(&self.prog)) }
+    }
+}
+
+/// The most tuples a call may produce to be remembered, and the most remembered in all.
+const MEMO_TUPLES_MAX: usize = 4_096;
+const MEMO_TOTAL_MAX: usize = 1 << 20;
+
+/// A relation call: relation, mode, the depth it runs at, its inputs (`None` at outputs).
+type CallKey = (Rel, Mode, u32, Vec<Option<Value>>);
+
+/// What a finished relation call produced: its tuples in order, and the cuts and undecided
+/// goals within it (a call made again counts them again, so what the search reports of
+/// its completeness does not depend on which calls were remembered).
+struct Memo {
+    tuples: Vec<Vec<Value>>,
+    cuts: u64,
+    unknown: u64,
+}
+
+/// The relation calls remembered (tabling): the same call, at the same depth, is made many
+/// times in a search (`inorder` on the same part of a list, a trace's same suffix), and
+/// runs once. Only calls that ran to the end are remembered, and only while the table is
+/// small (`MEMO_TUPLES_MAX`, `MEMO_TOTAL_MAX`).
+#[derive(Default)]
+struct MemoTable {
+    // Values are ordered structurally; a closure's cells do not change that order.
+    #[allow(clippy::mutable_key_type)]
+    table: BTreeMap<CallKey, Rc<Memo>>,
+    /// Tuples remembered in all.
+    total: usize,
+}
+
+impl MemoTable {
+    fn insert(&mut self, key: CallKey, memo: Memo) {
+        if self.total + memo.tuples.len() <= MEMO_TOTAL_MAX {
+            self.total += memo.tuples.len().max(1);
+            self.table.insert(key, Rc::new(memo));
+        }
     }
 }
 
@@ -347,11 +391,12 @@ impl Session<'_> {
                     self.e.cuts.set(self.e.cuts.get() + 1);
                     return if check { self.e.undecided() } else { Flow::Continue };
                 }
-                let mut inputs = self.e.inputs.borrow_mut().pop().unwrap_or_default();
-                inputs.extend(args.iter().enumerate().map(|(j, p)| if m.is_input(j) { build(p, env) } else { None }));
+                let inputs: Vec<Option<Value>> =
+                    args.iter().enumerate().map(|(j, p)| if m.is_input(j) { build(p, env) } else { None }).collect();
                 let cuts = self.e.cuts.get();
                 let mut held = false;
-                let flow = self.run(*g, *m, &inputs, depth - 1, stop, &mut |tuple| {
+                // The rest of this clause, on each tuple the call produces.
+                let mut on_tuple = |tuple: &[Value], env: &mut Env| {
                     let mark = env.mark();
                     let flow = if args.iter().zip(tuple).all(|(p, x)| matches(p, x, env)) {
                         held = true;
@@ -361,9 +406,51 @@ impl Session<'_> {
                     };
                     env.undo(mark);
                     flow
-                });
-                inputs.clear();
-                self.e.inputs.borrow_mut().push(inputs);
+                };
+                let key = (*g, *m, depth - 1, inputs);
+                let memo = self.e.memo.borrow().table.get(&key).cloned();
+                let flow = match memo {
+                    Some(memo) => {
+                        // The call made before: its tuples again, and what it cut and left
+                        // undecided counted again, as if it ran.
+                        self.e.cuts.set(self.e.cuts.get() + memo.cuts);
+                        self.e.unknown.set(self.e.unknown.get() + memo.unknown);
+                        let mut flow = Flow::Continue;
+                        for tuple in &memo.tuples {
+                            if self.e.out_of_time(stop) || on_tuple(tuple, env) == Flow::Stop {
+                                flow = Flow::Stop;
+                                break;
+                            }
+                        }
+                        flow
+                    }
+                    None => {
+                        let (unknown, mut outside) = (self.e.unknown.get(), (0, 0));
+                        let mut recorded = Some(Vec::new());
+                        let flow = self.run(*g, *m, &key.3, depth - 1, stop, &mut |tuple| {
+                            match &mut recorded {
+                                Some(r) if r.len() < MEMO_TUPLES_MAX => r.push(tuple.to_vec()),
+                                _ => recorded = None,
+                            }
+                            // What the rest of this clause cuts and leaves undecided is not
+                            // the call's.
+                            let before = (self.e.cuts.get(), self.e.unknown.get());
+                            let flow = on_tuple(tuple, env);
+                            outside.0 += self.e.cuts.get() - before.0;
+                            outside.1 += self.e.unknown.get() - before.1;
+                            flow
+                        });
+                        if let (Flow::Continue, false, Some(tuples)) = (flow, self.e.expired.get(), recorded) {
+                            let memo = Memo {
+                                cuts: self.e.cuts.get() - cuts - outside.0,
+                                unknown: self.e.unknown.get() - unknown - outside.1,
+                                tuples,
+                            };
+                            self.e.memo.borrow_mut().insert(key, memo);
+                        }
+                        flow
+                    }
+                };
                 // A check that failed only after the depth bound cut its search is unknown,
                 // not false (`¬ reach s` must not pass because the search was cut).
                 if check && !held && self.e.cuts.get() > cuts {
