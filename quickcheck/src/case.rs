@@ -129,7 +129,12 @@ pub fn recheck(c: &Conjecture, sched: &Schedule, generated: &[Option<Value>], de
     };
     let mut evaluated = Vec::new();
     for p in &c.premises {
-        evaluated.push(Evaluated { span: p.span, value: r.show(p.fun) });
+        // A source premise unfolded into several (`feels_safe s r`, whose definition is an
+        // existential with a conjunction inside) is shown once.
+        let e = Evaluated { span: p.span, value: r.show(p.fun) };
+        if !evaluated.contains(&e) {
+            evaluated.push(e);
+        }
     }
     match &c.conclusion.sides {
         Some(s) => {

@@ -45,6 +45,9 @@ const MAX_FOUND: usize = 2;
 /// Patterns rejected unconditionally that are searched for a side condition, at most,
 /// besides the immediate generalizations of the reported ones.
 const MAX_CONDITIONED: usize = 30;
+/// Instances of a rejected pattern run before the rest of its sample, for a side condition:
+/// when none of them fails, the pattern is not searched for one.
+const CONDITION_PROBE: usize = 100;
 /// A counterexample with more constructors and atoms than this is not generalized (the
 /// patterns between it and the most general grow exponentially with it).
 const MAX_NODES: usize = 40;
@@ -169,7 +172,7 @@ fn search<'c>(
     let mut found: Vec<(Pattern, Sample)> = Vec::new();
     // Patterns some instance of which is no counterexample, most general first: where a
     // side condition may still make them one.
-    let mut rejected: Vec<(Pattern, Sample)> = Vec::new();
+    let mut rejected: Vec<Pattern> = Vec::new();
     let mut tested = 0;
     while let Some((_, p)) = queue.pop_first() {
         if found.len() >= MAX_FOUND
@@ -185,19 +188,24 @@ fn search<'c>(
             continue;
         }
         tested += 1;
-        if let Some(sample) = trial.sample(&p, &|h| holes.get(h).ty.clone(), Bounds::SEARCH) {
-            match trial.fails_everywhere(&p, &sample) {
-                Ok(true) => {
-                    // One found before that this one generalizes gives way to it.
-                    found.retain(|(g, _)| !p.generalizes(g));
-                    found.push((p, sample));
-                    continue;
-                }
-                Ok(false) => rejected.push((p.clone(), sample)),
-                Err(Stop::Timeout) => break,
-                // An instance that does not finish is no evidence that the pattern fails.
-                Err(_) => {}
+        let hole_ty = |h| holes.get(h).ty.clone();
+        // Its first few instances, then, when they all fail, its whole sample.
+        let mut verdict =
+            trial.sample(&p, &hole_ty, Bounds::PROBE).map(|probe| (trial.fails_everywhere(&p, &probe), None));
+        if let Some((Ok(true), _)) = verdict {
+            verdict = trial.sample(&p, &hole_ty, Bounds::SEARCH).map(|s| (trial.fails_everywhere(&p, &s), Some(s)));
+        }
+        match verdict {
+            Some((Ok(true), Some(sample))) => {
+                // One found before that this one generalizes gives way to it.
+                found.retain(|(g, _)| !p.generalizes(g));
+                found.push((p, sample));
+                continue;
             }
+            Some((Ok(false), _)) => rejected.push(p.clone()),
+            Some((Err(Stop::Timeout), _)) => break,
+            // An instance that does not finish is no evidence that the pattern fails.
+            _ => {}
         }
         for q in p.refinements(holes, &c.program) {
             if seen.insert(q.clone()) {
@@ -214,9 +222,9 @@ fn search<'c>(
     // immediate generalizations of the reported ones (`Div x (Add (C 0) (C 0)) when noDiv0 x`
     // beside `Div (C _) (Add (C 0) (C 0))`), most general first.
     let mut far = 0;
-    let candidates: Vec<(Pattern, Sample)> = rejected
+    let candidates: Vec<Pattern> = rejected
         .into_iter()
-        .filter(|(p, _)| {
+        .filter(|p| {
             let near = p.refinements(&mut out.holes, &c.program).iter().any(|q| out.found(q));
             far += usize::from(!near);
             near || far <= MAX_CONDITIONED
@@ -242,7 +250,7 @@ impl Claims<'_> {
     fn conditional(
         &self,
         trial: &mut Trial,
-        candidates: &[(Pattern, Sample)],
+        candidates: &[Pattern],
         deadline: Instant,
         cancel: &AtomicBool,
     ) -> Option<Claim> {
@@ -257,11 +265,18 @@ impl Claims<'_> {
             })
             .collect();
         let limits = condition_limits(deadline);
-        for (p, sample) in candidates {
+        for p in candidates {
             if Instant::now() >= deadline || cancel.load(Ordering::Relaxed) {
                 return None;
             }
-            let fails = trial.verdicts(p, sample).ok()?;
+            let Some(sample) = &trial.sample(p, &|h| self.holes.get(h).ty.clone(), Bounds::SEARCH) else { continue };
+            // A condition must hold on failing instances: one whose first instances all pass
+            // (a premise rarely met) is not run on the rest.
+            let mut fails = trial.verdicts(p, sample, 0..CONDITION_PROBE).ok()?;
+            if !fails.contains(&true) {
+                continue;
+            }
+            fails.extend(trial.verdicts(p, sample, CONDITION_PROBE..usize::MAX).ok()?);
             if fails.iter().filter(|f| **f).count() < 2 {
                 continue;
             }
@@ -306,7 +321,7 @@ impl Claims<'_> {
         let mut trial = Trial::new(self.c, Schedule::of(self.c), engine, deadline);
         let sample =
             trial.sample(&claim.pattern, &|h| self.holes.get(h).ty.clone(), bounds).ok_or("no instance to test")?;
-        let fails = trial.verdicts(&claim.pattern, &sample).map_err(|s| format!("{s:?}"))?;
+        let fails = trial.verdicts(&claim.pattern, &sample, 0..usize::MAX).map_err(|s| format!("{s:?}"))?;
         let mut interp = Interp::new(&self.c.program);
         let limits = condition_limits(deadline);
         let mut met = 0;
