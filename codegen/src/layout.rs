@@ -204,6 +204,16 @@ enum DecodeStep<'a> {
 /// value shared, as in the arena: a tree whose subtrees are shared (`let x = t in N x x`)
 /// is exponentially larger unshared.
 pub(crate) fn value_of(prog: &Program, w: Word, ty: &Ty, partial: bool) -> Result<Value, JitOutcome> {
+    // An immediate word is read without work lists or the table of decoded cells (a
+    // boolean check's answer, a number: most words read back).
+    if !(partial && holes::is_partial(w, ty)) {
+        match ty {
+            Ty::Bool => return Ok(Value::Bool(w != 0)),
+            Ty::Nat | Ty::Int => return Ok(Value::int(w as i64)),
+            Ty::Data(_) if w & 1 == 1 => return Ok(Value::nullary((w >> 1) as u32)),
+            _ => {}
+        }
+    }
     let mut out: Vec<Value> = Vec::new();
     let mut decoded: HashMap<Word, Value> = HashMap::new();
     let mut work = vec![DecodeStep::Visit(w, ty)];

@@ -204,7 +204,7 @@ fn one_size(tester: &dyn Tester, c: &Conjecture, opts: &Options, size: u64) -> S
 /// and those outside it.
 #[allow(clippy::mutable_key_type)]
 fn produced_in_space(in_space: &Conjecture, opts: &Options) -> (u64, u64) {
-    let search = PremiseSearch::new(in_space, None);
+    let search = PremiseSearch::new(in_space, Engine::Tiered, None);
     let (mut inside, mut outside) = (BTreeSet::new(), BTreeSet::new());
     let depth = u32::try_from(opts.depth).expect("a small depth");
     let stats = search.run(depth, opts.size, &|| false, &mut |vals, holds| {

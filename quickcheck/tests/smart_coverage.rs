@@ -5,7 +5,9 @@
 //!   interpreter evaluates them), and
 //! - every assignment of the exhaustive space at size `k` (`Spaces`, as the exhaustive
 //!   tester enumerates it) that satisfies the premises is produced at generator size `k`
-//!   and derivation depth `DEPTH_FOR(k)`, compared on the variables the premises read.
+//!   and derivation depth `DEPTH_FOR(k)`, compared on the variables the premises read;
+//!
+//! both with the enumerators' functional goals in the interpreter and in compiled code.
 //!
 //! The depth–size correspondence: a value of size `k` is built by at most `k` recursive
 //! steps of each relation, which run under one premise call and the calls of functions
@@ -19,6 +21,7 @@ use lang::interp::{Limits, Value};
 use quickcheck::smart::enumerate::Flow;
 use quickcheck::smart::premises::PremiseSearch;
 use quickcheck::space::Spaces;
+use quickcheck::Engine;
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -123,24 +126,29 @@ fn smart_produces_exactly_the_premise_satisfying_assignments() {
             }
             let statement = text.get(lemma.span.start as usize..lemma.span.end as usize).unwrap_or("?");
             let label = format!("{}: lemma {index} \"{statement}\"", f.strip_prefix(&root).unwrap_or(&f).display());
-            // The order of the premises is chosen once per lemma, as the tester does.
-            let search = PremiseSearch::new(&c, Some(Instant::now() + TIME));
+            // The order of the premises is chosen once per lemma, as the tester does; the
+            // enumerators' functional goals run in the interpreter, and in compiled code.
+            let searches = [Engine::Interpreter, Engine::Compiled]
+                .map(|e| (e, PremiseSearch::new(&c, e, Some(Instant::now() + TIME))));
             for k in SIZES {
                 let Some(expected) = exhaustive_satisfying(&c, k) else {
                     skipped += 1;
                     continue;
                 };
-                let Some(produced) = smart_produced(&c, &search, k, &mut problems, &label) else {
-                    skipped += 1;
-                    continue;
-                };
-                compared += 1;
-                let missing: Vec<_> = expected.difference(&produced).take(3).collect();
-                if !missing.is_empty() {
-                    problems.push(format!(
-                        "{label}: size {k}: {} premise-satisfying assignments of the exhaustive space not produced, e.g. {missing:?}",
-                        expected.difference(&produced).count()
-                    ));
+                for (engine, search) in &searches {
+                    let label = format!("{label} ({engine:?})");
+                    let Some(produced) = smart_produced(&c, search, k, &mut problems, &label) else {
+                        skipped += 1;
+                        continue;
+                    };
+                    compared += 1;
+                    let missing: Vec<_> = expected.difference(&produced).take(3).collect();
+                    if !missing.is_empty() {
+                        problems.push(format!(
+                            "{label}: size {k}: {} premise-satisfying assignments of the exhaustive space not produced, e.g. {missing:?}",
+                            expected.difference(&produced).count()
+                        ));
+                    }
                 }
             }
         }

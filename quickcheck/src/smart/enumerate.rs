@@ -1,23 +1,24 @@
 //! Running the plans of `modes`: a relation in a mode enumerates, depth first, the tuples
-//! of its outputs for known inputs. The reference version, on interpreter values: a goal
-//! in functional mode and every `Compute` run in the interpreter (each `Compute` lifted into
-//! a function of its free variables); a generated variable takes every value of the
+//! of its outputs for known inputs, on interpreter values: a goal in functional mode and
+//! every `Compute` (lifted into a function of its free variables) run on the search's
+//! engine (`codegen::engine::Evaluator`: the interpreter, compiled code once it pays, the
+//! compiled program kept by the enumerator across its runs); a generated variable takes every value of the
 //! exhaustive space at the generator size. The depth bounds the derivation: each call of a
 //! relation that produces values costs one, so no mode runs forever. A relation call that
 //! ran to the end is remembered with what it produced (`MemoTable`) and not run again at
 //! the same depth: searches repeat the same calls many times.
 //!
-//! What it does not know: which premises a lemma's query is made of, the conclusion, and
-//! compiled code (the tester's, later).
+//! What it does not know: which premises a lemma's query is made of, the conclusion.
 
 use super::modes::{free_vars, Mode, Modes, Plan, Step};
 use crate::space::Spaces;
+use codegen::engine::{Engine, Evaluator, JitTier};
 use lang::core::horn::{Pattern, Rel};
 use lang::core::ir::{FunDef, FunId, Lit, Program, Ty, VarId};
-use lang::interp::{Int, Interp, Limits, Value};
+use lang::interp::{EvalError, Int, Limits, Value};
 use rustc_hash::FxHashMap as HashMap;
 use std::cell::{Cell, RefCell};
-use std::collections::BTreeMap;
+use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 use std::time::Instant;
 
@@ -41,8 +42,9 @@ type StepRef = (Rel, Mode, usize, usize);
 pub struct Enumerator {
     prog: Program,
     plans: HashMap<(Rel, Mode), Vec<Plan>>,
-    /// The function each `Compute` step was lifted into, and its parameters.
-    lifted: HashMap<StepRef, (FunId, Vec<VarId>)>,
+    /// The function each `Compute` step was lifted into, its parameters, and whether their
+    /// types and its result's are known (else it runs in the interpreter only).
+    lifted: HashMap<StepRef, (FunId, Vec<VarId>, bool)>,
     limits: Limits,
     /// Generated variables take the exhaustive space's values at this size.
     generator_size: Cell<u64>,
@@ -67,6 +69,9 @@ pub struct Enumerator {
     tuples: RefCell<Vec<Vec<Value>>>,
     /// Relation calls made before at the same generator size, with what they produced.
     memo: RefCell<MemoTable>,
+    /// The compiled side of the evaluator of functional goals, between sessions (`None`
+    /// while a session has it).
+    tier: RefCell<Option<JitTier>>,
     /// Whether some relation run is an inductive predicate, whose rules may derive a tuple
     /// more than once.
     pub may_repeat: bool,
@@ -89,22 +94,25 @@ impl Enumerator {
         for ((f, m), plans) in &planned {
             for (ci, plan) in plans.iter().enumerate() {
                 for (si, step) in plan.steps.iter().enumerate() {
-                    let Step::Compute(_, e) = step else { continue };
+                    let Step::Compute(target, e) = step else { continue };
                     let fv = free_vars(e);
-                    let ty_of =
-                        |v: &VarId| plan.clause.vars.iter().find(|(w, _)| w == v).map_or(Ty::Bool, |(_, t)| t.clone());
-                    let params: Vec<(VarId, Ty)> = fv.iter().map(|v| (*v, ty_of(v))).collect();
+                    let ty_of = |v: &VarId| plan.clause.vars.iter().find(|(w, _)| w == v).map(|(_, t)| t.clone());
+                    // Compiled code reads its words by these types: a computation whose
+                    // types are not all known runs in the interpreter only.
+                    let ret = pattern_ty(target, &ty_of);
+                    let typed = ret.is_some() && fv.iter().all(|v| ty_of(v).is_some());
+                    let params: Vec<(VarId, Ty)> = fv.iter().map(|v| (*v, ty_of(v).unwrap_or(Ty::Bool))).collect();
                     let num_vars = lang::core::print::num_vars_of(e)
                         .max(plan.clause.vars.iter().map(|(v, _)| v.0 + 1).max().unwrap_or(0));
                     let id = FunId(prog.funs.len() as u32);
                     prog.funs.push(FunDef {
                         name: "computed".into(),
                         params,
-                        ret: Ty::Bool,
+                        ret: ret.unwrap_or(Ty::Bool),
                         body: e.clone(),
                         num_vars,
                     });
-                    lifted.insert((*f, *m, ci, si), (id, fv));
+                    lifted.insert((*f, *m, ci, si), (id, fv, typed));
                 }
             }
         }
@@ -120,6 +128,7 @@ impl Enumerator {
             envs: RefCell::new(Vec::new()),
             tuples: RefCell::new(Vec::new()),
             memo: RefCell::new(MemoTable::default()),
+            tier: RefCell::new(Some(JitTier::new(Engine::Interpreter, &[]))),
             steps_run: Cell::new(0),
             step_limit: Cell::new(u64::MAX),
             expired: Cell::new(false),
@@ -233,10 +242,17 @@ impl Enumerator {
         keys.into_iter().map(|k| super::modes::print_plans(&self.prog, k.0, k.1, &self.plans[k])).collect()
     }
 
-    /// A session running the plans, its interpreter kept across the runs it makes (its compiled
-    /// code too): make one per search, not per run.
+    /// Functional goals run on `engine` (the interpreter until then).
+    pub fn with_engine(self, engine: Engine) -> Enumerator {
+        *self.tier.borrow_mut() = Some(JitTier::new(engine, &[]));
+        self
+    }
+
+    /// A session running the plans, its evaluator kept across the runs it makes: make one
+    /// per search, not per run. Compiled code, once there, outlives it (`Session`'s drop).
     pub fn session(&self) -> Session<'_> {
-        Session { e: self, interp: RefCell::new(Interp::new(&self.prog)) }
+        let tier = self.tier.borrow_mut().take().unwrap_or_else(|| JitTier::new(Engine::Interpreter, &[]));
+        Session { e: self, eval: RefCell::new(Some(Evaluator::with_tier(&self.prog, tier))) }
     }
 }
 
@@ -259,32 +275,99 @@ struct Memo {
 /// The relation calls remembered (tabling): the same call, at the same depth, is made many
 /// times in a search (`inorder` on the same part of a list, a trace's same suffix), and
 /// runs once. Only calls that ran to the end are remembered, and only while the table is
-/// small (`MEMO_TUPLES_MAX`, `MEMO_TOTAL_MAX`).
+/// small (`MEMO_TUPLES_MAX`, `MEMO_TOTAL_MAX`). Calls are found by their hash
+/// (`call_hash`), then compared: ordering them in a tree compared long equal inputs (a
+/// trace) at every level, half the time of a search.
 #[derive(Default)]
 struct MemoTable {
-    // Values are ordered structurally; a closure's cells do not change that order.
-    #[allow(clippy::mutable_key_type)]
-    table: BTreeMap<CallKey, Rc<Memo>>,
+    table: HashMap<u64, Vec<(CallKey, Rc<Memo>)>>,
     /// Tuples remembered in all.
     total: usize,
 }
 
 impl MemoTable {
-    fn insert(&mut self, key: CallKey, memo: Memo) {
+    fn get(&self, key: &CallKey, hash: u64) -> Option<Rc<Memo>> {
+        self.table.get(&hash)?.iter().find(|(k, _)| k == key).map(|(_, m)| m.clone())
+    }
+
+    fn insert(&mut self, key: CallKey, hash: u64, memo: Memo) {
         if self.total + memo.tuples.len() <= MEMO_TOTAL_MAX {
             self.total += memo.tuples.len().max(1);
-            self.table.insert(key, Rc::new(memo));
+            self.table.entry(hash).or_default().push((key, Rc::new(memo)));
         }
     }
 }
 
-/// Runs an enumerator's plans, with the interpreter that evaluates their functional goals.
+/// Nodes of a call's inputs that its hash looks at: equal calls hash equal, and a long input
+/// is not walked to its end for it.
+const HASH_NODES: usize = 64;
+
+/// The hash of a call: its relation, mode, depth, and the first `HASH_NODES` nodes of its
+/// inputs.
+fn call_hash(key: &CallKey) -> u64 {
+    let mut h = rustc_hash::FxHasher::default();
+    (key.0, key.1, key.2).hash(&mut h);
+    let mut budget = HASH_NODES;
+    for input in &key.3 {
+        match input {
+            None => h.write_u8(0),
+            Some(v) => hash_value(v, &mut h, &mut budget),
+        }
+    }
+    h.finish()
+}
+
+/// Hashes `v` structurally, as it compares (a function or a partial value by its kind
+/// alone), while `budget` nodes remain.
+fn hash_value(v: &Value, h: &mut rustc_hash::FxHasher, budget: &mut usize) {
+    if *budget == 0 {
+        return;
+    }
+    *budget -= 1;
+    match v {
+        Value::Bool(b) => h.write_u8(1 + *b as u8),
+        Value::Int(i) => i.hash(h),
+        Value::Ctor(tag, fields) => {
+            h.write_u32(*tag);
+            fields.iter().for_each(|f| hash_value(f, h, budget));
+        }
+        Value::Set(s) => {
+            h.write_u8(3 + s.is_complement() as u8);
+            s.elems().iter().for_each(|x| hash_value(x, h, budget));
+        }
+        Value::Fun(_) | Value::Hole(_) | Value::Stuck(_) => h.write_u8(5),
+    }
+}
+
+/// Runs an enumerator's plans, with the evaluator of their functional goals (always there
+/// until dropped).
 pub struct Session<'e> {
     e: &'e Enumerator,
-    interp: RefCell<Interp<'e>>,
+    eval: RefCell<Option<Evaluator<'e>>>,
+}
+
+impl Drop for Session<'_> {
+    /// Gives the compiled side back to the enumerator, for its next session.
+    fn drop(&mut self) {
+        if let Some(eval) = self.eval.get_mut().take() {
+            *self.e.tier.borrow_mut() = Some(eval.into_tier());
+        }
+    }
 }
 
 impl Session<'_> {
+    /// Calls function `f` of the enumerator's program on `args`.
+    fn call(&self, f: FunId, args: &[Value]) -> Result<Value, EvalError> {
+        let mut eval = self.eval.borrow_mut();
+        eval.as_mut().expect("a session's evaluator").call(f, args, &self.e.limits)
+    }
+
+    /// Calls function `f` in the interpreter only.
+    fn interpret(&self, f: FunId, args: Vec<Value>) -> Result<Value, EvalError> {
+        let mut eval = self.eval.borrow_mut();
+        eval.as_mut().expect("a session's evaluator").interpret(f, args, &self.e.limits)
+    }
+
     /// Every output tuple of `rel` in `mode` on the inputs `args` (`None` at the outputs)
     /// with derivations of depth at most `depth`, each given to `k` as the whole argument
     /// list. Stops when `k` says so, and as expired at the deadline, the step limit, or when
@@ -364,11 +447,11 @@ impl Session<'_> {
                 None => Flow::Continue,
             },
             Step::Compute(target, _) => {
-                let Some((f, fv)) = self.e.lifted.get(&(rel, mode, ci, i)) else { return Flow::Continue };
+                let Some((f, fv, typed)) = self.e.lifted.get(&(rel, mode, ci, i)) else { return Flow::Continue };
                 let Some(args) = fv.iter().map(|v| env.get(*v).cloned()).collect::<Option<Vec<_>>>() else {
                     return Flow::Continue;
                 };
-                let value = self.interp.borrow_mut().call(*f, args, &self.e.limits);
+                let value = if *typed { self.call(*f, &args) } else { self.interpret(*f, args) };
                 match value {
                     Ok(x) => next_with(target, &x, env),
                     Err(_) => self.e.undecided(),
@@ -380,7 +463,7 @@ impl Session<'_> {
                     let Some(xs) = args[..n - 1].iter().map(|p| build(p, env)).collect::<Option<Vec<_>>>() else {
                         return Flow::Continue;
                     };
-                    let value = self.interp.borrow_mut().call(*g, xs, &self.e.limits);
+                    let value = self.call(*g, &xs);
                     return match value {
                         Ok(r) => next_with(&args[n - 1], &r, env),
                         Err(_) => self.e.undecided(),
@@ -408,7 +491,8 @@ impl Session<'_> {
                     flow
                 };
                 let key = (*g, *m, depth - 1, inputs);
-                let memo = self.e.memo.borrow().table.get(&key).cloned();
+                let hash = call_hash(&key);
+                let memo = self.e.memo.borrow().get(&key, hash);
                 let flow = match memo {
                     Some(memo) => {
                         // The call made before: its tuples again, and what it cut and left
@@ -446,7 +530,7 @@ impl Session<'_> {
                                 unknown: self.e.unknown.get() - unknown - outside.1,
                                 tuples,
                             };
-                            self.e.memo.borrow_mut().insert(key, memo);
+                            self.e.memo.borrow_mut().insert(key, hash, memo);
                         }
                         flow
                     }
@@ -527,6 +611,17 @@ impl Env {
         for v in self.trail.drain(mark..) {
             self.slots[v.0 as usize] = None;
         }
+    }
+}
+
+/// The type of the values pattern `p` matches, its variables' types given by `var_ty`.
+fn pattern_ty(p: &Pattern, var_ty: &dyn Fn(&VarId) -> Option<Ty>) -> Option<Ty> {
+    match p {
+        Pattern::Var(v) => var_ty(v),
+        Pattern::Ctor(c, _) => Some(Ty::Data(c.data)),
+        Pattern::Lit(Lit::Bool(_)) => Some(Ty::Bool),
+        Pattern::Lit(Lit::Nat(_)) | Pattern::Suc(_) => Some(Ty::Nat),
+        Pattern::Lit(Lit::Int(_)) => Some(Ty::Int),
     }
 }
 

@@ -13,11 +13,12 @@
 //! count steps, not time, so the order is the same on every machine and run.
 //!
 //! What it does not know: the conclusion, sizes and outcomes of the driver (the
-//! `smart_exhaustive` tester's), compiled code.
+//! `smart_exhaustive` tester's).
 
 use super::enumerate::{Enumerator, Flow, Session};
 use super::modes::Mode;
 use crate::space::{Space, Spaces};
+use codegen::engine::Engine;
 use lang::core::conjecture::Conjecture;
 use lang::core::horn::Rel;
 use lang::core::ir::Ty;
@@ -85,16 +86,16 @@ struct Walk<'s> {
     spaces: HashMap<Ty, Rc<Space>>,
     stop: &'s dyn Fn() -> bool,
     sink: &'s mut dyn FnMut(&[Option<Value>], bool) -> Flow,
-    /// By query: its enumerator's session, kept for the whole run (so is its interpreter's
-    /// compiled code).
+    /// By query: its enumerator's session, kept for the whole run.
     runners: Vec<Option<Session<'s>>>,
     /// The interpreter checking the unplanned premises.
     interp: Interp<'s>,
 }
 
 impl<'c> PremiseSearch<'c> {
-    /// The premises of `c` in the order the probes choose; evaluation stops at `deadline`.
-    pub fn new(c: &'c Conjecture, deadline: Option<Instant>) -> PremiseSearch<'c> {
+    /// The premises of `c` in the order the probes choose; their functional goals run on
+    /// `engine`; evaluation stops at `deadline`.
+    pub fn new(c: &'c Conjecture, engine: Engine, deadline: Option<Instant>) -> PremiseSearch<'c> {
         let mut cache = HashMap::new();
         let mut order: Vec<usize> = Vec::new();
         let mut remaining: Vec<usize> = (0..c.premises.len()).collect();
@@ -106,7 +107,7 @@ impl<'c> PremiseSearch<'c> {
                 trial.push(remaining[at]);
                 trial.extend(remaining.iter().enumerate().filter(|(i, _)| *i != at).map(|(_, j)| *j));
                 let budget = best.map_or(PROBE_STEPS, |((_, steps), _)| steps.min(PROBE_STEPS));
-                let search = PremiseSearch::ordered(c, &trial, deadline, &mut cache);
+                let search = PremiseSearch::ordered(c, &trial, engine, deadline, &mut cache);
                 let blind = search.queries[order.len()].blind_outputs();
                 let steps = search.probe(budget);
                 if best.is_none_or(|(b, _)| (blind, steps) < b) {
@@ -117,21 +118,24 @@ impl<'c> PremiseSearch<'c> {
             order.push(remaining.remove(at));
         }
         order.extend(remaining);
-        PremiseSearch::ordered(c, &order, deadline, &mut cache)
+        PremiseSearch::ordered(c, &order, engine, deadline, &mut cache)
     }
 
     /// The premises of `c` in `order`, their queries taken from `cache` when made before.
     fn ordered(
         c: &'c Conjecture,
         order: &[usize],
+        engine: Engine,
         deadline: Option<Instant>,
         cache: &mut HashMap<(usize, Vec<bool>), Rc<Query>>,
     ) -> PremiseSearch<'c> {
         let mut known = vec![false; c.vars.len()];
         let mut queries = Vec::new();
         for &j in order {
-            let q =
-                cache.entry((j, known.clone())).or_insert_with(|| Rc::new(query_of(c, j, &known, deadline))).clone();
+            let q = cache
+                .entry((j, known.clone()))
+                .or_insert_with(|| Rc::new(query_of(c, j, &known, engine, deadline)))
+                .clone();
             q.produces.iter().for_each(|v| known[*v] = true);
             queries.push(q);
         }
@@ -340,7 +344,7 @@ impl<'c> PremiseSearch<'c> {
 
 /// Premise `j` as a query when the variables `known` are: inputs are those and the
 /// variables it does not read (any value serves), outputs the rest, the result `True`.
-fn query_of(c: &Conjecture, j: usize, known: &[bool], deadline: Option<Instant>) -> Query {
+fn query_of(c: &Conjecture, j: usize, known: &[bool], engine: Engine, deadline: Option<Instant>) -> Query {
     let p = &c.premises[j];
     let mut mode = 1u64 << c.vars.len();
     let mut produces = Vec::new();
@@ -353,8 +357,8 @@ fn query_of(c: &Conjecture, j: usize, known: &[bool], deadline: Option<Instant>)
     }
     let mode = Mode(mode);
     let enumerator = Enumerator::new(&c.program, Rel::Fun(p.fun), mode).map(|e| match deadline {
-        Some(d) => e.with_deadline(d),
-        None => e,
+        Some(d) => e.with_deadline(d).with_engine(engine),
+        None => e.with_engine(engine),
     });
     if enumerator.is_none() {
         // Its variables come from the exhaustive space (or a later premise).

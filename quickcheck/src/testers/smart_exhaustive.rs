@@ -84,7 +84,7 @@ struct Conclusion<'c> {
 impl<'c> Smart<'c> {
     fn new(c: &'c Conjecture, setup: &Setup) -> Smart<'c> {
         Smart {
-            premises: PremiseSearch::new(c, Some(setup.deadline)),
+            premises: PremiseSearch::new(c, setup.engine, Some(setup.deadline)),
             conclusion: Conclusion {
                 c,
                 sched: crate::program::Schedule::of(c),
