@@ -48,6 +48,9 @@ pub struct Jit {
     stack_limit: u64,
     /// The functions compiled code leaves to the interpreter (`Jit::interpreted`).
     interpreted: Vec<Interpreted>,
+    /// Read-only cells compiled code points at (`ProgramCompiler::statics`).
+    #[allow(dead_code)]
+    statics: Vec<Box<[u64]>>,
 }
 
 impl Jit {
@@ -168,6 +171,7 @@ impl Jit {
         let undefs = std::mem::take(&mut compiler.undefs);
         let interpreted = std::mem::take(&mut compiler.interpreted);
         let compared_types = Box::new(std::mem::take(&mut compiler.compared_types));
+        let statics = std::mem::take(&mut compiler.statics);
         let module = compiler.module;
         // Out of memory is an error the caller survives (it runs the interpreter), not an
         // abort: a process near its data limit gets no JIT, not a crash.
@@ -201,6 +205,7 @@ impl Jit {
             ctx,
             stack_limit: stack_limit(),
             interpreted,
+            statics,
         };
         jit.ctx.stack_limit = jit.stack_limit;
         jit.ctx.prog = &*jit.prog;

@@ -70,12 +70,20 @@ impl FunctionTranslator<'_, '_, '_> {
                 let domain = self.enumerated_domain(ty);
                 self.quantifier(*q, *var, domain, body)
             }
+            Expr::Quant { q, var, ty, domain: None, body } if self.compiler.universe(ty).is_some() => {
+                let domain = self.universe_domain(ty).expect("a universe");
+                self.quantifier(*q, *var, domain, body)
+            }
             Expr::Quant { q, var, domain: Some(d), body, .. } => {
                 let domain = self.set_domain(d);
                 self.quantifier(*q, *var, domain, body)
             }
             Expr::SetCompr { var, ty, domain: None, body } if self.enumerated_size(ty).is_some() => {
                 let domain = self.enumerated_domain(ty);
+                self.comprehension(*var, domain, body)
+            }
+            Expr::SetCompr { var, ty, domain: None, body } if self.compiler.universe(ty).is_some() => {
+                let domain = self.universe_domain(ty).expect("a universe");
                 self.comprehension(*var, domain, body)
             }
             Expr::SetCompr { var, domain: Some(d), body, .. } => {

@@ -36,6 +36,9 @@ pub(super) struct RuntimeImports {
 }
 
 /// State across the whole program.
+/// The most values of a finite type whose universe compiled code holds (`universe`).
+const UNIVERSE_MAX: usize = 4_096;
+
 pub(crate) struct ProgramCompiler<'p> {
     pub module: JITModule,
     pub(super) program: &'p Program,
@@ -66,6 +69,11 @@ pub(crate) struct ProgramCompiler<'p> {
     pub interpreted: Vec<Interpreted>,
     /// Compiling for partial words (`Jit::narrowing`, `partial`).
     pub narrowing: bool,
+    /// Cells built while compiling, read-only, that compiled code points at: the universe
+    /// of each finite type it quantifies over (`universe`) and the cells of its values.
+    /// Moved into the `Jit`, so they live as long as the code.
+    pub statics: Vec<Box<[u64]>>,
+    universes: HashMap<Ty, Option<(u64, usize)>>,
 }
 
 impl<'p> ProgramCompiler<'p> {
@@ -140,6 +148,8 @@ impl<'p> ProgramCompiler<'p> {
             truncated: false,
             interpreted: Vec::new(),
             narrowing,
+            statics: Vec::new(),
+            universes: HashMap::new(),
         })
     }
 
@@ -192,6 +202,56 @@ impl<'p> ProgramCompiler<'p> {
         self.module
             .define_function_bytes(id, u64::from(alignment), code.code_buffer(), &relocs)
             .map_err(|e| format!("{e:?}"))
+    }
+
+    /// The universe of finite type `ty` as a set cell built once (its address and size), for
+    /// `UNIV` and quantifiers over types that are not enumerations (`∃c::key × key`):
+    /// every value in the interpreter's ascending order, which is compiled code's order of
+    /// set elements. `None` past `UNIVERSE_MAX` values, for a value compiled code cannot
+    /// hold as a constant (a set, a function), and in narrowing mode.
+    pub(super) fn universe(&mut self, ty: &Ty) -> Option<(u64, usize)> {
+        if self.narrowing {
+            return None;
+        }
+        if let Some(u) = self.universes.get(ty) {
+            return *u;
+        }
+        let u = lang::interp::enumerate(self.program, ty).filter(|vs| vs.len() <= UNIVERSE_MAX).and_then(|values| {
+            let mut words = vec![0, values.len() as u64];
+            for v in &values {
+                words.push(self.static_word(v, ty)?);
+            }
+            Some((self.keep_static(words), values.len()))
+        });
+        self.universes.insert(ty.clone(), u);
+        u
+    }
+
+    /// `v` of type `ty` as a word whose cells are statics (`universe`).
+    fn static_word(&mut self, v: &lang::interp::Value, ty: &Ty) -> Option<u64> {
+        use lang::interp::{Int, Value as V};
+        match (v, ty) {
+            (V::Bool(b), _) => Some(*b as u64),
+            (V::Int(Int::Small(i)), _) => Some(*i as u64),
+            (V::Ctor(tag, fields), Ty::Data(_)) if fields.is_empty() => Some((u64::from(*tag) << 1) | 1),
+            (V::Ctor(tag, fields), Ty::Data(d)) => {
+                let ftys = self.program.data(*d).ctors.get(*tag as usize)?.fields.clone();
+                let mut words = vec![u64::from(*tag) | ((fields.len() as u64) << 32)];
+                for (f, t) in fields.iter().zip(&ftys) {
+                    words.push(self.static_word(f, t)?);
+                }
+                Some(self.keep_static(words))
+            }
+            _ => None,
+        }
+    }
+
+    /// Keeps `words` as a static cell: its address.
+    fn keep_static(&mut self, words: Vec<u64>) -> u64 {
+        let cell = words.into_boxed_slice();
+        let addr = cell.as_ptr() as u64;
+        self.statics.push(cell);
+        addr
     }
 
     /// The signature of closure entries, `(ctx, cell, args_ptr) -> word`.

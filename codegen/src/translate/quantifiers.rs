@@ -1,6 +1,6 @@
 //! Quantifiers (`∀`, `∃`, `∃!`) and set comprehensions as loops over a finite domain: the
-//! elements of a finite set cell, or the values of `bool` and of datatypes of nullary
-//! constructors only. Each step spends fuel.
+//! elements of a finite set cell, the values of `bool` and of datatypes of nullary
+//! constructors, or the universe cell of another finite type. Each step spends fuel.
 
 use super::{mem_flags, FunctionTranslator};
 use crate::holes::DemandKind;
@@ -39,6 +39,15 @@ impl FunctionTranslator<'_, '_, '_> {
             }
             _ => None,
         }
+    }
+
+    /// The values of finite type `ty` from its universe cell (`ProgramCompiler::universe`):
+    /// `None` when there is none.
+    pub fn universe_domain(&mut self, ty: &Ty) -> Option<LoopDomain> {
+        let (cell, n) = self.compiler.universe(ty)?;
+        let len = self.builder.ins().iconst(I64, n as i64);
+        let cell = self.builder.ins().iconst(I64, cell as i64);
+        Some(LoopDomain { len, set_cell: Some(cell), is_bool: false })
     }
 
     /// The values of `ty`, which `enumerated_size` enumerates.

@@ -23,8 +23,15 @@ impl FunctionTranslator<'_, '_, '_> {
         }
         match p {
             Prim::SetEmpty(t) => self.call_set_helper(SET_EMPTY, t, &[]),
-            Prim::SetUniv(t) | Prim::SetCompl(t) if cardinality(self.compiler.program, t).is_some() => {
-                // Over a finite type the interpreter keeps these finite by enumeration.
+            Prim::SetUniv(t) if cardinality(self.compiler.program, t).is_some() => {
+                // Over a finite type `UNIV` is finite: its universe cell, read-only.
+                match self.compiler.universe(t) {
+                    Some((cell, _)) => self.builder.ins().iconst(I64, cell as i64),
+                    None => self.fail_with(ST_NOT_SUPPORTED),
+                }
+            }
+            Prim::SetCompl(t) if cardinality(self.compiler.program, t).is_some() => {
+                // Over a finite type the interpreter keeps a complement finite by enumeration.
                 self.fail_with(ST_NOT_SUPPORTED)
             }
             Prim::SetUniv(t) => self.call_set_helper(SET_UNIV, t, &[]),
