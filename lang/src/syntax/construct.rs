@@ -540,15 +540,94 @@ pub fn quant(q: Quantifier, binders: Vec<Binder>, bound: Option<QuantBound>, bod
     Box::new(Term { kind: TermKind::Quant { q, binders, bound, body }, span })
 }
 
+/// A quantifier whose binders are patterns, as a λ's parameters. A variable (typed or not)
+/// is a binder; any other pattern (`∀(a, b)∈S. P`, Isabelle's `case_prod` binder) binds a
+/// variable named by the pattern's text, `(a, b)`, which no user name can capture, and the
+/// body becomes `(λ(a, b). P) (a, b)`: the λ's pattern takes it apart.
+pub fn quant_patterns(
+    q: Quantifier,
+    patterns: Vec<Term>,
+    bound: Option<QuantBound>,
+    body: Box<Term>,
+    l: usize,
+) -> Result<Box<Term>, Diagnostic> {
+    let mut binders = Vec::with_capacity(patterns.len());
+    let mut taken_apart = Vec::new();
+    for p in patterns {
+        match binder_of(&p) {
+            Some(b) => binders.push(b),
+            None => {
+                let name = Ident { name: pattern_text(&p).ok_or_else(|| not_a_binder(p.span))?, span: p.span };
+                binders.push(Binder { name: name.clone(), ty: None });
+                taken_apart.push((p, name));
+            }
+        }
+    }
+    let mut body = body;
+    for (p, name) in taken_apart.into_iter().rev() {
+        let span = body.span;
+        let lambda = Box::new(Term { kind: TermKind::Lambda(vec![p], body), span });
+        // Within the body's span: what the body is shown as (`evaluated: …`) stays the body.
+        let arg = Box::new(Term { kind: TermKind::Name(Ident { name: name.name, span }), span });
+        body = Box::new(Term { kind: TermKind::App(lambda, arg), span });
+    }
+    Ok(quant(q, binders, bound, body, l))
+}
+
+/// `x` or `x :: τ` (possibly in parentheses) as a binder.
+fn binder_of(p: &Term) -> Option<Binder> {
+    match &p.kind {
+        TermKind::Name(n) => Some(Binder { name: n.clone(), ty: None }),
+        TermKind::Typed(t, ty) => match &t.kind {
+            TermKind::Name(n) => Some(Binder { name: n.clone(), ty: Some(ty.clone()) }),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The text of a pattern of variables, `_`, tuples and type annotations (`(a, (b, _))`);
+/// `None` for anything else.
+fn pattern_text(p: &Term) -> Option<String> {
+    if term_depth(p) > MAX_DEPTH {
+        return None;
+    }
+    match &p.kind {
+        TermKind::Name(n) => Some(n.name.clone()),
+        TermKind::Wildcard => Some("_".into()),
+        TermKind::Typed(t, _) => pattern_text(t),
+        TermKind::Tuple(ts) => {
+            let parts: Option<Vec<String>> = ts.iter().map(pattern_text).collect();
+            Some(format!("({})", parts?.join(", ")))
+        }
+        _ => None,
+    }
+}
+
+fn not_a_binder(span: Span) -> Diagnostic {
+    Diagnostic::error(span, "expected a variable or a tuple pattern")
+        .with_label("a quantifier binds variables, or a tuple of them")
+}
+
 /// `∀x>n. P` is `∀x. x > n ⟶ P`; `∃x≥n. P` is `∃x. x ≥ n ∧ P` (also for `∃!`). The AST's
 /// bounds are only `∈`, `<` and `≤`, so these are built from plain nodes.
-pub fn quant_cmp(q: Quantifier, x: Ident, bound: (BinOp, Span, Box<Term>), body: Box<Term>, l: usize) -> Box<Term> {
+pub fn quant_cmp(
+    q: Quantifier,
+    x: Term,
+    bound: (BinOp, Span, Box<Term>),
+    body: Box<Term>,
+    l: usize,
+) -> Result<Box<Term>, Diagnostic> {
+    let TermKind::Name(x) = x.kind else {
+        return Err(Diagnostic::error(x.span, "expected a variable")
+            .with_label("a bound `>` or `≥` follows a variable: `∀x>n. P`"));
+    };
     let (op, op_span, n) = bound;
     let var = Box::new(Term { kind: TermKind::Name(x.clone()), span: x.span });
     let cmp = bin(op, op_span, var, n);
     let conn = if q == Quantifier::All { BinOp::Imp } else { BinOp::And };
     let body = bin(conn, op_span, cmp, body);
-    quant(q, vec![Binder { name: x, ty: None }], None, body, l)
+    Ok(quant(q, vec![Binder { name: x, ty: None }], None, body, l))
 }
 
 /// `xs[i := x, j := y]` is `list_update (list_update xs i x) j y`; every application spans
