@@ -191,6 +191,51 @@ pub(crate) fn word_of(
     Ok(out.pop().expect("one value"))
 }
 
+/// The universe of finite type `ty`, at most `max` values, as a set cell outside the arena
+/// (its address and size): every value in the interpreter's ascending order, which is
+/// compiled code's order of set elements, its cells and the set's kept in `statics`, which
+/// must live as long as code that reads them. `None` when the type is not finite, too big,
+/// or has a value that is not a constant of this layout (a set, a function).
+pub(crate) fn static_universe(
+    prog: &Program,
+    ty: &Ty,
+    max: usize,
+    statics: &mut Vec<Box<[u64]>>,
+) -> Option<(u64, usize)> {
+    let values = lang::interp::enumerate(prog, ty).filter(|vs| vs.len() <= max)?;
+    let mut words = vec![0, values.len() as u64];
+    for v in &values {
+        words.push(static_word(prog, v, ty, statics)?);
+    }
+    Some((keep_static(words, statics), values.len()))
+}
+
+/// `v` of type `ty` as a word whose cells are kept in `statics` (`static_universe`).
+fn static_word(prog: &Program, v: &Value, ty: &Ty, statics: &mut Vec<Box<[u64]>>) -> Option<Word> {
+    match (v, ty) {
+        (Value::Bool(b), _) => Some(*b as u64),
+        (Value::Int(Int::Small(i)), _) => Some(*i as u64),
+        (Value::Ctor(tag, fields), Ty::Data(_)) if fields.is_empty() => Some((u64::from(*tag) << 1) | 1),
+        (Value::Ctor(tag, fields), Ty::Data(d)) => {
+            let ftys = &prog.data(*d).ctors.get(*tag as usize)?.fields;
+            let mut words = vec![u64::from(*tag) | ((fields.len() as u64) << 32)];
+            for (f, t) in fields.iter().zip(ftys) {
+                words.push(static_word(prog, f, t, statics)?);
+            }
+            Some(keep_static(words, statics))
+        }
+        _ => None,
+    }
+}
+
+/// Keeps `words` as a cell in `statics`: its address.
+fn keep_static(words: Vec<u64>, statics: &mut Vec<Box<[u64]>>) -> Word {
+    let cell = words.into_boxed_slice();
+    let addr = cell.as_ptr() as u64;
+    statics.push(cell);
+    addr
+}
+
 /// A step of reading a word back as a value (`value_of`), on an explicit stack.
 enum DecodeStep<'a> {
     Visit(Word, &'a Ty),

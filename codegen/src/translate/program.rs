@@ -206,9 +206,8 @@ impl<'p> ProgramCompiler<'p> {
 
     /// The universe of finite type `ty` as a set cell built once (its address and size), for
     /// `UNIV` and quantifiers over types that are not enumerations (`∃c::key × key`):
-    /// every value in the interpreter's ascending order, which is compiled code's order of
-    /// set elements. `None` past `UNIVERSE_MAX` values, for a value compiled code cannot
-    /// hold as a constant (a set, a function), and in narrowing mode.
+    /// `layout::static_universe`, kept in `statics`; `None` past `UNIVERSE_MAX` values, for
+    /// a value compiled code cannot hold as a constant, and in narrowing mode.
     pub(super) fn universe(&mut self, ty: &Ty) -> Option<(u64, usize)> {
         if self.narrowing {
             return None;
@@ -216,42 +215,9 @@ impl<'p> ProgramCompiler<'p> {
         if let Some(u) = self.universes.get(ty) {
             return *u;
         }
-        let u = lang::interp::enumerate(self.program, ty).filter(|vs| vs.len() <= UNIVERSE_MAX).and_then(|values| {
-            let mut words = vec![0, values.len() as u64];
-            for v in &values {
-                words.push(self.static_word(v, ty)?);
-            }
-            Some((self.keep_static(words), values.len()))
-        });
+        let u = crate::layout::static_universe(self.program, ty, UNIVERSE_MAX, &mut self.statics);
         self.universes.insert(ty.clone(), u);
         u
-    }
-
-    /// `v` of type `ty` as a word whose cells are statics (`universe`).
-    fn static_word(&mut self, v: &lang::interp::Value, ty: &Ty) -> Option<u64> {
-        use lang::interp::{Int, Value as V};
-        match (v, ty) {
-            (V::Bool(b), _) => Some(*b as u64),
-            (V::Int(Int::Small(i)), _) => Some(*i as u64),
-            (V::Ctor(tag, fields), Ty::Data(_)) if fields.is_empty() => Some((u64::from(*tag) << 1) | 1),
-            (V::Ctor(tag, fields), Ty::Data(d)) => {
-                let ftys = self.program.data(*d).ctors.get(*tag as usize)?.fields.clone();
-                let mut words = vec![u64::from(*tag) | ((fields.len() as u64) << 32)];
-                for (f, t) in fields.iter().zip(&ftys) {
-                    words.push(self.static_word(f, t)?);
-                }
-                Some(self.keep_static(words))
-            }
-            _ => None,
-        }
-    }
-
-    /// Keeps `words` as a static cell: its address.
-    fn keep_static(&mut self, words: Vec<u64>) -> u64 {
-        let cell = words.into_boxed_slice();
-        let addr = cell.as_ptr() as u64;
-        self.statics.push(cell);
-        addr
     }
 
     /// The signature of closure entries, `(ctx, cell, args_ptr) -> word`.

@@ -69,8 +69,9 @@ pub struct Enumerator {
     tuples: RefCell<Vec<Vec<Value>>>,
     /// Relation calls made before at the same generator size, with what they produced.
     memo: RefCell<MemoTable>,
-    /// The compiled side of the evaluator of functional goals, between sessions (`None`
-    /// while a session has it).
+    /// Where functional goals run, and the compiled side of their evaluator between
+    /// sessions (`None` while a session has it).
+    engine: Engine,
     tier: RefCell<Option<JitTier>>,
     /// Whether some relation run is an inductive predicate, whose rules may derive a tuple
     /// more than once.
@@ -128,7 +129,8 @@ impl Enumerator {
             envs: RefCell::new(Vec::new()),
             tuples: RefCell::new(Vec::new()),
             memo: RefCell::new(MemoTable::default()),
-            tier: RefCell::new(Some(JitTier::new(Engine::Interpreter, &[]))),
+            engine: Engine::Interpreter,
+            tier: RefCell::new(None),
             steps_run: Cell::new(0),
             step_limit: Cell::new(u64::MAX),
             expired: Cell::new(false),
@@ -242,16 +244,17 @@ impl Enumerator {
         keys.into_iter().map(|k| super::modes::print_plans(&self.prog, k.0, k.1, &self.plans[k])).collect()
     }
 
-    /// Functional goals run on `engine` (the interpreter until then).
-    pub fn with_engine(self, engine: Engine) -> Enumerator {
-        *self.tier.borrow_mut() = Some(JitTier::new(engine, &[]));
+    /// Functional goals run on `engine` (the interpreter unless set).
+    pub fn with_engine(mut self, engine: Engine) -> Enumerator {
+        self.engine = engine;
+        *self.tier.get_mut() = None;
         self
     }
 
     /// A session running the plans, its evaluator kept across the runs it makes: make one
     /// per search, not per run. Compiled code, once there, outlives it (`Session`'s drop).
     pub fn session(&self) -> Session<'_> {
-        let tier = self.tier.borrow_mut().take().unwrap_or_else(|| JitTier::new(Engine::Interpreter, &[]));
+        let tier = self.tier.borrow_mut().take().unwrap_or_else(|| JitTier::new(self.engine, &[]));
         Session { e: self, eval: RefCell::new(Some(Evaluator::with_tier(&self.prog, tier))) }
     }
 }
