@@ -257,6 +257,7 @@ pub(crate) fn run(
         budget.answered.store(true, std::sync::atomic::Ordering::Relaxed);
         let mut known = Known::default();
         cx.generalizations = known.add(conjectures, end_at, cx, generated, opts, engine, cancel);
+        report.log.append(&mut known.log);
         // Further counterexamples (`counterexamples = k`), each outside the generalizations
         // of those before it: the search again from the start, passing over their
         // instances, until the time limit.
@@ -276,6 +277,7 @@ pub(crate) fn run(
                 break;
             }
             cx.generalizations = known.add(conjectures, next.end_at, &cx, &generated, opts, engine, cancel);
+            report.log.append(&mut known.log);
             report.further.push(cx);
         }
         report.shrink = shrink;
@@ -457,6 +459,8 @@ fn sweep(
 struct Known<'c> {
     values: Vec<Vec<Option<Value>>>,
     claims: Vec<generalize::Claims<'c>>,
+    /// Lines for `verbose`, one per generalized counterexample.
+    log: Vec<String>,
 }
 
 impl<'c> Known<'c> {
@@ -477,8 +481,18 @@ impl<'c> Known<'c> {
         if !opts.generalize {
             return Vec::new();
         }
-        let deadline = deadline_after(Instant::now(), generalize::share(opts.timeout));
+        let start = Instant::now();
+        let deadline = deadline_after(start, generalize::share(opts.timeout));
         let (shown, claims) = generalize::generalize(conjectures, at, cx, generated, engine, deadline, cancel);
+        // The report's time includes generalizing: `verbose` says how much of it.
+        if let (Some(c), true) = (&claims, opts.verbose) {
+            self.log.push(format!(
+                "generalization: {} patterns tested on {} cases, {:.3} s",
+                c.tested,
+                c.cases,
+                start.elapsed().as_secs_f64()
+            ));
+        }
         self.claims.extend(claims);
         shown
     }
