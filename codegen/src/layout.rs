@@ -34,6 +34,27 @@ enum EncodeStep<'a> {
     Map(u64, usize),
 }
 
+/// The header word of a constructor cell: its tag, and its number of fields from bit 32.
+pub(crate) fn cell_header(tag: u32, fields: usize) -> Word {
+    u64::from(tag) | ((fields as u64) << 32)
+}
+
+/// The immediate word of nullary constructor `tag`.
+pub(crate) fn nullary_word(tag: u32) -> Word {
+    (u64::from(tag) << 1) | 1
+}
+
+/// The word of `v` when it is immediate (a truth value, a number within 64 bits and, for
+/// partial words, outside the range of holes, a nullary constructor); `None` for a cell.
+fn immediate_word(v: &Value, ty: &Ty, partial: bool) -> Option<Word> {
+    match (v, ty) {
+        (Value::Bool(b), _) => Some(*b as u64),
+        (Value::Int(Int::Small(i)), _) if !(partial && holes::int_collides(*i)) => Some(*i as u64),
+        (Value::Ctor(tag, fields), Ty::Data(_)) if fields.is_empty() => Some(nullary_word(*tag)),
+        _ => None,
+    }
+}
+
 pub(crate) fn word_of(
     jit: &mut Jit,
     v: &Value,
@@ -43,13 +64,8 @@ pub(crate) fn word_of(
     let partial = jit.ctx.partial;
     // An immediate word needs no work list (a test case's numbers, truth values, nullary
     // constructors: this runs for every variable of every case the testers build as values).
-    match v {
-        Value::Bool(b) => return Ok(*b as u64),
-        Value::Int(Int::Small(i)) if !(partial && holes::int_collides(*i)) => return Ok(*i as u64),
-        Value::Ctor(tag, fields) if fields.is_empty() && matches!(ty, Ty::Data(_)) => {
-            return Ok(((*tag as u64) << 1) | 1)
-        }
-        _ => {}
+    if let Some(w) = immediate_word(v, ty, partial) {
+        return Ok(w);
     }
     let prog: *const Program = &*jit.prog;
     let prog = unsafe { &*prog };
@@ -73,12 +89,12 @@ pub(crate) fn word_of(
                 (Value::Ctor(tag, fields), Ty::Data(d)) => {
                     let key = fields.as_ptr() as usize;
                     if fields.is_empty() {
-                        out.push(((*tag as u64) << 1) | 1);
+                        out.push(nullary_word(*tag));
                     } else if let Some(w) = shared.as_ref().and_then(|m| m.0.get(&key)) {
                         out.push(*w);
                     } else {
                         let ftys = &prog.data(*d).ctors[*tag as usize].fields;
-                        work.push(EncodeStep::Cell(*tag as u64 | ((fields.len() as u64) << 32), fields.len(), key));
+                        work.push(EncodeStep::Cell(cell_header(*tag, fields.len()), fields.len(), key));
                         for (f, t) in fields.iter().zip(ftys).rev() {
                             work.push(EncodeStep::Visit(f, t));
                         }
@@ -212,13 +228,13 @@ pub(crate) fn static_universe(
 
 /// `v` of type `ty` as a word whose cells are kept in `statics` (`static_universe`).
 fn static_word(prog: &Program, v: &Value, ty: &Ty, statics: &mut Vec<Box<[u64]>>) -> Option<Word> {
+    if let Some(w) = immediate_word(v, ty, false) {
+        return Some(w);
+    }
     match (v, ty) {
-        (Value::Bool(b), _) => Some(*b as u64),
-        (Value::Int(Int::Small(i)), _) => Some(*i as u64),
-        (Value::Ctor(tag, fields), Ty::Data(_)) if fields.is_empty() => Some((u64::from(*tag) << 1) | 1),
         (Value::Ctor(tag, fields), Ty::Data(d)) => {
             let ftys = &prog.data(*d).ctors.get(*tag as usize)?.fields;
-            let mut words = vec![u64::from(*tag) | ((fields.len() as u64) << 32)];
+            let mut words = vec![cell_header(*tag, fields.len())];
             for (f, t) in fields.iter().zip(ftys) {
                 words.push(static_word(prog, f, t, statics)?);
             }

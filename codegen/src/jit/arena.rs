@@ -67,7 +67,7 @@ impl Jit {
     #[inline]
     pub fn ctor_word(&mut self, tag: u32, fields: &[Word]) -> Result<Word, JitOutcome> {
         if fields.is_empty() {
-            return Ok((u64::from(tag) << 1) | 1);
+            return Ok(layout::nullary_word(tag));
         }
         let ctx: *mut RunContext = &mut *self.ctx;
         // SAFETY: `ctx` is this JIT's context; the cell is inside its arena.
@@ -79,7 +79,7 @@ impl Jit {
         // Small cells word by word: a loop here becomes a `memcpy` call for the two words of
         // a cons cell, which was a tenth of the random tester's time.
         unsafe {
-            *p = u64::from(tag) | ((fields.len() as u64) << 32);
+            *p = layout::cell_header(tag, fields.len());
             match *fields {
                 [a] => *p.add(1) = a,
                 [a, b] => (*p.add(1), *p.add(2)) = (a, b),

@@ -11,7 +11,7 @@ impl FunctionTranslator<'_, '_, '_> {
     /// A constructor cell of `n` fields, the first ones `vals` (the rest left open).
     pub fn ctor_cell(&mut self, tag: u32, n: usize, vals: &[Value]) -> Value {
         let p = self.alloc(1 + n);
-        let header = self.builder.ins().iconst(I64, (tag as i64) | ((n as i64) << 32));
+        let header = self.builder.ins().iconst(I64, crate::layout::cell_header(tag, n) as i64);
         self.builder.ins().store(mem_flags(), header, p, 0);
         for (i, v) in vals.iter().enumerate() {
             self.builder.ins().store(mem_flags(), *v, p, (8 * (i + 1)) as i32);

@@ -33,7 +33,7 @@ impl FunctionTranslator<'_, '_, '_> {
             }
             Expr::Ctor(c, args) => {
                 if args.is_empty() {
-                    return self.builder.ins().iconst(I64, ((c.tag as i64) << 1) | 1);
+                    return self.builder.ins().iconst(I64, crate::layout::nullary_word(c.tag) as i64);
                 }
                 let vals: Vec<Value> = args.iter().map(|a| self.translate_lazy(a)).collect();
                 self.ctor_cell(c.tag, vals.len(), &vals)

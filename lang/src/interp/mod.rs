@@ -112,7 +112,7 @@ pub struct Interp<'p> {
     code: Code<'p>,
     stack: Vec<Value>,
     /// Steps (units of fuel) of every evaluation so far: the work done, for an owner that
-    /// decides when compiling pays (`codegen::engine`).
+    /// decides whether compiling would pay.
     steps: u64,
 }
 

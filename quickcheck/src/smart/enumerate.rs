@@ -67,6 +67,7 @@ pub struct Enumerator {
     /// next call to reuse (the search allocates none of them per step).
     envs: RefCell<Vec<Env>>,
     tuples: RefCell<Vec<Vec<Value>>>,
+    inputs: RefCell<Vec<Vec<Option<Value>>>>,
     /// Relation calls made before at the same generator size, with what they produced.
     memo: RefCell<MemoTable>,
     /// Where functional goals run, and the compiled side of their evaluator between
@@ -128,6 +129,7 @@ impl Enumerator {
             generated: RefCell::new(HashMap::default()),
             envs: RefCell::new(Vec::new()),
             tuples: RefCell::new(Vec::new()),
+            inputs: RefCell::new(Vec::new()),
             memo: RefCell::new(MemoTable::default()),
             engine: Engine::Interpreter,
             tier: RefCell::new(None),
@@ -263,8 +265,11 @@ impl Enumerator {
 const MEMO_TUPLES_MAX: usize = 4_096;
 const MEMO_TOTAL_MAX: usize = 1 << 20;
 
-/// A relation call: relation, mode, the depth it runs at, its inputs (`None` at outputs).
-type CallKey = (Rel, Mode, u32, Vec<Option<Value>>);
+/// A relation call: relation, mode, the depth it runs at.
+type Call = (Rel, Mode, u32);
+
+/// A remembered call and its inputs (`None` at outputs).
+type CallKey = (Call, Box<[Option<Value>]>);
 
 /// What a finished relation call produced: its tuples in order, and the cuts and undecided
 /// goals within it (a call made again counts them again, so what the search reports of
@@ -289,8 +294,9 @@ struct MemoTable {
 }
 
 impl MemoTable {
-    fn get(&self, key: &CallKey, hash: u64) -> Option<Rc<Memo>> {
-        self.table.get(&hash)?.iter().find(|(k, _)| k == key).map(|(_, m)| m.clone())
+    fn get(&self, call: Call, inputs: &[Option<Value>], hash: u64) -> Option<Rc<Memo>> {
+        let found = self.table.get(&hash)?.iter().find(|((c, i), _)| *c == call && **i == *inputs);
+        found.map(|(_, m)| m.clone())
     }
 
     fn insert(&mut self, key: CallKey, hash: u64, memo: Memo) {
@@ -307,11 +313,11 @@ const HASH_NODES: usize = 64;
 
 /// The hash of a call: its relation, mode, depth, and the first `HASH_NODES` nodes of its
 /// inputs.
-fn call_hash(key: &CallKey) -> u64 {
+fn call_hash(call: Call, inputs: &[Option<Value>]) -> u64 {
     let mut h = rustc_hash::FxHasher::default();
-    (key.0, key.1, key.2).hash(&mut h);
+    call.hash(&mut h);
     let mut budget = HASH_NODES;
-    for input in &key.3 {
+    for input in inputs {
         match input {
             None => h.write_u8(0),
             Some(v) => hash_value(v, &mut h, &mut budget),
@@ -477,8 +483,8 @@ impl Session<'_> {
                     self.e.cuts.set(self.e.cuts.get() + 1);
                     return if check { self.e.undecided() } else { Flow::Continue };
                 }
-                let inputs: Vec<Option<Value>> =
-                    args.iter().enumerate().map(|(j, p)| if m.is_input(j) { build(p, env) } else { None }).collect();
+                let mut inputs = self.e.inputs.borrow_mut().pop().unwrap_or_default();
+                inputs.extend(args.iter().enumerate().map(|(j, p)| if m.is_input(j) { build(p, env) } else { None }));
                 let cuts = self.e.cuts.get();
                 let mut held = false;
                 // The rest of this clause, on each tuple the call produces.
@@ -493,9 +499,9 @@ impl Session<'_> {
                     env.undo(mark);
                     flow
                 };
-                let key = (*g, *m, depth - 1, inputs);
-                let hash = call_hash(&key);
-                let memo = self.e.memo.borrow().get(&key, hash);
+                let call = (*g, *m, depth - 1);
+                let hash = call_hash(call, &inputs);
+                let memo = self.e.memo.borrow().get(call, &inputs, hash);
                 let flow = match memo {
                     Some(memo) => {
                         // The call made before: its tuples again, and what it cut and left
@@ -513,8 +519,9 @@ impl Session<'_> {
                     }
                     None => {
                         let (unknown, mut outside) = (self.e.unknown.get(), (0, 0));
-                        let mut recorded = Some(Vec::new());
-                        let flow = self.run(*g, *m, &key.3, depth - 1, stop, &mut |tuple| {
+                        // Nothing is recorded once the table is full.
+                        let mut recorded = (self.e.memo.borrow().total < MEMO_TOTAL_MAX).then(Vec::new);
+                        let flow = self.run(*g, *m, &inputs, depth - 1, stop, &mut |tuple| {
                             match &mut recorded {
                                 Some(r) if r.len() < MEMO_TUPLES_MAX => r.push(tuple.to_vec()),
                                 _ => recorded = None,
@@ -533,11 +540,13 @@ impl Session<'_> {
                                 unknown: self.e.unknown.get() - unknown - outside.1,
                                 tuples,
                             };
-                            self.e.memo.borrow_mut().insert(key, hash, memo);
+                            self.e.memo.borrow_mut().insert((call, inputs.as_slice().into()), hash, memo);
                         }
                         flow
                     }
                 };
+                inputs.clear();
+                self.e.inputs.borrow_mut().push(inputs);
                 // A check that failed only after the depth bound cut its search is unknown,
                 // not false (`¬ reach s` must not pass because the search was cut).
                 if check && !held && self.e.cuts.get() > cuts {
