@@ -13,7 +13,7 @@
 //! program between evaluations (the theory whose `value`s are lowered into it) parks it
 //! with `Evaluator::into_tier` and picks it up again with `Evaluator::with_tier`.
 
-use crate::{Jit, JitOutcome, LevelCounts, LevelEnd, Word, DEFAULT_ARENA_WORDS};
+use crate::{BackgroundCompile, Jit, JitOutcome, LevelCounts, LevelEnd, Word, DEFAULT_ARENA_WORDS};
 use lang::core::ir::{FunId, Program, Ty};
 use lang::interp::{EvalError, Interp, Limits, Value};
 use std::time::Instant;
@@ -29,6 +29,12 @@ pub const TIER_UP: u64 = 2_000;
 /// cheap cases never does. Counted in steps, not time, so that when a run compiles does not
 /// depend on the machine's load.
 pub const TIER_UP_STEPS: u64 = 10_000;
+
+/// The share of `TIER_UP` and `TIER_UP_STEPS` after which a tiered engine with a core to
+/// spare starts compiling on another thread (`BackgroundCompile`): the interpreter goes on
+/// meanwhile, so starting early costs the run no time, only the other core's. A run
+/// refuted in its first few hundred cases still never compiles.
+pub const BACKGROUND_SHARE: u64 = 10;
 
 /// Where functions run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,6 +75,19 @@ impl Engine {
             Engine::Compiled => true,
         }
     }
+
+    /// Whether a tiered engine with a core to spare starts compiling in the background
+    /// after `evals` evaluations and `steps` steps (`BACKGROUND_SHARE`).
+    fn background_pays(self, evals: u64, steps: u64) -> bool {
+        self == Engine::Tiered && (evals >= TIER_UP / BACKGROUND_SHARE || steps >= TIER_UP_STEPS / BACKGROUND_SHARE)
+    }
+}
+
+/// Whether this process may compile on a thread of its own: the machine has more than one
+/// core (on one core the compiling thread would only slow the interpreter down).
+fn spare_core() -> bool {
+    static SPARE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *SPARE.get_or_init(|| std::thread::available_parallelism().is_ok_and(|n| n.get() > 1))
 }
 
 /// The deadline for compiling, starting `now`, of a program to be run by `deadline`: half the
@@ -101,6 +120,10 @@ pub struct JitTier {
     /// construct the JIT does not compile), so it runs in the interpreter from then on.
     /// Functions added to the program after compiling are not here, and never run compiled.
     refused: Vec<bool>,
+    /// Whether compiling may run on another thread (a tiered engine, a spare core).
+    in_background: bool,
+    /// The compile running on another thread, while `pending`.
+    background: Option<BackgroundCompile>,
 }
 
 impl JitTier {
@@ -114,7 +137,15 @@ impl JitTier {
             levels: levels.to_vec(),
             jit: None,
             refused: Vec::new(),
+            in_background: engine == Engine::Tiered && spare_core(),
+            background: None,
         }
+    }
+
+    /// The same, compiling on the evaluating thread only (when the thresholds are met),
+    /// never in the background: for runs whose every step must not depend on timing.
+    pub fn in_place(engine: Engine, levels: &[FunId]) -> JitTier {
+        JitTier { in_background: false, ..JitTier::new(engine, levels) }
     }
 
     /// Whether the program is compiled.
@@ -162,23 +193,64 @@ impl<'p> Evaluator<'p> {
     /// program that needs more runs in the interpreter in the other half. Returns whether
     /// this call compiled it. Calls on values tier up by themselves (`call`); a caller of
     /// `call_words` chooses the moment, as it must have words to run compiled code on.
+    ///
+    /// A tiered engine with a core to spare starts compiling on another thread at a tenth
+    /// of the thresholds (`BACKGROUND_SHARE`) and goes on interpreting; the call after the
+    /// thread finished takes its code (returning true), and a call at the thresholds waits
+    /// for it: past them a run is compiled, as without the thread.
     #[inline]
     pub fn tier_up(&mut self, expected: u64, deadline: Option<Instant>) -> bool {
         let t = &self.tier;
-        if !t.pending || !t.engine.compile_pays(t.evals.saturating_add(expected), self.interp.steps()) {
+        if !t.pending {
             return false;
         }
-        self.compile(deadline)
+        let (evals, steps) = (t.evals.saturating_add(expected), self.interp.steps());
+        let pays = t.engine.compile_pays(evals, steps);
+        if let Some(bg) = &t.background {
+            return (pays || bg.is_finished()) && self.take_background();
+        }
+        if pays {
+            return self.compile(deadline);
+        }
+        if t.in_background && t.engine.background_pays(evals, steps) {
+            self.start_background(deadline);
+        }
+        false
     }
 
     /// Compiles the program, once (`tier_up`): whether it compiled.
     #[cold]
     #[inline(never)]
     fn compile(&mut self, deadline: Option<Instant>) -> bool {
+        let deadline = deadline.map(|d| compile_deadline(Instant::now(), d));
+        let jit = Jit::with_deadline(self.program, DEFAULT_ARENA_WORDS, &self.tier.levels, deadline);
+        self.install(jit.ok())
+    }
+
+    /// Starts compiling the program on another thread (without a thread, it is compiled
+    /// here once it pays).
+    #[cold]
+    #[inline(never)]
+    fn start_background(&mut self, deadline: Option<Instant>) {
+        let t = &mut self.tier;
+        let deadline = deadline.map(|d| compile_deadline(Instant::now(), d));
+        t.background = BackgroundCompile::start(self.program, DEFAULT_ARENA_WORDS, &t.levels, deadline);
+        t.in_background = t.background.is_some();
+    }
+
+    /// Takes the code of the finished background compile: whether it compiled.
+    #[cold]
+    #[inline(never)]
+    fn take_background(&mut self) -> bool {
+        let jit = self.tier.background.take().and_then(|bg| bg.finish().ok());
+        self.install(jit)
+    }
+
+    /// Ends compiling with `jit` (`None`: it failed, the interpreter runs everything).
+    fn install(&mut self, jit: Option<Jit>) -> bool {
         let t = &mut self.tier;
         t.pending = false;
-        let deadline = deadline.map(|d| compile_deadline(Instant::now(), d));
-        t.jit = Jit::with_deadline(self.program, DEFAULT_ARENA_WORDS, &t.levels, deadline).ok();
+        t.jit = jit;
         t.refused = vec![false; self.program.funs.len()];
         t.jit.is_some()
     }
@@ -348,7 +420,7 @@ mod tests {
         let later = Some(Instant::now() + Duration::from_secs(60));
         let mut e = Evaluator::new(&p, Engine::Interpreter, &[f]);
         assert!(!e.tier_up(u64::MAX, later) && !e.has_jit());
-        let mut e = Evaluator::new(&p, Engine::Tiered, &[f]);
+        let mut e = Evaluator::with_tier(&p, JitTier::in_place(Engine::Tiered, &[f]));
         assert!(!e.tier_up(TIER_UP - 1, later) && !e.has_jit());
         assert!(e.tier_up(TIER_UP, later) && e.compiles(f));
         // Once: a second tier-up does nothing.
@@ -361,7 +433,7 @@ mod tests {
     #[test]
     fn costly_cases_compile_early() {
         let (p, f) = lemma("lemma \"rev (rev xs) = (xs :: nat list)\" oops");
-        let mut e = Evaluator::new(&p, Engine::Tiered, &[f]);
+        let mut e = Evaluator::with_tier(&p, JitTier::in_place(Engine::Tiered, &[f]));
         let long = (0..60).rev().fold(Value::nullary(0), |tail, i| Value::ctor(1, vec![Value::nat(i), tail]));
         let mut calls = 0;
         while !e.has_jit() {
@@ -370,6 +442,41 @@ mod tests {
             assert!(calls < 100, "still interpreting after {calls} costly cases");
         }
         assert!(e.interp.steps() >= TIER_UP_STEPS, "compiled after {calls} cases");
+    }
+
+    /// With a core to spare, a tiered engine starts compiling on another thread at a tenth
+    /// of the threshold and keeps interpreting, with the same answers, until the code is
+    /// there; an evaluator dropped while its compile runs cancels it.
+    #[test]
+    fn tiered_engines_compile_in_the_background() {
+        if !spare_core() {
+            return;
+        }
+        let (p, f) = lemma("lemma \"rev (rev xs) = (xs :: nat list)\" oops");
+        let later = Some(Instant::now() + Duration::from_secs(60));
+        let mut e = Evaluator::new(&p, Engine::Tiered, &[f]);
+        assert!(!e.tier_up(TIER_UP / BACKGROUND_SHARE - 1, later) && e.tier.background.is_none());
+        assert!(!e.tier_up(TIER_UP / BACKGROUND_SHARE, later) && e.tier.background.is_some() && !e.has_jit());
+        let list = Value::ctor(1, vec![Value::nat(3), Value::nullary(0)]);
+        let mut interpreted = 0;
+        while !e.has_jit() {
+            assert_eq!(e.call(f, std::slice::from_ref(&list), &limits()), Ok(Value::Bool(true)));
+            interpreted += 1;
+            assert!(interpreted < 10_000_000, "the background compile never arrived");
+        }
+        assert!(e.compiles(f) && !e.tier.pending() && e.tier.background.is_none());
+        assert_eq!(e.call(f, std::slice::from_ref(&list), &limits()), Ok(Value::Bool(true)));
+        // At the threshold the code is there: the call waits for it.
+        let mut e = Evaluator::new(&p, Engine::Tiered, &[f]);
+        assert!(!e.tier_up(TIER_UP / BACKGROUND_SHARE, later) && e.tier.background.is_some());
+        assert!(e.tier_up(TIER_UP, later) && e.compiles(f));
+        // Known demand compiles at once, in place.
+        let mut e = Evaluator::new(&p, Engine::Tiered, &[f]);
+        assert!(e.tier_up(TIER_UP, later) && e.tier.background.is_none());
+        // Dropped mid-compile: cancelled, nothing left behind to wait for.
+        let mut e = Evaluator::new(&p, Engine::Tiered, &[f]);
+        assert!(!e.tier_up(TIER_UP / BACKGROUND_SHARE, later) && e.tier.background.is_some());
+        drop(e);
     }
 
     /// Compiling may take half of the time left: with none left it is abandoned, for good,

@@ -52,7 +52,7 @@ mod runtime;
 mod translate;
 
 pub use compiled_program::too_large_to_compile;
-pub use jit::{on_big_stack, ArenaMark, Jit, BIG_STACK, DEFAULT_ARENA_WORDS};
+pub use jit::{on_big_stack, ArenaMark, BackgroundCompile, Jit, BIG_STACK, DEFAULT_ARENA_WORDS};
 pub use layout::{SharedCells, Word};
 pub use outcome::{JitOutcome, LevelCounts, LevelEnd};
 pub use translate::{CodegenError, Interpreted, COMPILE_MAX_NODES, OPTIMISE_MAX_NODES};

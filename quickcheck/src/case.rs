@@ -76,7 +76,7 @@ pub enum Recheck {
 /// values (`generated[v]` for each `Gen` step's variable) and builds the report: the same
 /// steps a tester runs, on a runner whose engine never compiles.
 pub fn recheck(c: &Conjecture, sched: &Schedule, generated: &[Option<Value>], deadline: Instant) -> Recheck {
-    let mut r = Runner::new(c, Engine::Interpreter, deadline);
+    let mut r = Runner::one_at_a_time(c, Engine::Interpreter, deadline);
     let mut taint = None;
     let mut flow = Flow::Next;
     for step in &sched.steps {

@@ -69,7 +69,7 @@ pub struct Runner<'c> {
     /// The variables each function of the program reads (empty for the lemma's constants).
     fun_uses: Vec<Vec<usize>>,
     /// Per variable: its values may be built as words directly (no sets or functions
-    /// inside, and the program is compiled).
+    /// inside); empty until the program is compiled.
     words_ok: Vec<bool>,
     /// The limits of one part on one assignment; their deadline is the run's.
     limits: Limits,
@@ -94,15 +94,26 @@ impl<'c> Runner<'c> {
     /// A runner on `engine`, its cases limited to `deadline`. The parts get level loops when
     /// compiled, for the testers' loops over many cases (`Batch::run`).
     pub fn new(conj: &'c Conjecture, engine: impl Into<Engine>, deadline: Instant) -> Runner<'c> {
-        let n = conj.vars.len();
         let parts: Vec<FunId> = conj.premises.iter().chain([&conj.conclusion]).map(|p| p.fun).collect();
+        Runner::with_level_loops(conj, engine.into(), deadline, &parts)
+    }
+
+    /// A runner for a tester that runs its cases one at a time (the smart and SMT testers,
+    /// generalization): no level loops are compiled, which would take about as long as the
+    /// rest of the program (a batch still runs, a call per row).
+    pub fn one_at_a_time(conj: &'c Conjecture, engine: impl Into<Engine>, deadline: Instant) -> Runner<'c> {
+        Runner::with_level_loops(conj, engine.into(), deadline, &[])
+    }
+
+    fn with_level_loops(conj: &'c Conjecture, engine: Engine, deadline: Instant, levels: &[FunId]) -> Runner<'c> {
+        let n = conj.vars.len();
         let mut r = Runner {
             conj,
-            eval: Evaluator::new(&conj.program, engine.into(), &parts),
+            eval: Evaluator::new(&conj.program, engine, levels),
             words: Words { word: vec![0; n], has: vec![false; n] },
             values: vec![None; n],
             fun_uses: fun_uses(conj),
-            words_ok: vec![false; n],
+            words_ok: Vec::new(),
             limits: Limits { fuel: CASE_FUEL, max_depth: CASE_DEPTH, deadline: Some(deadline) },
         };
         // An engine that compiles from the first case compiles now.
@@ -116,7 +127,10 @@ impl<'c> Runner<'c> {
     /// random case).
     #[inline]
     pub fn tier_up(&mut self, expected: u64) {
-        if self.eval.tier_up(expected, self.limits.deadline) {
+        // The code may also have arrived during a call (`Evaluator::call` takes a finished
+        // background compile), so what words allow is worked out once compiled code is there.
+        self.eval.tier_up(expected, self.limits.deadline);
+        if self.words_ok.is_empty() && self.eval.has_jit() {
             let p = &self.conj.program;
             self.words_ok = self.conj.vars.iter().map(|v| crate::types::words_ok(p, &v.ty)).collect();
         }
@@ -126,7 +140,7 @@ impl<'c> Runner<'c> {
     /// as words directly (`arena`).
     #[inline]
     pub fn words_ok(&self, var: usize) -> bool {
-        self.words_ok[var]
+        self.words_ok.get(var).copied().unwrap_or(false)
     }
 
     /// Sets variable `var` to `value`, with its word when the caller has one; otherwise its

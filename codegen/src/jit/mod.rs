@@ -4,9 +4,11 @@
 //! runs in `run`.
 
 mod arena;
+mod background;
 mod run;
 
 pub use arena::{ArenaMark, DEFAULT_ARENA_WORDS};
+pub use background::BackgroundCompile;
 pub use run::{on_big_stack, BIG_STACK};
 
 use crate::compiled_program::compiled_program;
@@ -19,6 +21,8 @@ use cranelift_codegen::settings::{self, Configurable};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::default_libcall_names;
 use lang::core::ir::{FunId, Program, Ty, Undef};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// The entry from Rust of one function.
@@ -44,7 +48,8 @@ pub struct Jit {
     arena: Vec<u64>,
     pub(crate) ctx: Box<RunContext>,
     /// The stack limit of the thread that compiled this `Jit`, the only thread it runs on
-    /// (it is not `Send`), computed once instead of per run.
+    /// (it is not `Send`; `BackgroundCompile` reads it again on the thread it hands the
+    /// `Jit` to), computed once instead of per run.
     stack_limit: u64,
     /// The functions compiled code leaves to the interpreter (`Jit::interpreted`).
     interpreted: Vec<Interpreted>,
@@ -82,7 +87,7 @@ impl Jit {
         levels: &[FunId],
         deadline: Option<Instant>,
     ) -> Result<Jit, CodegenError> {
-        Jit::build(prog, words, levels, deadline, false)
+        Jit::build(prog, words, levels, deadline, None, false)
     }
 
     /// Compiles `prog` for the narrowing tester: its words may be partial (holes, stuck
@@ -93,7 +98,7 @@ impl Jit {
     /// runs as the interpreter runs it (no code equations, no passes that change the
     /// order of evaluation), as the order decides which hole is demanded.
     pub fn narrowing(prog: &Program, deadline: Option<Instant>) -> Result<Jit, CodegenError> {
-        Jit::build(prog, DEFAULT_ARENA_WORDS, &[], deadline, true)
+        Jit::build(prog, DEFAULT_ARENA_WORDS, &[], deadline, None, true)
     }
 
     fn build(
@@ -101,6 +106,7 @@ impl Jit {
         words: usize,
         levels: &[FunId],
         deadline: Option<Instant>,
+        cancel: Option<Arc<AtomicBool>>,
         narrowing: bool,
     ) -> Result<Jit, CodegenError> {
         let isa = |opt: &str| -> Result<_, CodegenError> {
@@ -120,7 +126,7 @@ impl Jit {
                 .map_err(|e| CodegenError::new(e.to_string()))
         };
         // Large functions are compiled without optimisations (`OPTIMISE_MAX_NODES`).
-        let budget = translate::Budget { unoptimised: isa("none")?, deadline };
+        let budget = translate::Budget { unoptimised: isa("none")?, deadline, cancel };
         let isa = isa("speed")?;
         let mut jb = JITBuilder::with_isa(isa, default_libcall_names());
         jb.symbol("rt_tick", rt_tick as *const u8);

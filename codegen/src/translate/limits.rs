@@ -3,6 +3,8 @@
 //! functions left to the interpreter (`Interpreted`), and `CodegenError`.
 
 use cranelift_codegen::isa::OwnedTargetIsa;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Why compilation failed: Cranelift rejected a function, or the compilation's deadline
@@ -72,9 +74,12 @@ pub(crate) fn too_large_why(nodes: usize) -> String {
 }
 
 /// What compiling may cost: how `ProgramCompiler` compiles each function is decided by its
-/// size, and the whole compilation stops at `deadline`.
+/// size, and the whole compilation stops at `deadline` or once `cancel` is set.
 pub(crate) struct Budget {
     /// The target without Cranelift's optimisations (`OPTIMISE_MAX_NODES`).
     pub unoptimised: OwnedTargetIsa,
     pub deadline: Option<Instant>,
+    /// Set by the owner of a background compile that no longer wants it
+    /// (`jit::BackgroundCompile`).
+    pub cancel: Option<Arc<AtomicBool>>,
 }

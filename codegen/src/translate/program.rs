@@ -17,6 +17,7 @@ use cranelift_jit::JITModule;
 use cranelift_module::{FuncId, Linkage, Module, ModuleReloc};
 use lang::core::ir::{DataId, FunId, Program, Ty, Undef};
 use std::collections::HashMap;
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 /// The runtime helpers, as declared in the module.
@@ -161,6 +162,9 @@ impl<'p> ProgramCompiler<'p> {
     }
 
     pub(super) fn check_deadline(&self) -> Result<(), CodegenError> {
+        if self.budget.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
+            return Err(CodegenError::timeout());
+        }
         match self.budget.deadline {
             Some(d) if Instant::now() >= d => Err(CodegenError::timeout()),
             _ => Ok(()),

@@ -11,23 +11,24 @@ use crate::syntax::ast;
 use crate::types::check::Checker;
 use crate::types::env::{Env, NameRef};
 use crate::types::{imports, options, scope};
-use std::cell::OnceCell;
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 type Names = Arc<HashMap<Arc<str>, NameRef>>;
 
-thread_local! {
-    static PRELUDE: OnceCell<Result<(Env, Names), Vec<Diagnostic>>> = const { OnceCell::new() };
-}
+/// The checked prelude, shared by every thread of the process. A static, not a thread-local:
+/// it is checked once however many threads check files (the language server, the test
+/// harness), and a static is never dropped, so the process does not spend its last
+/// milliseconds freeing it.
+static PRELUDE: OnceLock<Result<(Env, Names), Vec<Diagnostic>>> = OnceLock::new();
 
-/// The prelude's environment, checked once per thread.
+/// The prelude's environment, checked once per process.
 fn prelude() -> Result<(Env, Names), Vec<Diagnostic>> {
-    PRELUDE.with(|cell| {
-        cell.get_or_init(|| {
+    PRELUDE
+        .get_or_init(|| {
             let text = crate::prelude::MAIN_THY;
-            let parsed = crate::syntax::parse_theory(text);
             let mut c = Checker::new(Env::default(), None, text);
+            let parsed = crate::syntax::parse_theory(text);
             c.diagnostics = parsed.diagnostics;
             let errors = check_definitions(&mut c, &parsed.theory.commands, "Main");
             c.diagnostics.extend(errors);
@@ -39,7 +40,6 @@ fn prelude() -> Result<(Env, Names), Vec<Diagnostic>> {
             }
         })
         .clone()
-    })
 }
 
 /// Checks the definitions and `[code]` lemmas of an imported theory (the prelude, a library

@@ -79,7 +79,7 @@ impl<'c> Trial<'c> {
             c,
             sched,
             gens,
-            runner: Runner::new(c, engine, deadline),
+            runner: Runner::one_at_a_time(c, engine, deadline),
             spaces: Spaces::new(&c.program),
             // A fixed seed: the same counterexample generalizes the same way on every run.
             rng: Xoshiro256PlusPlus::seed_from_u64(0x9e37_79b9_7f4a_7c15),

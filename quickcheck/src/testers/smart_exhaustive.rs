@@ -88,7 +88,7 @@ impl<'c> Smart<'c> {
             conclusion: Conclusion {
                 c,
                 sched: crate::program::Schedule::of(c),
-                r: Runner::new(c, setup.engine, setup.deadline),
+                r: Runner::one_at_a_time(c, setup.engine, setup.deadline),
             },
             depth: setup.options.depth,
             size: setup.options.size.max(1),

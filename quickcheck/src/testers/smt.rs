@@ -131,7 +131,7 @@ impl Tester for SmtTester {
             enumerating: self.enumerating,
             c: conjecture,
             sched: Schedule::of(conjecture),
-            r: Runner::new(conjecture, setup.engine, setup.deadline),
+            r: Runner::one_at_a_time(conjecture, setup.engine, setup.deadline),
             binary: solver::find(),
             query: None,
             decided: false,
