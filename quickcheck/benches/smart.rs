@@ -26,6 +26,10 @@
 //!   search alone" (its set-up and the companion's conclusion on each produced value
 //!   included).
 //!
+//! - **Allocations**: every heap allocation of the process is counted
+//!   (`CountingAllocator`), per produced assignment of the smart search and per case of the
+//!   exhaustive tester, in a new search and in one that ran the size before.
+//!
 //! A summary line per workload is printed at start-up with the ratios.
 
 use criterion::{criterion_group, criterion_main, Criterion, SamplingMode, Throughput};
@@ -40,12 +44,54 @@ use quickcheck::{
 };
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
+use std::alloc::{GlobalAlloc, Layout, System};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant, SystemTime};
 
 const THEORY: &str = include_str!("Smart.thy");
+
+/// Counts the heap allocations of this process (`allocations`), to compare what the smart
+/// search allocates per produced assignment with what the exhaustive tester allocates per
+/// case (issue 16: no more).
+struct CountingAllocator;
+
+static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+
+// SAFETY: every call is passed on to the system allocator unchanged; only a counter is added.
+unsafe impl GlobalAlloc for CountingAllocator {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.alloc_zeroed(layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: CountingAllocator = CountingAllocator;
+
+/// `f`'s result and the allocations (reallocations included) made while it ran, by every
+/// thread: the bench runs one search at a time.
+fn allocations<T>(f: impl FnOnce() -> T) -> (T, u64) {
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let r = f();
+    (r, ALLOCATIONS.load(Ordering::Relaxed) - before)
+}
 
 /// Lazy SmallCheck 0.6 at depth 5 on this machine (`shared/peers/README.md`, results
 /// table): partial cases, seconds around the check, seconds of the whole process (median
@@ -344,8 +390,18 @@ fn bench(c: &mut Criterion) {
         let gen = w.size - 1;
 
         // What the premise produces: how much of the workload's space, and what outside it.
-        let (smart_r, smart_t) = timed(|| one_size(smart, &conj, &sopts, gen));
+        let ((smart_r, smart_t), smart_allocs) = allocations(|| timed(|| one_size(smart, &conj, &sopts, gen)));
         let produced = smart_r.tests;
+        // Again on a search that ran this size before (its set-up and compiling done, its
+        // remembered calls kept): what each produced assignment costs by itself.
+        let warm_allocs = {
+            let budget = far_budget();
+            let mut s = search(smart, &conj, &sopts, &budget);
+            size_of(&mut *s, gen, budget);
+            let (r, n) = allocations(|| size_of(&mut *s, gen, budget));
+            assert_eq!(r.tests, produced);
+            n
+        };
         let in_space = conjecture(w.in_space);
         let ((inside, outside), premise_t) = timed(|| produced_in_space(&in_space, &sopts));
         assert_eq!((inside + outside) * w.xs, produced, "the lemma's cases are the premise's assignments times x");
@@ -368,13 +424,31 @@ fn bench(c: &mut Criterion) {
         let budget = Budget::until(Instant::now() + C_EXHAUSTIVE_PROBE);
         let mut es = search(exhaustive, &conj, &eopts, &budget);
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(0);
-        let (er, et) = timed(|| es.run_size(&mut Turn::new(EXHAUSTIVE_GEN_SIZE, budget, false, &mut rng)));
+        let ((er, et), probe_allocs) =
+            allocations(|| timed(|| es.run_size(&mut Turn::new(EXHAUSTIVE_GEN_SIZE, budget, false, &mut rng))));
         drop(es);
+        let per = |n: u64, of: u64| n as f64 / of.max(1) as f64;
+        let mut alloc_note = format!(
+            "allocations per produced assignment: {:.1} in a new search, {:.2} in a search that ran the size before",
+            per(smart_allocs, produced),
+            per(warm_allocs, produced)
+        );
         let exhaustive_whole = er.end.is_none();
         let baseline = if exhaustive_whole {
             // Again with the whole set-up inside the time (the first run's budget was short).
-            let (er, et) = timed(|| one_size(exhaustive, &conj, &eopts, EXHAUSTIVE_GEN_SIZE));
+            let ((er, et), cold) = allocations(|| timed(|| one_size(exhaustive, &conj, &eopts, EXHAUSTIVE_GEN_SIZE)));
             assert_eq!(er.passed, w.satisfying, "the exhaustive space holds the workload's premise-satisfying cases");
+            let warm = {
+                let budget = far_budget();
+                let mut s = search(exhaustive, &conj, &eopts, &budget);
+                size_of(&mut *s, EXHAUSTIVE_GEN_SIZE, budget);
+                allocations(|| size_of(&mut *s, EXHAUSTIVE_GEN_SIZE, budget)).1
+            };
+            alloc_note += &format!(
+                "; exhaustive per case: {:.1} in a new search, {:.2} in one that ran the size before",
+                per(cold, er.tests),
+                per(warm, er.tests)
+            );
             format!(
                 "exhaustive {} cases ({} passed the premise) in {:.2} ms: {:.1}× the cases, {:.1}× the time",
                 er.tests,
@@ -384,6 +458,7 @@ fn bench(c: &mut Criterion) {
                 et / smart_t
             )
         } else {
+            alloc_note += &format!("; exhaustive per case in its probe: {:.2}", per(probe_allocs, er.tests));
             // The formula, checked against the tester's space one size below.
             let small = Spaces::new(&conj.program).space(&conj.vars[var(&conj, "t")].ty, EXHAUSTIVE_GEN_SIZE - 1);
             let small = small.map(|s| u128::from(s.count())).ok();
@@ -421,7 +496,7 @@ fn bench(c: &mut Criterion) {
         });
         eprintln!(
             "{}: smart_exhaustive (size {}, depth {}) {} cases in {:.2} ms ({note}; the premise search alone {:.2} ms), \
-             {covered}; {baseline} (of the {} in the whole space); {process}",
+             {covered}; {baseline} (of the {} in the whole space); {process}; {alloc_note}",
             w.id,
             w.size,
             w.depth,
