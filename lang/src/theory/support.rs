@@ -39,16 +39,16 @@ pub fn isabelle_support() -> Vec<TheorySupport> {
             let (availability, names) = if t.in_main() {
                 (Availability::Prelude, main.clone())
             } else if bundled {
-                (Availability::Bundled, names_after(&t.name))
+                (Availability::Bundled, names_after(t.name))
             } else {
                 (Availability::Missing, main.clone())
             };
-            let known = |c: &&String| names.contains(c.as_str()) && availability != Availability::Missing;
+            let known = |c: &&&str| names.contains(**c) && availability != Availability::Missing;
             TheorySupport {
-                theory: &t.name,
+                theory: t.name,
                 availability,
-                has: t.consts.iter().filter(known).map(String::as_str).collect(),
-                lacks: t.consts.iter().filter(|c| !known(c)).map(String::as_str).collect(),
+                has: t.consts.iter().filter(known).copied().collect(),
+                lacks: t.consts.iter().filter(|c| !known(c)).copied().collect(),
             }
         })
         .collect()

@@ -108,7 +108,7 @@ impl Resolver<'_> {
             return;
         }
         if let Some(t) = catalog().resolve_import(name) {
-            self.out.roots.push(&t.name);
+            self.out.roots.push(t.name);
             if t.in_main() || t.name == "HOL.Complex_Main" {
                 self.out.uses_main = true;
             }
@@ -119,12 +119,12 @@ impl Resolver<'_> {
                         .with_note("constants of the reals (`sqrt`, `real`, `ln`, ...) are errors where they are used"),
                 );
             }
-            if t.in_main() || t.name == "HOL.Complex_Main" || self.done.contains(&t.name) {
+            if t.in_main() || t.name == "HOL.Complex_Main" || self.done.iter().any(|d| d == t.name) {
                 return;
             }
-            self.done.push(t.name.clone());
+            self.done.push(t.name.to_owned());
             match crate::prelude::LIBRARY.iter().find(|(n, _)| *n == t.name) {
-                Some((_, text)) => self.load_text(&t.name, text.to_string(), via),
+                Some((_, text)) => self.load_text(t.name, text.to_string(), via),
                 None if !nested => self.out.diagnostics.push(
                     Diagnostic::warning(via, format!("theory `{}` is not available in hol", t.name))
                         .with_label("its types and constants are unknown here")

@@ -25,29 +25,29 @@ const DATA: &str = include_str!("../../data/isabelle_constants.txt");
 #[derive(Debug, Default)]
 pub struct IsabelleTheory {
     /// `HOL.List`, `HOL-Library.Tree`.
-    pub name: String,
+    pub name: &'static str,
     /// Library theories it imports (`HOL.Main` for Main).
-    pub imports: Vec<String>,
+    pub imports: Vec<&'static str>,
     /// Names visible unqualified.
-    pub consts: Vec<String>,
+    pub consts: Vec<&'static str>,
     /// Names visible only qualified (`List.member`).
-    pub qualified: Vec<String>,
+    pub qualified: Vec<&'static str>,
 }
 
 impl IsabelleTheory {
     /// The name without its session: `List` for `HOL.List`, `Tree` for `HOL-Library.Tree`.
     pub fn base_name(&self) -> &str {
-        self.name.rsplit_once('.').map_or(&self.name, |(_, b)| b)
+        self.name.rsplit_once('.').map_or(self.name, |(_, b)| b)
     }
 
     /// Is this one of the theories that make up Main (`HOL.*`, the real numbers of
     /// `Complex_Main` aside)?
     pub fn in_main(&self) -> bool {
-        self.name.starts_with("HOL.") && !COMPLEX_MAIN.contains(&self.name.as_str())
+        self.name.starts_with("HOL.") && !COMPLEX_MAIN.contains(&self.name)
     }
 
     fn declares(&self, name: &str) -> bool {
-        self.consts.iter().chain(&self.qualified).any(|c| c == name)
+        self.consts.iter().chain(&self.qualified).any(|c| *c == name)
     }
 }
 
@@ -58,7 +58,7 @@ const COMPLEX_MAIN: &[&str] = &["HOL.Complex_Main"];
 #[derive(Debug, Default)]
 pub struct Catalog {
     pub theories: Vec<IsabelleTheory>,
-    by_name: HashMap<String, usize>,
+    by_name: HashMap<&'static str, usize>,
 }
 
 /// The catalog of the compiled-in data file.
@@ -69,8 +69,9 @@ pub fn catalog() -> &'static Catalog {
 }
 
 impl Catalog {
-    /// Reads the data format above; an error names the line.
-    pub fn parse(text: &str) -> Result<Catalog, String> {
+    /// Reads the data format above; an error names the line. Names are slices of `text`
+    /// (the compiled-in data file), not copies.
+    pub fn parse(text: &'static str) -> Result<Catalog, String> {
         let mut catalog = Catalog::default();
         for (n, raw) in text.lines().enumerate() {
             let line = raw.split('#').next().unwrap_or("").trim();
@@ -78,10 +79,10 @@ impl Catalog {
             let Some(key) = words.next() else { continue };
             if key == "theory" {
                 let name = words.next().ok_or(format!("line {}: `theory` needs a name", n + 1))?;
-                if catalog.by_name.insert(name.to_owned(), catalog.theories.len()).is_some() {
+                if catalog.by_name.insert(name, catalog.theories.len()).is_some() {
                     return Err(format!("line {}: theory `{name}` listed twice", n + 1));
                 }
-                catalog.theories.push(IsabelleTheory { name: name.to_owned(), ..IsabelleTheory::default() });
+                catalog.theories.push(IsabelleTheory { name, ..IsabelleTheory::default() });
                 continue;
             }
             let theory = catalog.theories.last_mut().ok_or(format!("line {}: `{key}` before any `theory`", n + 1))?;
@@ -91,7 +92,7 @@ impl Catalog {
                 "qualified" => &mut theory.qualified,
                 _ => return Err(format!("line {}: unknown key `{key}`", n + 1)),
             };
-            list.extend(words.map(str::to_owned));
+            list.extend(words);
         }
         Ok(catalog)
     }
@@ -111,27 +112,27 @@ impl Catalog {
     /// The theories in scope after importing `roots` (catalog names), with what they import.
     /// Anything of Main brings all of Main, as Isabelle's `Main` is what users import.
     pub fn in_scope(&self, roots: &[&str]) -> Vec<&IsabelleTheory> {
-        let mut seen: Vec<usize> = Vec::new();
+        let mut seen = vec![false; self.theories.len()];
         let mut stack: Vec<&str> = roots.to_vec();
+        // Main's theories are pushed once, by the first theory that brings Main.
+        let mut main_pushed = false;
         while let Some(name) = stack.pop() {
             let Some(&i) = self.by_name.get(name) else { continue };
-            if seen.contains(&i) {
+            if std::mem::replace(&mut seen[i], true) {
                 continue;
             }
-            seen.push(i);
             let t = &self.theories[i];
-            if t.in_main() || t.name == "HOL.Complex_Main" {
-                stack.extend(self.theories.iter().filter(|t| t.in_main()).map(|t| t.name.as_str()));
+            if (t.in_main() || t.name == "HOL.Complex_Main") && !std::mem::replace(&mut main_pushed, true) {
+                stack.extend(self.theories.iter().filter(|t| t.in_main()).map(|t| t.name));
             }
-            stack.extend(t.imports.iter().map(String::as_str));
+            stack.extend(t.imports.iter().copied());
         }
-        seen.sort_unstable();
-        seen.into_iter().map(|i| &self.theories[i]).collect()
+        self.theories.iter().zip(seen).filter_map(|(t, s)| s.then_some(t)).collect()
     }
 
     /// The theory among `scope` that makes `name` a constant when written unqualified.
     pub fn exporter<'a>(scope: &[&'a IsabelleTheory], name: &str) -> Option<&'a IsabelleTheory> {
-        scope.iter().copied().find(|t| t.consts.iter().any(|c| c == name))
+        scope.iter().copied().find(|t| t.consts.contains(&name))
     }
 
     /// For `Q.name`: the theory of `scope` whose base name (or full name) is `Q` and that
@@ -166,9 +167,9 @@ mod tests {
         assert_eq!(c.get("A.B").map(|t| (t.consts.len(), t.qualified.len())), Some((2, 1)));
         let scope = c.in_scope(&["A.B"]);
         assert_eq!(scope.len(), 2);
-        assert_eq!(Catalog::exporter(&scope, "k").map(|t| t.name.as_str()), Some("A.C"));
+        assert_eq!(Catalog::exporter(&scope, "k").map(|t| t.name), Some("A.C"));
         assert!(Catalog::exporter(&scope, "h").is_none());
-        assert_eq!(Catalog::qualified(&scope, "B", "h").map(|t| t.name.as_str()), Some("A.B"));
+        assert_eq!(Catalog::qualified(&scope, "B", "h").map(|t| t.name), Some("A.B"));
         assert!(Catalog::parse("const f\n").is_err());
         assert!(Catalog::parse("theory A\nfoo x\n").is_err());
         assert!(Catalog::parse("theory A\ntheory A\n").is_err());

@@ -227,6 +227,6 @@ pub(super) fn shown(t: &IsabelleTheory) -> String {
     if t.in_main() {
         format!("Isabelle's Main ({})", t.name)
     } else {
-        t.name.clone()
+        t.name.to_owned()
     }
 }
