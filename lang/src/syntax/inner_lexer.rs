@@ -532,6 +532,10 @@ fn op_is_name(text: &str) -> bool {
 /// The span of the first legacy `op` before an operator in inner-syntax text starting at
 /// byte `base` of the file, if any (the parser warns about it once per file).
 pub fn first_legacy_op(text: &str, base: u32) -> Option<Span> {
+    // Most terms have no `op` at all: a substring search rules them out without lexing.
+    if !text.contains("op") {
+        return None;
+    }
     InnerLexer::new(text, base).map_while(Result::ok).find(|(_, t, _)| *t == Tok::Op).map(|(l, _, r)| Span::new(l, r))
 }
 

@@ -1173,17 +1173,23 @@ impl<'e> Elab<'e> {
     /// default type that meets their sort (`nat` for numeric sorts, `int` where negation is
     /// needed, `unit` otherwise).
     pub fn finalize_type(&self, t: &Type, gen: &HashMap<u32, Arc<str>>) -> Type {
-        self.finalize_memo(t, gen, &mut HashMap::new())
+        self.finalize_memo(t, gen, &mut FinalMemo::default())
     }
 
     /// `finalize_type` with the result for each inference variable computed once and shared
     /// (`memo`): the types of a term's subterms are mostly variables bound to one another,
     /// and expanding each afresh costs the square of the term's depth.
-    fn finalize_memo(&self, t: &Type, gen: &HashMap<u32, Arc<str>>, memo: &mut HashMap<u32, Type>) -> Type {
+    fn finalize_memo(&self, t: &Type, gen: &HashMap<u32, Arc<str>>, memo: &mut FinalMemo) -> Type {
+        self.finalized(t, gen, memo).unwrap_or_else(|| t.clone())
+    }
+
+    /// `t` finalized, or `None` when it has no inference variable (it stays as it is, shared:
+    /// most types of a definition's subterms are already whole).
+    fn finalized(&self, t: &Type, gen: &HashMap<u32, Arc<str>>, memo: &mut FinalMemo) -> Option<Type> {
         match t {
             Type::Var(v) => {
                 if let Some(done) = memo.get(v) {
-                    return done.clone();
+                    return Some(done.clone());
                 }
                 let done = match self.inf.shallow(t) {
                     Type::Var(w) => match gen.get(w) {
@@ -1193,10 +1199,27 @@ impl<'e> Elab<'e> {
                     bound => self.finalize_memo(bound, gen, memo),
                 };
                 memo.insert(*v, done.clone());
-                done
+                Some(done)
             }
-            Type::Param(p) => Type::Param(p.clone()),
-            Type::Con(c, args) => Type::Con(c.clone(), args.iter().map(|a| self.finalize_memo(a, gen, memo)).collect()),
+            Type::Param(_) => None,
+            Type::Con(c, args) => {
+                // Built only from the first argument that changes on.
+                let mut out: Option<Vec<Type>> = None;
+                for (i, a) in args.iter().enumerate() {
+                    match (self.finalized(a, gen, memo), &mut out) {
+                        (Some(done), Some(out)) => out.push(done),
+                        (Some(done), None) => {
+                            let mut v = Vec::with_capacity(args.len());
+                            v.extend_from_slice(&args[..i]);
+                            v.push(done);
+                            out = Some(v);
+                        }
+                        (None, Some(out)) => out.push(a.clone()),
+                        (None, None) => {}
+                    }
+                }
+                out.map(|v| Type::Con(c.clone(), v.into()))
+            }
         }
     }
 
@@ -1275,11 +1298,13 @@ impl<'e> Elab<'e> {
     /// a function that pairs its argument with itself doubles the type at each application
     /// (`dup (dup … x)`), and every later stage walks types as trees.
     pub fn finalize_term(&self, t: &mut Term, gen: &HashMap<u32, Arc<str>>) -> R<()> {
-        let mut memo = HashMap::new();
+        let mut memo = FinalMemo::default();
         let mut too_large = false;
         t.rewrite(
             &mut |ty| {
-                *ty = self.finalize_memo(ty, gen, &mut memo);
+                if let Some(done) = self.finalized(ty, gen, &mut memo) {
+                    *ty = done;
+                }
                 too_large = too_large || ty.larger_than(MAX_TYPE_SIZE);
             },
             &mut |_| {},
@@ -1296,14 +1321,25 @@ impl<'e> Elab<'e> {
     }
 
     pub fn finalize_pat(&self, p: &mut Pat, gen: &HashMap<u32, Arc<str>>) {
-        let mut memo = HashMap::new();
-        p.rewrite(&mut |ty| *ty = self.finalize_memo(ty, gen, &mut memo), &mut |_| {});
+        let mut memo = FinalMemo::default();
+        p.rewrite(
+            &mut |ty| {
+                if let Some(done) = self.finalized(ty, gen, &mut memo) {
+                    *ty = done;
+                }
+            },
+            &mut |_| {},
+        );
     }
 
     pub fn finalize_locals(&self, gen: &HashMap<u32, Arc<str>>) -> Vec<Local> {
         self.locals.iter().map(|l| Local { name: l.name.clone(), ty: self.finalize_type(&l.ty, gen) }).collect()
     }
 }
+
+/// What each inference variable finalized to (`Elab::finalize_memo`); keyed by variable
+/// numbers, which need no protection from chosen collisions.
+type FinalMemo = rustc_hash::FxHashMap<u32, Type>;
 
 enum Head {
     Builtin(Builtin),
