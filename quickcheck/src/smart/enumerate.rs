@@ -326,15 +326,6 @@ fn call_hash(call: Call, inputs: &[Option<Value>]) -> u64 {
     h.finish()
 }
 
-/// The hash of a row of values, by their first `HASH_NODES` nodes (`hash_value`): equal rows
-/// hash equal.
-pub(crate) fn row_hash<'v>(row: impl Iterator<Item = &'v Value>) -> u64 {
-    let mut h = rustc_hash::FxHasher::default();
-    let mut budget = HASH_NODES;
-    row.for_each(|v| hash_value(v, &mut h, &mut budget));
-    h.finish()
-}
-
 /// Hashes `v` structurally, as it compares (a function or a partial value by its kind
 /// alone), while `budget` nodes remain.
 fn hash_value(v: &Value, h: &mut rustc_hash::FxHasher, budget: &mut usize) {

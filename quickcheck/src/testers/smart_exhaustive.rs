@@ -79,36 +79,6 @@ struct Conclusion<'c> {
     c: &'c Conjecture,
     sched: crate::program::Schedule,
     r: Runner<'c>,
-    held: Held,
-    /// Assignments of this size that held at a smaller one (`Held`), not tested again.
-    repeats: u64,
-}
-
-/// Assignments (their values of the conclusion's variables) on which the conclusion held at
-/// an earlier size: sizes are searched in increasing order and each one's space holds most
-/// of the last one's, so without this a run checks the small assignments once per size
-/// ((b) of the peers' benchmark: 4,746 checks for 2,772 assignments). A repeat is not tested
-/// again and not counted as a test; its verdict cannot change, as a case's limits do not
-/// depend on the size. Bounded by `HELD_MAX` assignments, after which repeats are tested.
-#[derive(Default)]
-struct Held {
-    table: rustc_hash::FxHashMap<u64, Vec<Box<[Value]>>>,
-    count: usize,
-}
-
-const HELD_MAX: usize = 1 << 16;
-
-impl Held {
-    fn contains<'v>(&self, hash: u64, row: impl Iterator<Item = &'v Value> + Clone) -> bool {
-        self.table.get(&hash).is_some_and(|rows| rows.iter().any(|r| r.iter().eq(row.clone())))
-    }
-
-    fn insert(&mut self, hash: u64, row: Box<[Value]>) {
-        if self.count < HELD_MAX {
-            self.count += 1;
-            self.table.entry(hash).or_default().push(row);
-        }
-    }
 }
 
 impl<'c> Smart<'c> {
@@ -119,8 +89,6 @@ impl<'c> Smart<'c> {
                 c,
                 sched: crate::program::Schedule::of(c),
                 r: Runner::one_at_a_time(c, setup.engine, setup.deadline),
-                held: Held::default(),
-                repeats: 0,
             },
             depth: setup.options.depth,
             size: setup.options.size.max(1),
@@ -131,30 +99,15 @@ impl<'c> Smart<'c> {
 
 impl Conclusion<'_> {
     /// The conclusion on a whole assignment (`holds`: whether the premises not run as
-    /// queries hold too; `last`: whether this is the last size, after which no assignment is
-    /// seen again); the end of the search, if it ends here.
+    /// queries hold too); the end of the search, if it ends here.
     fn check(
         &mut self,
         premises: &PremiseSearch,
         vals: &[Option<Value>],
-        (holds, last): (bool, bool),
+        holds: bool,
         turn: &mut Turn,
         res: &mut SizeResult,
     ) -> Option<End> {
-        // A variable no part reads is `False` to the conclusion.
-        let absent = Value::Bool(false);
-        let uses = &self.c.conclusion.uses;
-        let row = || uses.iter().map(|&v| vals[v].as_ref().unwrap_or(&absent));
-        let hash = if holds && (self.held.count > 0 || !last) {
-            let hash = crate::smart::enumerate::row_hash(row());
-            if self.held.contains(hash, row()) {
-                self.repeats += 1;
-                return None;
-            }
-            Some(hash)
-        } else {
-            None
-        };
         res.tests += 1;
         if res.tests.is_multiple_of(256) {
             if let Some(e) = turn.budget.over_at(res.passed) {
@@ -170,15 +123,12 @@ impl Conclusion<'_> {
         let r = &mut self.r;
         r.tier_up(0);
         let mark = r.arena().mark();
-        for &v in uses {
+        for &v in &self.c.conclusion.uses {
             r.set(v, vals[v].clone().unwrap_or(Value::Bool(false)), None);
         }
         let verdict = r.check(self.c.conclusion.fun);
         r.arena().release(mark);
         if verdict == Ok(Verdict::Holds) {
-            if let Some(hash) = hash.filter(|_| !last) {
-                self.held.insert(hash, row().cloned().collect());
-            }
             return None;
         }
         // False, undefined, or a limit: the judge re-checks the whole case.
@@ -194,14 +144,9 @@ impl Conclusion<'_> {
 /// What "no counterexample" covered at derivation depth `depth` and generator size `size`:
 /// every premise-satisfying assignment within those bounds, unless `unknown` goals were left
 /// undecided.
-/// `repeats` of them were tested at a smaller size (`Held`).
-fn coverage_note(depth: u32, size: u64, unknown: u64, repeats: u64) -> String {
+fn coverage_note(depth: u32, size: u64, unknown: u64) -> String {
     let bounds = format!("derivation depth {depth}, generated values to size {size}");
     match unknown {
-        0 if repeats > 0 => format!(
-            "{bounds}: every assignment satisfying the premises within these bounds was tested ({repeats} of them \
-             at a smaller size)"
-        ),
         0 => format!("{bounds}: every assignment satisfying the premises within these bounds was tested"),
         n => format!(
             "{bounds}: {n} premise goal{} left undecided (a check cut by the depth bound, an undefined value \
@@ -222,14 +167,9 @@ impl Search for Smart<'_> {
         // the whole run (the benches' per-size limit).
         let stop = move || budget.exceeded();
         let (premises, conclusion) = (&self.premises, &mut self.conclusion);
-        let last = k >= self.size;
-        let stats = premises.run(depth, k, &stop, &mut |vals, holds| match conclusion.check(
-            premises,
-            vals,
-            (holds, last),
-            turn,
-            &mut res,
-        ) {
+        let stats = premises.run(depth, k, &stop, &mut |vals, holds| match conclusion
+            .check(premises, vals, holds, turn, &mut res)
+        {
             None => Flow::Continue,
             Some(e) => {
                 end = Some(e);
@@ -237,7 +177,7 @@ impl Search for Smart<'_> {
             }
         });
         res.end = end;
-        res.note = Some(coverage_note(depth, k, stats.undecided, std::mem::take(&mut self.conclusion.repeats)));
+        res.note = Some(coverage_note(depth, k, stats.undecided));
         if !self.told {
             self.told = true;
             res.log = self.premises.data_flow();
