@@ -122,8 +122,10 @@ pub struct JitTier {
     refused: Vec<bool>,
     /// Whether compiling may run on another thread (a tiered engine, a spare core).
     in_background: bool,
-    /// The compile running on another thread, while `pending`.
-    background: Option<BackgroundCompile>,
+    /// The compile running on another thread, while `pending`, and the number of functions
+    /// the program had when it started (the program may grow meanwhile: functions added
+    /// later are not in the code, and run in the interpreter).
+    background: Option<(BackgroundCompile, usize)>,
 }
 
 impl JitTier {
@@ -206,7 +208,7 @@ impl<'p> Evaluator<'p> {
         }
         let (evals, steps) = (t.evals.saturating_add(expected), self.interp.steps());
         let pays = t.engine.compile_pays(evals, steps);
-        if let Some(bg) = &t.background {
+        if let Some((bg, _)) = &t.background {
             return (pays || bg.is_finished()) && self.take_background();
         }
         if pays {
@@ -224,7 +226,7 @@ impl<'p> Evaluator<'p> {
     fn compile(&mut self, deadline: Option<Instant>) -> bool {
         let deadline = deadline.map(|d| compile_deadline(Instant::now(), d));
         let jit = Jit::with_deadline(self.program, DEFAULT_ARENA_WORDS, &self.tier.levels, deadline);
-        self.install(jit.ok())
+        self.install(jit.ok(), self.program.funs.len())
     }
 
     /// Starts compiling the program on another thread (without a thread, it is compiled
@@ -234,7 +236,8 @@ impl<'p> Evaluator<'p> {
     fn start_background(&mut self, deadline: Option<Instant>) {
         let t = &mut self.tier;
         let deadline = deadline.map(|d| compile_deadline(Instant::now(), d));
-        t.background = BackgroundCompile::start(self.program, DEFAULT_ARENA_WORDS, &t.levels, deadline);
+        t.background = BackgroundCompile::start(self.program, DEFAULT_ARENA_WORDS, &t.levels, deadline)
+            .map(|bg| (bg, self.program.funs.len()));
         t.in_background = t.background.is_some();
     }
 
@@ -242,16 +245,19 @@ impl<'p> Evaluator<'p> {
     #[cold]
     #[inline(never)]
     fn take_background(&mut self) -> bool {
-        let jit = self.tier.background.take().and_then(|bg| bg.finish().ok());
-        self.install(jit)
+        match self.tier.background.take() {
+            Some((bg, funs)) => self.install(bg.finish().ok(), funs),
+            None => self.install(None, 0),
+        }
     }
 
-    /// Ends compiling with `jit` (`None`: it failed, the interpreter runs everything).
-    fn install(&mut self, jit: Option<Jit>) -> bool {
+    /// Ends compiling with `jit` (`None`: it failed, the interpreter runs everything), the
+    /// code of the program's first `funs` functions.
+    fn install(&mut self, jit: Option<Jit>, funs: usize) -> bool {
         let t = &mut self.tier;
         t.pending = false;
         t.jit = jit;
-        t.refused = vec![false; self.program.funs.len()];
+        t.refused = vec![false; funs];
         t.jit.is_some()
     }
 
@@ -398,6 +404,7 @@ fn eval_error(outcome: JitOutcome) -> EvalError {
 mod tests {
     use super::*;
     use lang::core::conjecture::TypeChoice;
+    use lang::core::ir::FunDef;
     use std::time::Duration;
 
     /// The program of a one-lemma theory at `nat`, and its conclusion.
@@ -531,5 +538,29 @@ mod tests {
         assert!(tier.has_jit() && !tier.pending());
         let mut e = Evaluator::with_tier(&p, tier);
         assert!(e.compiles(f) && !e.tier_up(0, None));
+    }
+
+    /// A program that grows while it is compiled in the background (a theory's `value`s
+    /// lowered into it meanwhile): the code covers the functions it had when compiling
+    /// started, and a function added since runs in the interpreter.
+    #[test]
+    fn functions_added_during_a_background_compile_are_interpreted() {
+        if !spare_core() {
+            return;
+        }
+        let (p, f) = lemma("lemma \"rev (rev xs) = (xs :: nat list)\" oops");
+        let later = Some(Instant::now() + Duration::from_secs(60));
+        let mut e = Evaluator::new(&p, Engine::Tiered, &[]);
+        assert!(!e.tier_up(TIER_UP / BACKGROUND_SHARE, later) && e.tier.background.is_some());
+        let tier = e.into_tier();
+        let mut grown = p.clone();
+        let added = FunId(grown.funs.len() as u32);
+        grown.funs.push(FunDef { name: "added".into(), ..grown.fun(f).clone() });
+        let mut e = Evaluator::with_tier(&grown, tier);
+        while !e.tier_up(TIER_UP, later) && !e.has_jit() {}
+        assert!(e.compiles(f) && !e.compiles(added));
+        let nil = Value::nullary(0);
+        assert_eq!(e.call(added, std::slice::from_ref(&nil), &limits()), Ok(Value::Bool(true)));
+        assert_eq!(e.call(f, &[nil], &limits()), Ok(Value::Bool(true)));
     }
 }
