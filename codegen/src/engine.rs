@@ -451,6 +451,14 @@ mod tests {
         assert!(e.interp.steps() >= TIER_UP_STEPS, "compiled after {calls} cases");
     }
 
+    /// A tiered evaluator of `p` whose compile has just started on another thread.
+    fn compiling_in_background(p: &Program) -> Evaluator<'_> {
+        let mut e = Evaluator::new(p, Engine::Tiered, &[]);
+        let later = Some(Instant::now() + Duration::from_secs(60));
+        assert!(!e.tier_up(TIER_UP / BACKGROUND_SHARE, later) && e.tier.background.is_some() && !e.has_jit());
+        e
+    }
+
     /// With a core to spare, a tiered engine starts compiling on another thread at a tenth
     /// of the threshold and keeps interpreting, with the same answers, until the code is
     /// there; an evaluator dropped while its compile runs cancels it.
@@ -461,9 +469,9 @@ mod tests {
         }
         let (p, f) = lemma("lemma \"rev (rev xs) = (xs :: nat list)\" oops");
         let later = Some(Instant::now() + Duration::from_secs(60));
-        let mut e = Evaluator::new(&p, Engine::Tiered, &[f]);
+        let mut e = Evaluator::new(&p, Engine::Tiered, &[]);
         assert!(!e.tier_up(TIER_UP / BACKGROUND_SHARE - 1, later) && e.tier.background.is_none());
-        assert!(!e.tier_up(TIER_UP / BACKGROUND_SHARE, later) && e.tier.background.is_some() && !e.has_jit());
+        let mut e = compiling_in_background(&p);
         let list = Value::ctor(1, vec![Value::nat(3), Value::nullary(0)]);
         let mut interpreted = 0;
         while !e.has_jit() {
@@ -473,17 +481,14 @@ mod tests {
         }
         assert!(e.compiles(f) && !e.tier.pending() && e.tier.background.is_none());
         assert_eq!(e.call(f, std::slice::from_ref(&list), &limits()), Ok(Value::Bool(true)));
-        // At the threshold the code is there: the call waits for it.
-        let mut e = Evaluator::new(&p, Engine::Tiered, &[f]);
-        assert!(!e.tier_up(TIER_UP / BACKGROUND_SHARE, later) && e.tier.background.is_some());
+        // Announced cases that make compiling pay wait for the code.
+        let mut e = compiling_in_background(&p);
         assert!(e.tier_up(TIER_UP, later) && e.compiles(f));
         // Known demand compiles at once, in place.
-        let mut e = Evaluator::new(&p, Engine::Tiered, &[f]);
+        let mut e = Evaluator::new(&p, Engine::Tiered, &[]);
         assert!(e.tier_up(TIER_UP, later) && e.tier.background.is_none());
         // Dropped mid-compile: cancelled, nothing left behind to wait for.
-        let mut e = Evaluator::new(&p, Engine::Tiered, &[f]);
-        assert!(!e.tier_up(TIER_UP / BACKGROUND_SHARE, later) && e.tier.background.is_some());
-        drop(e);
+        drop(compiling_in_background(&p));
     }
 
     /// Compiling may take half of the time left: with none left it is abandoned, for good,
@@ -550,9 +555,7 @@ mod tests {
         }
         let (p, f) = lemma("lemma \"rev (rev xs) = (xs :: nat list)\" oops");
         let later = Some(Instant::now() + Duration::from_secs(60));
-        let mut e = Evaluator::new(&p, Engine::Tiered, &[]);
-        assert!(!e.tier_up(TIER_UP / BACKGROUND_SHARE, later) && e.tier.background.is_some());
-        let tier = e.into_tier();
+        let tier = compiling_in_background(&p).into_tier();
         let mut grown = p.clone();
         let added = FunId(grown.funs.len() as u32);
         grown.funs.push(FunDef { name: "added".into(), ..grown.fun(f).clone() });
