@@ -415,16 +415,26 @@ mod tests {
         (c.program, c.conclusion.fun)
     }
 
+    /// The conjecture most tests here run: `rev (rev xs) = xs`, and its conclusion.
+    fn rev_rev() -> (Program, FunId) {
+        lemma("lemma \"rev (rev xs) = (xs :: nat list)\" oops")
+    }
+
+    /// A deadline no test reaches.
+    fn later() -> Option<Instant> {
+        Some(Instant::now() + Duration::from_secs(60))
+    }
+
     fn limits() -> Limits {
-        Limits { deadline: Some(Instant::now() + Duration::from_secs(60)), ..Limits::default() }
+        Limits { deadline: later(), ..Limits::default() }
     }
 
     /// Each engine compiles when its policy says: never, after `TIER_UP` evaluations, or
     /// at once.
     #[test]
     fn engines_compile_at_their_threshold() {
-        let (p, f) = lemma("lemma \"rev (rev xs) = (xs :: nat list)\" oops");
-        let later = Some(Instant::now() + Duration::from_secs(60));
+        let (p, f) = rev_rev();
+        let later = later();
         let mut e = Evaluator::new(&p, Engine::Interpreter, &[f]);
         assert!(!e.tier_up(u64::MAX, later) && !e.has_jit());
         let mut e = Evaluator::with_tier(&p, JitTier::in_place(Engine::Tiered, &[f]));
@@ -439,7 +449,7 @@ mod tests {
     /// A few costly cases compile as many cheap ones do: the interpreter's steps count.
     #[test]
     fn costly_cases_compile_early() {
-        let (p, f) = lemma("lemma \"rev (rev xs) = (xs :: nat list)\" oops");
+        let (p, f) = rev_rev();
         let mut e = Evaluator::with_tier(&p, JitTier::in_place(Engine::Tiered, &[f]));
         let long = (0..60).rev().fold(Value::nullary(0), |tail, i| Value::ctor(1, vec![Value::nat(i), tail]));
         let mut calls = 0;
@@ -454,8 +464,7 @@ mod tests {
     /// A tiered evaluator of `p` whose compile has just started on another thread.
     fn compiling_in_background(p: &Program) -> Evaluator<'_> {
         let mut e = Evaluator::new(p, Engine::Tiered, &[]);
-        let later = Some(Instant::now() + Duration::from_secs(60));
-        assert!(!e.tier_up(TIER_UP / BACKGROUND_SHARE, later) && e.tier.background.is_some() && !e.has_jit());
+        assert!(!e.tier_up(TIER_UP / BACKGROUND_SHARE, later()) && e.tier.background.is_some() && !e.has_jit());
         e
     }
 
@@ -467,8 +476,8 @@ mod tests {
         if !spare_core() {
             return;
         }
-        let (p, f) = lemma("lemma \"rev (rev xs) = (xs :: nat list)\" oops");
-        let later = Some(Instant::now() + Duration::from_secs(60));
+        let (p, f) = rev_rev();
+        let later = later();
         let mut e = Evaluator::new(&p, Engine::Tiered, &[]);
         assert!(!e.tier_up(TIER_UP / BACKGROUND_SHARE - 1, later) && e.tier.background.is_none());
         let mut e = compiling_in_background(&p);
@@ -495,7 +504,7 @@ mod tests {
     /// and the interpreter evaluates.
     #[test]
     fn compiling_past_the_deadline_leaves_the_interpreter() {
-        let (p, f) = lemma("lemma \"rev (rev xs) = (xs :: nat list)\" oops");
+        let (p, f) = rev_rev();
         let mut e = Evaluator::new(&p, Engine::Compiled, &[]);
         assert!(!e.tier_up(0, Some(Instant::now())) && !e.has_jit() && !e.tier.pending());
         let nil = Value::nullary(0);
@@ -536,7 +545,7 @@ mod tests {
     /// The compiled side outlives the evaluator it was taken from, and goes on where it was.
     #[test]
     fn the_tier_is_kept_across_evaluators() {
-        let (p, f) = lemma("lemma \"rev (rev xs) = (xs :: nat list)\" oops");
+        let (p, f) = rev_rev();
         let mut e = Evaluator::new(&p, Engine::Compiled, &[]);
         assert_eq!(e.call(f, &[Value::nullary(0)], &limits()), Ok(Value::Bool(true)));
         let tier = e.into_tier();
@@ -553,8 +562,8 @@ mod tests {
         if !spare_core() {
             return;
         }
-        let (p, f) = lemma("lemma \"rev (rev xs) = (xs :: nat list)\" oops");
-        let later = Some(Instant::now() + Duration::from_secs(60));
+        let (p, f) = rev_rev();
+        let later = later();
         let tier = compiling_in_background(&p).into_tier();
         let mut grown = p.clone();
         let added = FunId(grown.funs.len() as u32);
