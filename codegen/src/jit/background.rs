@@ -6,7 +6,6 @@
 //! before the code is ready loses nothing but the other core's time.
 
 use super::Jit;
-use crate::runtime::stack_limit;
 use crate::translate::CodegenError;
 use lang::core::ir::{FunId, Program};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -70,8 +69,7 @@ impl BackgroundCompile {
         let Shipped(mut jit) = handle
             .join()
             .unwrap_or_else(|_| Err(CodegenError::new("internal error: the compiling thread panicked")))?;
-        jit.stack_limit = stack_limit();
-        jit.ctx.stack_limit = jit.stack_limit;
+        jit.adopt_thread();
         Ok(jit)
     }
 }

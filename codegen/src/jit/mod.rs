@@ -209,15 +209,22 @@ impl Jit {
             compared_types,
             arena,
             ctx,
-            stack_limit: stack_limit(),
+            stack_limit: 0,
             interpreted,
             statics,
         };
-        jit.ctx.stack_limit = jit.stack_limit;
+        jit.adopt_thread();
         jit.ctx.prog = &*jit.prog;
         jit.ctx.compared_types = &*jit.compared_types;
         jit.reset();
         Ok(jit)
+    }
+
+    /// Makes this thread the one the `Jit` runs on: its stack limit is what compiled code
+    /// checks (the compiling thread's, or the one a `BackgroundCompile` hands it to).
+    pub(crate) fn adopt_thread(&mut self) {
+        self.stack_limit = stack_limit();
+        self.ctx.stack_limit = self.stack_limit;
     }
 
     /// The functions compiled code leaves to the interpreter, wholly (too large to compile
