@@ -87,6 +87,8 @@ impl Enumerator {
         // function does: `Suc x` and `W x` are patterns, so `map W xs = ys` runs backwards.
         let mut prog = prog.clone();
         lang::core::specialize::apply(&mut prog);
+        // `ordered t ∧ balanced t` builds balanced subtrees, not every ordered one.
+        lang::core::fuse::apply(&mut prog);
         let planned = {
             let mut modes = Modes::new(&prog);
             modes.plans(rel, mode)?;

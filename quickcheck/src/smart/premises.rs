@@ -1,6 +1,8 @@
 //! The assignments that satisfy a lemma's premises: each premise a relation query (its
 //! function with result `True`; inputs the variables earlier premises produced and those
-//! it does not read, outputs the rest) run by `enumerate`, the variables no premise
+//! it does not read, outputs the rest) run by `enumerate`; premises that are invariants of
+//! one variable (`invc t`, `invh t`: structural predicates, `lang::core::fuse`) one query
+//! of their conjunction, fused, so the variable is built satisfying all of them; the variables no premise
 //! produces from the exhaustive space, and a premise without a plan checked on the whole
 //! assignment instead. Every assignment found is given to a sink, with whether the
 //! unplanned premises hold.
@@ -21,7 +23,7 @@ use crate::space::{Space, Spaces};
 use codegen::engine::Engine;
 use lang::core::conjecture::Conjecture;
 use lang::core::horn::Rel;
-use lang::core::ir::Ty;
+use lang::core::ir::{Expr, FunDef, FunId, Program, Ty};
 use lang::interp::{Interp, Limits, Value};
 use std::collections::{BTreeSet, HashMap};
 use std::rc::Rc;
@@ -33,12 +35,16 @@ const PROBE_SIZE: u64 = 2;
 /// Steps a probe may take before it counts as the worst order.
 const PROBE_STEPS: u64 = 50_000;
 
-/// A premise as a query: its enumerator and the variables it produces.
+/// A premise (or premises run as one) as a query: its enumerator and the variables it
+/// produces.
 pub struct Query {
-    /// The premise's place as written.
-    pub premise: usize,
+    /// The premises' places as written.
+    pub premises: Vec<usize>,
     enumerator: Option<Enumerator>,
-    fun: lang::core::ir::FunId,
+    /// The relation the enumerator runs (in its program: the conjunction of the premises).
+    fun: FunId,
+    /// The premises' functions, checked on whole assignments when there is no plan.
+    checks: Vec<FunId>,
     mode: Mode,
     /// Variables this premise produces (unknown before it, used by it).
     pub produces: Vec<usize>,
@@ -97,8 +103,9 @@ impl<'c> PremiseSearch<'c> {
     /// `engine`; evaluation stops at `deadline`.
     pub fn new(c: &'c Conjecture, engine: Engine, deadline: Option<Instant>) -> PremiseSearch<'c> {
         let mut cache = HashMap::new();
+        let units = units(c);
         let mut order: Vec<usize> = Vec::new();
-        let mut remaining: Vec<usize> = (0..c.premises.len()).collect();
+        let mut remaining: Vec<usize> = (0..units.len()).collect();
         // Past the deadline the premises left run as written.
         while remaining.len() > 1 && deadline.is_none_or(|d| Instant::now() < d) {
             let mut best: Option<((usize, u64), usize)> = None;
@@ -107,7 +114,7 @@ impl<'c> PremiseSearch<'c> {
                 trial.push(remaining[at]);
                 trial.extend(remaining.iter().enumerate().filter(|(i, _)| *i != at).map(|(_, j)| *j));
                 let budget = best.map_or(PROBE_STEPS, |((_, steps), _)| steps.min(PROBE_STEPS));
-                let search = PremiseSearch::ordered(c, &trial, engine, deadline, &mut cache);
+                let search = PremiseSearch::ordered(c, &units, &trial, engine, deadline, &mut cache);
                 let blind = search.queries[order.len()].blind_outputs();
                 let steps = search.probe(budget);
                 if best.is_none_or(|(b, _)| (blind, steps) < b) {
@@ -118,12 +125,14 @@ impl<'c> PremiseSearch<'c> {
             order.push(remaining.remove(at));
         }
         order.extend(remaining);
-        PremiseSearch::ordered(c, &order, engine, deadline, &mut cache)
+        PremiseSearch::ordered(c, &units, &order, engine, deadline, &mut cache)
     }
 
-    /// The premises of `c` in `order`, their queries taken from `cache` when made before.
+    /// The premise units of `c` in `order`, their queries taken from `cache` when made
+    /// before.
     fn ordered(
         c: &'c Conjecture,
+        units: &[Vec<usize>],
         order: &[usize],
         engine: Engine,
         deadline: Option<Instant>,
@@ -134,7 +143,7 @@ impl<'c> PremiseSearch<'c> {
         for &j in order {
             let q = cache
                 .entry((j, known.clone()))
-                .or_insert_with(|| Rc::new(query_of(c, j, &known, engine, deadline)))
+                .or_insert_with(|| Rc::new(query_of(c, &units[j], &known, engine, deadline)))
                 .clone();
             q.produces.iter().for_each(|v| known[*v] = true);
             queries.push(q);
@@ -217,17 +226,20 @@ impl<'c> PremiseSearch<'c> {
         for q in &self.queries {
             let names: Vec<&str> = q.produces.iter().map(|v| self.c.vars[*v].name.as_str()).collect();
             q.produces.iter().for_each(|v| produced[*v] = true);
-            let n = q.premise + 1;
+            let n = q.premises.iter().map(|j| (j + 1).to_string()).collect::<Vec<_>>().join(" and ");
+            let n = if q.premises.len() > 1 { format!("s {n}, fused,") } else { format!(" {n}") };
             match &q.enumerator {
                 Some(e) => {
                     out.push(format!(
-                        "smart: premise {n} produces {}",
+                        "smart: premise{n} produce{} {}",
+                        if q.premises.len() > 1 { "" } else { "s" },
                         if names.is_empty() { "nothing (a check)".into() } else { names.join(", ") }
                     ));
                     out.extend(e.plans_text().lines().map(|l| format!("smart:   {l}")));
                 }
                 None => out.push(format!(
-                    "smart: premise {n} has no plan: checked on each assignment (its variables from elsewhere)"
+                    "smart: premise{n} {} no plan: checked on each assignment (its variables from elsewhere)",
+                    if q.premises.len() > 1 { "have" } else { "has" }
                 )),
             }
         }
@@ -325,8 +337,8 @@ impl<'c> PremiseSearch<'c> {
             Some(_) => vals.iter().map(|v| v.clone().unwrap_or(Value::Bool(false))).collect(),
             None => Vec::new(),
         };
-        for q in unplanned {
-            match walk.interp.call(q.fun, args.clone(), &self.limits) {
+        for f in unplanned.flat_map(|q| &q.checks) {
+            match walk.interp.call(*f, args.clone(), &self.limits) {
                 Ok(Value::Bool(true)) => {}
                 Ok(_) => holds = false,
                 Err(_) => {
@@ -342,21 +354,93 @@ impl<'c> PremiseSearch<'c> {
     }
 }
 
-/// Premise `j` as a query when the variables `known` are: inputs are those and the
+/// The premises that run as one query, in the order written: the invariants of one
+/// variable (each a call of a structural predicate on it, `lang::core::fuse`) together,
+/// where the first of them is, so that their conjunction is fused; every other premise
+/// alone.
+fn units(c: &Conjecture) -> Vec<Vec<usize>> {
+    let mut units: Vec<Vec<usize>> = Vec::new();
+    // By variable: the unit of its invariants.
+    let mut invariants: Vec<(usize, usize)> = Vec::new();
+    for (j, p) in c.premises.iter().enumerate() {
+        let def = c.program.fun(p.fun);
+        let on = match &def.body {
+            Expr::Call(f, args) if lang::core::fuse::structural(&c.program, *f).is_some() => match args.as_slice() {
+                [Expr::Var(x)] => def.params.iter().position(|(v, _)| v == x),
+                _ => None,
+            },
+            _ => None,
+        };
+        match on.map(|v| (v, invariants.iter().find(|(w, _)| *w == v))) {
+            Some((_, Some((_, u)))) => units[*u].push(j),
+            Some((v, None)) => {
+                invariants.push((v, units.len()));
+                units.push(vec![j]);
+            }
+            None => units.push(vec![j]),
+        }
+    }
+    units
+}
+
+/// The conjunction of premises `unit` (invariants of one variable) as a function of a
+/// copy of `c`'s program, over the variables as each premise is.
+fn conjunction_of(c: &Conjecture, unit: &[usize]) -> (Program, FunId) {
+    let mut prog = c.program.clone();
+    let first = c.program.fun(c.premises[unit[0]].fun);
+    let conjuncts = unit
+        .iter()
+        .map(|j| {
+            // Each premise is `f x` (`units`): the same call over the first one's parameters.
+            let def = c.program.fun(c.premises[*j].fun);
+            let mut body = def.body.clone();
+            if let Expr::Call(_, args) = &mut body {
+                for a in args {
+                    if let Expr::Var(x) = a {
+                        let at = def.params.iter().position(|(v, _)| v == x).unwrap_or(0);
+                        *x = first.params[at].0;
+                    }
+                }
+            }
+            body
+        })
+        .collect();
+    let names: Vec<&str> = unit.iter().map(|j| c.program.fun(c.premises[*j].fun).name.as_str()).collect();
+    let id = FunId(prog.funs.len() as u32);
+    prog.funs.push(FunDef {
+        name: names.join(" ∧ "),
+        params: first.params.clone(),
+        ret: first.ret.clone(),
+        body: lang::core::fuse::conjunction(conjuncts),
+        num_vars: first.num_vars,
+    });
+    (prog, id)
+}
+
+/// Premises `unit` as one query when the variables `known` are: inputs are those and the
 /// variables it does not read (any value serves), outputs the rest, the result `True`.
-fn query_of(c: &Conjecture, j: usize, known: &[bool], engine: Engine, deadline: Option<Instant>) -> Query {
-    let p = &c.premises[j];
+fn query_of(c: &Conjecture, unit: &[usize], known: &[bool], engine: Engine, deadline: Option<Instant>) -> Query {
+    let uses: BTreeSet<usize> = unit.iter().flat_map(|j| c.premises[*j].uses.iter().copied()).collect();
     let mut mode = 1u64 << c.vars.len();
     let mut produces = Vec::new();
     for (v, k) in known.iter().enumerate() {
-        if *k || !p.uses.contains(&v) {
+        if *k || !uses.contains(&v) {
             mode |= 1 << v;
         } else {
             produces.push(v);
         }
     }
     let mode = Mode(mode);
-    let enumerator = Enumerator::new(&c.program, Rel::Fun(p.fun), mode).map(|e| match deadline {
+    let checks: Vec<FunId> = unit.iter().map(|j| c.premises[*j].fun).collect();
+    let conjunction;
+    let (prog, fun) = match unit {
+        [_] => (&c.program, checks[0]),
+        _ => {
+            conjunction = conjunction_of(c, unit);
+            (&conjunction.0, conjunction.1)
+        }
+    };
+    let enumerator = Enumerator::new(prog, Rel::Fun(fun), mode).map(|e| match deadline {
         Some(d) => e.with_deadline(d).with_engine(engine),
         None => e.with_engine(engine),
     });
@@ -364,5 +448,5 @@ fn query_of(c: &Conjecture, j: usize, known: &[bool], engine: Engine, deadline: 
         // Its variables come from the exhaustive space (or a later premise).
         produces.clear();
     }
-    Query { premise: j, enumerator, fun: p.fun, mode, produces }
+    Query { premises: unit.to_vec(), enumerator, fun, checks, mode, produces }
 }
