@@ -18,7 +18,14 @@ pub type Word = u64;
 /// are the lists of the table before costs one cell per list. Valid while those cells stay
 /// in the arena and the values stay alive.
 #[derive(Default)]
-pub struct SharedCells(HashMap<usize, Word>);
+pub struct SharedCells(rustc_hash::FxHashMap<usize, Word>);
+
+impl SharedCells {
+    /// The cell of the fields at address `key`, if built.
+    pub(crate) fn get(&self, key: usize) -> Option<Word> {
+        self.0.get(&key).copied()
+    }
+}
 
 /// A step of building a value's word (`word_of`), on an explicit stack.
 enum EncodeStep<'a> {
@@ -46,7 +53,7 @@ pub(crate) fn nullary_word(tag: u32) -> Word {
 
 /// The word of `v` when it is immediate (a truth value, a number within 64 bits and, for
 /// partial words, outside the range of holes, a nullary constructor); `None` for a cell.
-fn immediate_word(v: &Value, ty: &Ty, partial: bool) -> Option<Word> {
+pub(crate) fn immediate_word(v: &Value, ty: &Ty, partial: bool) -> Option<Word> {
     match (v, ty) {
         (Value::Bool(b), _) => Some(*b as u64),
         (Value::Int(Int::Small(i)), _) if !(partial && holes::int_collides(*i)) => Some(*i as u64),

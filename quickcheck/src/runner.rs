@@ -160,6 +160,22 @@ impl<'c> Runner<'c> {
         }
     }
 
+    /// Starts a case whose variables are set with `set_kept`: frees what the last case
+    /// built, except the cells of the values set before.
+    pub fn start_kept_case(&mut self) {
+        if let Some(j) = self.eval.jit_mut() {
+            j.free_to_kept();
+        }
+    }
+
+    /// `set`, the word built by `Jit::word_of_kept`: a value set again in a later case (a
+    /// tree tested with each key) is not built again.
+    pub fn set_kept(&mut self, var: usize, value: Value) {
+        let ty = &self.conj.vars[var].ty;
+        let word = self.eval.jit_mut().and_then(|j| j.word_of_kept(&value, ty).ok());
+        self.set(var, value, word);
+    }
+
     /// Sets variable `var` from a word only (built in `arena`); its value is read back
     /// when needed.
     #[inline]

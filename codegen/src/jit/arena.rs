@@ -15,12 +15,84 @@ pub struct ArenaMark(u64);
 /// Default arena size in words (32 MiB).
 pub const DEFAULT_ARENA_WORDS: usize = 4 << 20;
 
+/// At most this many values' cells kept by `Jit::call` (then they are built again).
+const KEPT_VALUES_MAX: usize = 1 << 16;
+
+/// The cells of the values converted by `Jit::word_of_kept` (`Jit::call`'s arguments among
+/// them), kept at the bottom of the arena from one call to the next: a search that calls
+/// functions on the same values many times (the smart enumerators' goals, on each subtree
+/// they build; a conclusion checked on one tree with each key) converts each value once.
+/// Valid while the arena is not released below `top`: `reset`, and `release` to below it,
+/// forget them.
+#[derive(Default)]
+pub(crate) struct KeptInputs {
+    shared: SharedCells,
+    /// The values converted, alive so that the addresses of their fields, which key
+    /// `shared`, are not reused by other values.
+    alive: Vec<Value>,
+    /// The arena's fill level after the kept cells; 0 when none are kept.
+    top: u64,
+}
+
+impl KeptInputs {
+    fn forget(&mut self) {
+        if self.top != 0 {
+            self.shared = SharedCells::default();
+            self.alive.clear();
+            self.top = 0;
+        }
+    }
+}
+
 impl Jit {
     /// Frees everything allocated in the arena: words from earlier runs become invalid.
     pub fn reset(&mut self) {
         let start = self.arena.as_mut_ptr() as u64;
         self.ctx.heap = start;
         self.ctx.heap_end = start + 8 * self.arena.len() as u64;
+        self.kept.forget();
+    }
+
+    /// Frees everything built since the cells kept by `word_of_kept`, keeping them; or the
+    /// whole arena when none are kept or they take too much of it. Call it before the
+    /// `word_of_kept` calls of a run (words built otherwise become invalid).
+    pub fn free_to_kept(&mut self) {
+        let start = self.arena.as_ptr() as u64;
+        let kept_words = (self.kept.top.saturating_sub(start) / 8) as usize;
+        if self.kept.top == 0 || self.kept.alive.len() >= KEPT_VALUES_MAX || kept_words > self.arena.len() / 4 {
+            self.reset();
+            self.kept.top = self.ctx.heap;
+        } else {
+            self.ctx.heap = self.kept.top;
+        }
+    }
+
+    /// `v` as a word, its cells kept for the next runs (`KeptInputs`): the same value (the
+    /// same shared fields) converted again is not built again. After a failure nothing is
+    /// kept (a cell built halfway would be freed under it).
+    pub fn word_of_kept(&mut self, v: &Value, ty: &Ty) -> Result<Word, JitOutcome> {
+        if let Some(w) = layout::immediate_word(v, ty, self.ctx.partial) {
+            return Ok(w);
+        }
+        if let Value::Ctor(_, fields) = v {
+            if let Some(w) = self.kept.shared.get(fields.as_ptr() as usize) {
+                return Ok(w);
+            }
+        }
+        let mut shared = std::mem::take(&mut self.kept.shared);
+        let w = self.word_of_shared(v, ty, &mut shared);
+        self.kept.shared = shared;
+        match w {
+            Ok(w) => {
+                self.kept.alive.push(v.clone());
+                self.kept.top = self.ctx.heap;
+                Ok(w)
+            }
+            Err(e) => {
+                self.reset();
+                Err(e)
+            }
+        }
     }
 
     /// The arena's current fill level: `release` to it frees everything allocated after,
@@ -42,6 +114,9 @@ impl Jit {
     /// Frees everything allocated since `m` was taken (words from after it become invalid).
     pub fn release(&mut self, m: ArenaMark) {
         self.ctx.heap = m.0;
+        if m.0 < self.kept.top {
+            self.kept.forget();
+        }
     }
 
     /// Builds `v` (of type `ty`) in the arena. Numbers past 64 bits give `Overflow`; of the

@@ -25,7 +25,8 @@ struct Shipped(Jit);
 // points at a box the same `Jit` owns (its program, its compared types), which moving the
 // `Jit` does not move. Nothing of it stays with the compiling thread, which ends when the
 // `Jit` is sent; the one per-thread value, the stack limit, is read again on the receiving
-// thread (`BackgroundCompile::finish`).
+// thread (`BackgroundCompile::finish`). A new `Jit` keeps no interpreter values (the `Rc`s
+// of `KeptInputs` come with its first `call`, on the receiving thread).
 unsafe impl Send for Shipped {}
 
 /// A program being compiled on another thread.

@@ -56,6 +56,8 @@ pub struct Jit {
     /// Read-only cells compiled code points at (`ProgramCompiler::statics`).
     #[allow(dead_code)]
     statics: Vec<Box<[u64]>>,
+    /// The cells of `call`'s arguments kept across calls.
+    kept: arena::KeptInputs,
 }
 
 impl Jit {
@@ -212,6 +214,7 @@ impl Jit {
             stack_limit: 0,
             interpreted,
             statics,
+            kept: Default::default(),
         };
         jit.adopt_thread();
         jit.ctx.prog = &*jit.prog;

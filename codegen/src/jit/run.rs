@@ -9,7 +9,7 @@ use crate::runtime::{
     ST_STACK, ST_TIMEOUT, ST_TOO_DEEP, ST_UNDEFINED,
 };
 use crate::{JitOutcome, LevelCounts, LevelEnd};
-use lang::core::ir::{FunId, Ty};
+use lang::core::ir::FunId;
 use lang::interp::{Limits, Value};
 
 /// Stack size of the thread a case moves to when the calling thread's stack runs low.
@@ -207,18 +207,19 @@ impl Jit {
         c.deadline = limits.deadline;
     }
 
-    /// Resets the arena, converts `args`, runs `f`, and converts the result back.
+    /// Converts `args`, runs `f`, and converts the result back. Words built before become
+    /// invalid, except the cells of earlier calls' arguments, which are kept (`KeptInputs`:
+    /// the same value passed again is not converted again).
     pub fn call(&mut self, f: FunId, args: &[Value], limits: &Limits) -> Result<Value, JitOutcome> {
-        self.reset();
-        let fd = self.prog.fun(f);
-        let tys: Vec<Ty> = fd.params.iter().map(|(_, t)| t.clone()).collect();
-        let ret = fd.ret.clone();
-        let mut words = Vec::with_capacity(args.len());
-        for (a, t) in args.iter().zip(&tys) {
-            words.push(self.word_of(a, t)?);
+        self.free_to_kept();
+        // SAFETY: the program is boxed and not changed while the `Jit` runs.
+        let fd = unsafe { &*(self.prog.fun(f) as *const lang::core::ir::FunDef) };
+        let mut words: smallvec::SmallVec<[Word; 8]> = smallvec::SmallVec::with_capacity(args.len());
+        for (a, (_, t)) in args.iter().zip(&fd.params) {
+            words.push(self.word_of_kept(a, t)?);
         }
         let w = self.run(f, &words, limits)?;
-        self.value_of(w, &ret)
+        self.value_of(w, &fd.ret)
     }
 
     pub(super) fn take_status(&mut self) -> Result<(), JitOutcome> {

@@ -76,6 +76,45 @@ fn shared_fields_share_their_cells() {
     assert_eq!(room - jit.arena_room(), 9);
 }
 
+#[test]
+fn kept_cells_are_built_once_and_forgotten_when_the_arena_is_freed_below_them() {
+    use lang::core::ir::FunId;
+    use lang::interp::{Limits, Value};
+    let (p, ty) = list_program("nat");
+    let rev = FunId(p.funs.iter().position(|f| f.name == "rev[nat]").expect("rev[nat]") as u32);
+    let list = |xs: &[u64]| xs.iter().rev().fold(Value::nullary(0), |t, x| Value::ctor(1, vec![Value::nat(*x), t]));
+    let (xs, rev_xs, other) = (list(&[1, 2]), list(&[2, 1]), list(&[7, 8, 9]));
+    let mut jit = Jit::compile(&p).unwrap();
+    jit.free_to_kept();
+    let room = jit.arena_room();
+    let w = jit.word_of_kept(&xs, &ty).unwrap();
+    assert_eq!(room - jit.arena_room(), 6, "two cells of three words");
+    jit.free_to_kept();
+    let room = jit.arena_room();
+    assert_eq!(jit.word_of_kept(&xs, &ty), Ok(w), "the same cells again");
+    assert_eq!(room, jit.arena_room(), "nothing built");
+    for _ in 0..3 {
+        assert_eq!(jit.call(rev, std::slice::from_ref(&xs), &Limits::default()), Ok(rev_xs.clone()));
+    }
+    // Freed below the kept cells (a reset, a release to an earlier mark) and built over:
+    // the kept cells are forgotten, not read back overwritten.
+    jit.reset();
+    jit.word_of(&other, &ty).unwrap();
+    assert_eq!(jit.call(rev, std::slice::from_ref(&xs), &Limits::default()), Ok(rev_xs.clone()));
+    jit.reset();
+    let start = jit.mark();
+    assert_eq!(jit.call(rev, std::slice::from_ref(&other), &Limits::default()), Ok(list(&[9, 8, 7])));
+    jit.release(start);
+    jit.word_of(&xs, &ty).unwrap();
+    assert_eq!(jit.call(rev, std::slice::from_ref(&other), &Limits::default()), Ok(list(&[9, 8, 7])));
+    // A value dropped after its call: its cells stay keyed by its fields' address, which
+    // the kept value keeps from being reused by another list.
+    for n in 0..50u64 {
+        let fresh = list(&[n, n + 1]);
+        assert_eq!(jit.call(rev, &[fresh], &Limits::default()), Ok(list(&[n + 1, n])));
+    }
+}
+
 /// A program with the prelude's `rev` at `elem list`, and that list type.
 fn list_program(elem: &str) -> (lang::core::ir::Program, Ty) {
     let text = format!("theory W imports Main begin\nvalue \"(rev :: {elem} list ⇒ {elem} list)\"\nend");

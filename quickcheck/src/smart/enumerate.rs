@@ -35,6 +35,9 @@ const GENERATED_MAX: u64 = 1 << 18;
 /// The values of a generated variable's type, shared.
 type Values = Rc<Vec<Value>>;
 
+/// The arguments of a functional goal (on the stack: one per goal run).
+type Args = smallvec::SmallVec<[Value; 4]>;
+
 /// A step of a plan: relation, mode, clause, step.
 type StepRef = (Rel, Mode, usize, usize);
 
@@ -459,10 +462,10 @@ impl Session<'_> {
             },
             Step::Compute(target, _) => {
                 let Some((f, fv, typed)) = self.e.lifted.get(&(rel, mode, ci, i)) else { return Flow::Continue };
-                let Some(args) = fv.iter().map(|v| env.get(*v).cloned()).collect::<Option<Vec<_>>>() else {
+                let Some(args) = fv.iter().map(|v| env.get(*v).cloned()).collect::<Option<Args>>() else {
                     return Flow::Continue;
                 };
-                let value = if *typed { self.call(*f, &args) } else { self.interpret(*f, args) };
+                let value = if *typed { self.call(*f, &args) } else { self.interpret(*f, args.to_vec()) };
                 match value {
                     Ok(x) => next_with(target, &x, env),
                     Err(_) => self.e.undecided(),
@@ -471,7 +474,7 @@ impl Session<'_> {
             Step::Call { rel: g, mode: m, args } => {
                 let n = args.len();
                 if let (Rel::Fun(g), true) = (g, (0..n - 1).all(|j| m.is_input(j))) {
-                    let Some(xs) = args[..n - 1].iter().map(|p| build(p, env)).collect::<Option<Vec<_>>>() else {
+                    let Some(xs) = args[..n - 1].iter().map(|p| build(p, env)).collect::<Option<Args>>() else {
                         return Flow::Continue;
                     };
                     let value = self.call(*g, &xs);

@@ -119,15 +119,16 @@ impl Conclusion<'_> {
         }
         res.passed += 1;
         // The conclusion runs where the engine says (compiled once enough cases ran): its
-        // variables become words in the arena, freed again after the case.
+        // variables become words in the arena, kept for the next cases (the premises
+        // produce the same values again with other values of the rest), and what the check
+        // builds is freed when the next case starts.
         let r = &mut self.r;
         r.tier_up(0);
-        let mark = r.arena().mark();
+        r.start_kept_case();
         for &v in &self.c.conclusion.uses {
-            r.set(v, vals[v].clone().unwrap_or(Value::Bool(false)), None);
+            r.set_kept(v, vals[v].clone().unwrap_or(Value::Bool(false)));
         }
         let verdict = r.check(self.c.conclusion.fun);
-        r.arena().release(mark);
         if verdict == Ok(Verdict::Holds) {
             return None;
         }
