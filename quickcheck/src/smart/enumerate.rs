@@ -234,14 +234,70 @@ impl Enumerator {
             .map(|p| {
                 (0..p.clause.head.len())
                     .filter(|i| !mode.is_input(*i))
-                    .filter(|i| match &p.clause.head[*i] {
-                        Pattern::Var(v) => p.steps.contains(&Step::Generate(*v)),
+                    .filter(|i| match (&p.clause.head[*i], result(p)) {
+                        (Pattern::Var(v), Some(r)) => {
+                            self.blind(p, *v, &[(r, Lit::Bool(true))], &mut vec![(rel, mode)])
+                        }
                         _ => false,
                     })
                     .count()
             })
             .max()
             .unwrap_or(0)
+    }
+
+    /// Whether plan `p` takes `v` from its type's values: generates it, builds it around
+    /// generated values of its own type (`color t = Black` builds `Node l (a, Black) r`
+    /// from any trees `l` and `r`: every tree again), or gets it from a relation that does
+    /// so at that place (`seen`: the relations on the way, not looked into again). `known`:
+    /// the head's variables that the call passes literals for.
+    fn blind(&self, p: &Plan, v: VarId, known: &[(VarId, Lit)], seen: &mut Vec<(Rel, Mode)>) -> bool {
+        let ty = |w: VarId| p.clause.vars.iter().find(|(x, _)| *x == w).map(|(_, t)| t);
+        p.steps.iter().any(|s| match s {
+            Step::Generate(w) => *w == v,
+            Step::Build(w, pattern) if *w == v => {
+                let mut parts = Vec::new();
+                lang::core::horn::pattern_vars(pattern, &mut |x| parts.push(x));
+                parts.into_iter().any(|x| ty(x) == ty(v) && p.steps.contains(&Step::Generate(x)))
+            }
+            Step::Call { rel, mode, args } if !seen.contains(&(*rel, *mode)) => {
+                let Some(j) = args.iter().position(|a| *a == Pattern::Var(v)) else { return false };
+                if mode.is_input(j) {
+                    return false;
+                }
+                let Some(plans) = self.plans.get(&(*rel, *mode)) else { return false };
+                seen.push((*rel, *mode));
+                // A clause that needs another literal than the call passes does not run
+                // (`ordered(t, True)` runs no clause for `False`).
+                let passed: Vec<(usize, &Lit)> = (0..args.len())
+                    .filter(|i| mode.is_input(*i))
+                    .filter_map(|i| literal_of(p, &args[i], known).map(|l| (i, l)))
+                    .collect();
+                plans.iter().any(|q| {
+                    let mut theirs = Vec::new();
+                    for (i, l) in &passed {
+                        match q.clause.head.get(*i) {
+                            Some(Pattern::Var(w)) => {
+                                if q.steps
+                                    .iter()
+                                    .any(|s| matches!(s, Step::Match(x, Pattern::Lit(m)) if x == w && m != *l))
+                                {
+                                    return false;
+                                }
+                                theirs.push((*w, (*l).clone()));
+                            }
+                            Some(Pattern::Lit(m)) if m != *l => return false,
+                            _ => {}
+                        }
+                    }
+                    match q.clause.head.get(j) {
+                        Some(Pattern::Var(w)) => self.blind(q, *w, &theirs, seen),
+                        _ => false,
+                    }
+                })
+            }
+            _ => false,
+        })
     }
 
     /// The plans of every relation this enumerator runs, in text form (`print_plans`).
@@ -263,6 +319,21 @@ impl Enumerator {
     pub fn session(&self) -> Session<'_> {
         let tier = self.tier.borrow_mut().take().unwrap_or_else(|| JitTier::new(self.engine, &[]));
         Session { e: self, eval: RefCell::new(Some(Evaluator::with_tier(&self.prog, tier))) }
+    }
+}
+
+/// The literal pattern `a` of plan `p` stands for: itself, or a variable the plan builds or
+/// matches as one.
+fn literal_of<'p>(p: &'p Plan, a: &'p Pattern, known: &'p [(VarId, Lit)]) -> Option<&'p Lit> {
+    match a {
+        Pattern::Lit(l) => Some(l),
+        Pattern::Var(v) => known.iter().find(|(w, _)| w == v).map(|(_, l)| l).or_else(|| {
+            p.steps.iter().find_map(|s| match s {
+                Step::Build(w, Pattern::Lit(l)) | Step::Match(w, Pattern::Lit(l)) if w == v => Some(l),
+                _ => None,
+            })
+        }),
+        _ => None,
     }
 }
 
