@@ -4,7 +4,10 @@
 //! engine (`codegen::engine::Evaluator`: the interpreter, compiled code once it pays, the
 //! compiled program kept by the enumerator across its runs); a generated variable takes every value of the
 //! exhaustive space at the generator size. The depth bounds the derivation: each call of a
-//! relation that produces values costs one, so no mode runs forever. A relation call that
+//! recursive relation (one that calls itself, directly or not) costs one, so no mode runs
+//! forever; a call of a relation that is not recursive (a premise, a definition such as
+//! `rbt t = (invc t ∧ invh t ∧ …)`) costs nothing, so wrapping a relation in another does
+//! not make the values it builds smaller. A relation call that
 //! ran to the end is remembered with what it produced (`MemoTable`) and not run again at
 //! the same depth: searches repeat the same calls many times.
 //!
@@ -80,6 +83,8 @@ pub struct Enumerator {
     /// Whether some relation run is an inductive predicate, whose rules may derive a tuple
     /// more than once.
     pub may_repeat: bool,
+    /// The relations whose calls cost depth: those that call themselves, directly or not.
+    recursive: rustc_hash::FxHashSet<Rel>,
 }
 
 impl Enumerator {
@@ -124,7 +129,9 @@ impl Enumerator {
             }
         }
         let plans_of: HashMap<(Rel, Mode), Vec<Plan>> = planned.into_iter().collect();
+        let recursive = recursive_relations(&plans_of);
         Some(Enumerator {
+            recursive,
             prog,
             lifted,
             limits: Limits::default(),
@@ -320,6 +327,36 @@ impl Enumerator {
         let tier = self.tier.borrow_mut().take().unwrap_or_else(|| JitTier::new(self.engine, &[]));
         Session { e: self, eval: RefCell::new(Some(Evaluator::with_tier(&self.prog, tier))) }
     }
+}
+
+/// The relations of `plans` that call themselves, directly or through others (calls in
+/// functional mode are function calls, not relation calls, and do not count).
+fn recursive_relations(plans: &HashMap<(Rel, Mode), Vec<Plan>>) -> rustc_hash::FxHashSet<Rel> {
+    let mut calls: HashMap<Rel, Vec<Rel>> = HashMap::default();
+    for ((r, _), ps) in plans {
+        for step in ps.iter().flat_map(|p| &p.steps) {
+            let Step::Call { rel, mode, args } = step else { continue };
+            let functional = matches!(rel, Rel::Fun(_)) && (0..args.len() - 1).all(|j| mode.is_input(j));
+            if !functional {
+                calls.entry(*r).or_default().push(*rel);
+            }
+        }
+    }
+    let reaches_itself = |start: Rel| {
+        let mut seen: Vec<Rel> = Vec::new();
+        let mut todo: Vec<Rel> = calls.get(&start).cloned().unwrap_or_default();
+        while let Some(r) = todo.pop() {
+            if r == start {
+                return true;
+            }
+            if !seen.contains(&r) {
+                seen.push(r);
+                todo.extend(calls.get(&r).into_iter().flatten().copied());
+            }
+        }
+        false
+    };
+    calls.keys().copied().filter(|r| reaches_itself(*r)).collect()
 }
 
 /// The literal pattern `a` of plan `p` stands for: itself, or a variable the plan builds or
@@ -555,10 +592,12 @@ impl Session<'_> {
                     };
                 }
                 let check = (0..n).all(|j| m.is_input(j));
-                if depth == 0 {
+                let costs = self.e.recursive.contains(g);
+                if costs && depth == 0 {
                     self.e.cuts.set(self.e.cuts.get() + 1);
                     return if check { self.e.undecided() } else { Flow::Continue };
                 }
+                let below = if costs { depth - 1 } else { depth };
                 let mut inputs = self.e.inputs.borrow_mut().pop().unwrap_or_default();
                 inputs.extend(args.iter().enumerate().map(|(j, p)| if m.is_input(j) { build(p, env) } else { None }));
                 let cuts = self.e.cuts.get();
@@ -575,7 +614,7 @@ impl Session<'_> {
                     env.undo(mark);
                     flow
                 };
-                let call = (*g, *m, depth - 1);
+                let call = (*g, *m, below);
                 let hash = call_hash(call, &inputs);
                 let memo = self.e.memo.borrow().get(call, &inputs, hash);
                 let flow = match memo {
@@ -597,7 +636,7 @@ impl Session<'_> {
                         let (unknown, mut outside) = (self.e.unknown.get(), (0, 0));
                         // Nothing is recorded once the table is full.
                         let mut recorded = (self.e.memo.borrow().total < MEMO_TOTAL_MAX).then(Vec::new);
-                        let flow = self.run(*g, *m, &inputs, depth - 1, stop, &mut |tuple| {
+                        let flow = self.run(*g, *m, &inputs, below, stop, &mut |tuple| {
                             match &mut recorded {
                                 Some(r) if r.len() < MEMO_TUPLES_MAX => r.push(tuple.to_vec()),
                                 _ => recorded = None,
