@@ -154,7 +154,7 @@ const WORKLOADS: [Workload; 2] = [
         lemma: "ordered_ins",
         in_space: "ordered_short",
         size: 5,
-        depth: 8,
+        depth: 7,
         satisfying: 3_594,
         space: 2_075_370,
         xs: 6,
