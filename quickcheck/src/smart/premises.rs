@@ -2,9 +2,9 @@
 //! function with result `True`; inputs the variables earlier premises produced and those
 //! it does not read, outputs the rest) run by `enumerate`; premises that are invariants of
 //! one variable (`invc t`, `invh t`: structural predicates, `lang::core::fuse`) one query
-//! of their conjunction, fused, so the variable is built satisfying all of them; the variables no premise
-//! produces from the exhaustive space, and a premise without a plan checked on the whole
-//! assignment instead. Every assignment found is given to a sink, with whether the
+//! of their conjunction, fused, so the variable is built satisfying all of them; the
+//! variables no premise produces from the exhaustive space, and a premise without a plan
+//! checked on the whole assignment instead. Every assignment found is given to a sink, with whether the
 //! unplanned premises hold.
 //!
 //! The order of the premises is chosen greedily: next goes the premise whose plan takes the
