@@ -29,9 +29,11 @@ use std::collections::{BTreeSet, HashMap};
 use std::rc::Rc;
 use std::time::Instant;
 
-/// The bound of the probes that choose the order of the premises.
-const PROBE_DEPTH: u32 = 3;
-const PROBE_SIZE: u64 = 2;
+/// The bound of the probes that choose the order of the premises: at depth 3 and size 2,
+/// building every AVL tree with every key of `finite_3` looked cheaper than building the
+/// sorted key lists and splitting them (a search of 5 s against 0.09 s).
+const PROBE_DEPTH: u32 = 4;
+const PROBE_SIZE: u64 = 3;
 /// Steps a probe may take before it counts as the worst order.
 const PROBE_STEPS: u64 = 50_000;
 
