@@ -68,8 +68,9 @@ impl Jit {
     }
 
     /// `v` as a word, its cells kept for the next runs (`KeptInputs`): the same value (the
-    /// same shared fields) converted again is not built again. After a failure nothing is
-    /// kept (a cell built halfway would be freed under it).
+    /// same shared fields) converted again is not built again. After a failure the cells
+    /// finished on the way stay kept, and what was built stays allocated: words built
+    /// before for the same run (another variable of the case) remain valid.
     pub fn word_of_kept(&mut self, v: &Value, ty: &Ty) -> Result<Word, JitOutcome> {
         if let Some(w) = layout::immediate_word(v, ty, self.ctx.partial) {
             return Ok(w);
@@ -82,17 +83,10 @@ impl Jit {
         let mut shared = std::mem::take(&mut self.kept.shared);
         let w = self.word_of_shared(v, ty, &mut shared);
         self.kept.shared = shared;
-        match w {
-            Ok(w) => {
-                self.kept.alive.push(v.clone());
-                self.kept.top = self.ctx.heap;
-                Ok(w)
-            }
-            Err(e) => {
-                self.reset();
-                Err(e)
-            }
-        }
+        // Kept alive even after a failure: the cells its parts got are in `shared`.
+        self.kept.alive.push(v.clone());
+        self.kept.top = self.ctx.heap;
+        w
     }
 
     /// The arena's current fill level: `release` to it frees everything allocated after,

@@ -107,6 +107,15 @@ fn kept_cells_are_built_once_and_forgotten_when_the_arena_is_freed_below_them() 
     jit.release(start);
     jit.word_of(&xs, &ty).unwrap();
     assert_eq!(jit.call(rev, std::slice::from_ref(&other), &Limits::default()), Ok(list(&[9, 8, 7])));
+    // A value that cannot be converted (a number past the word) leaves the words built
+    // before it in the same run valid: another variable of the case still reads its own.
+    jit.free_to_kept();
+    let w = jit.word_of_kept(&other, &ty).unwrap();
+    let big = Value::Int(lang::interp::Int::from(num_bigint::BigInt::from(u64::MAX) * 4));
+    let too_big = Value::ctor(1, vec![big, Value::nullary(0)]);
+    assert_eq!(jit.word_of_kept(&too_big, &ty), Err(JitOutcome::Overflow));
+    jit.word_of_kept(&list(&[4, 5, 6]), &ty).unwrap();
+    assert_eq!(jit.value_of(w, &ty), Ok(other.clone()), "not built over");
     // A value dropped after its call: its cells stay keyed by its fields' address, which
     // the kept value keeps from being reused by another list.
     for n in 0..50u64 {

@@ -103,10 +103,6 @@ pub fn structural(p: &Program, f: FunId) -> Option<DataId> {
 }
 
 impl Fuser<'_> {
-    fn structural(&self, f: FunId) -> Option<DataId> {
-        structural(self.p, f)
-    }
-
     fn expr(&mut self, e: &mut Expr) {
         if !is_and(e) {
             e.for_each_child_mut(&mut |c| self.expr(c));
@@ -133,7 +129,7 @@ impl Fuser<'_> {
         let mut groups: Vec<(VarId, Vec<FunId>)> = Vec::new();
         for c in &cs {
             let Some((f, x)) = call_on(c) else { continue };
-            if self.structural(f).is_none() {
+            if structural(self.p, f).is_none() {
                 continue;
             }
             match groups.iter_mut().find(|(y, _)| *y == x) {
@@ -179,8 +175,8 @@ impl Fuser<'_> {
         if self.fused.len() >= MAX_FUSED {
             return None;
         }
-        let d = self.structural(fs[0])?;
-        if fs.iter().any(|f| self.structural(*f) != Some(d)) {
+        let d = structural(self.p, fs[0])?;
+        if fs.iter().any(|f| structural(self.p, *f) != Some(d)) {
             return None;
         }
         let mut next = 0u32;
