@@ -114,6 +114,7 @@ fn pipeline(
     emit: &mut dyn FnMut(Event),
 ) -> Ended {
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    crate::prelude::load();
     let mut theory = lang::check_theory_with(text, &Siblings { dir, loader }, &options.registry.names());
     let mut diagnostics = std::mem::take(&mut theory.diagnostics);
     // Isabelle finds a theory by its file name, so the two must agree.

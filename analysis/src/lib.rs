@@ -21,6 +21,8 @@
 //! - `loader`: where text comes from (`Loader`, the guarded `FsLoader`, `Overlay` for
 //!   unsaved buffers).
 //! - `names`: the name at an offset and its type (an editor's hover).
+//! - `prelude`: the prelude's image, made when this crate is built, from which every check
+//!   starts.
 //! - `position`: byte offsets → line/column (`LineMap`), for renderers and editors.
 //! - `source`: span → text helpers (`slice`, `term_text`, `collapse`, `balanced`).
 //! - cancellation: `quickcheck::Cancel`, re-exported as `Cancel`, checked between items and
@@ -41,6 +43,7 @@ pub mod loader;
 pub mod mutants;
 pub mod names;
 pub mod position;
+pub mod prelude;
 pub mod source;
 pub mod testers;
 pub mod values;

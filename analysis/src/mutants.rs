@@ -155,6 +155,7 @@ pub struct Mutation {
 /// Checks `text` as the file `path` would be checked, imports read through `loader`.
 pub fn check(path: &Path, text: &str, loader: &dyn Loader, testers: &[&str]) -> CheckedTheory {
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    crate::prelude::load();
     lang::check_theory_with(text, &Siblings { dir, loader }, testers)
 }
 

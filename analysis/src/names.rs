@@ -28,6 +28,7 @@ pub struct NameInfo {
 pub fn name_at(path: &Path, text: &str, loader: &dyn Loader, options: &Options, offset: u32) -> Option<NameInfo> {
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     barrier::catch(|| {
+        crate::prelude::load();
         let theory = lang::check_theory_with(text, &Siblings { dir, loader }, &options.registry.names());
         // The innermost name: the shortest span holding the offset.
         let mut best: Option<(Span, lang::types::ty::Type)> = None;

@@ -10,6 +10,7 @@ use crate::span::Span;
 use crate::syntax::ast;
 use crate::types::check::Checker;
 use crate::types::env::{Env, NameRef};
+use crate::types::image::ImageError;
 use crate::types::{imports, options, scope};
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
@@ -21,6 +22,26 @@ type Names = Arc<HashMap<Arc<str>, NameRef>>;
 /// harness), and a static is never dropped, so the process does not spend its last
 /// milliseconds freeing it.
 static PRELUDE: OnceLock<Result<(Env, Names), Vec<Diagnostic>>> = OnceLock::new();
+
+/// The image of the prelude's environment (`types::image`), checked from its text: what a
+/// build embeds so that its processes start with `load_prelude_image`.
+pub fn prelude_image() -> Result<Vec<u8>, Vec<Diagnostic>> {
+    let (env, _) = prelude()?;
+    Ok(crate::types::image::encode(&env, crate::prelude::MAIN_THY))
+}
+
+/// Starts this process's prelude from `image` (made by `prelude_image` from this very
+/// `Main.thy`) instead of checking the text. `Ok(false)` when the prelude was already there
+/// (loaded or checked); an image that cannot be read is an error and changes nothing, so
+/// the prelude is then checked from its text as without an image.
+pub fn load_prelude_image(image: &[u8]) -> Result<bool, ImageError> {
+    if PRELUDE.get().is_some() {
+        return Ok(false);
+    }
+    let env = crate::types::image::decode(image, crate::prelude::MAIN_THY)?;
+    let names = Arc::new(env.names.clone());
+    Ok(PRELUDE.set(Ok((env, names))).is_ok())
+}
 
 /// The prelude's environment, checked once per process.
 fn prelude() -> Result<(Env, Names), Vec<Diagnostic>> {
@@ -333,5 +354,28 @@ pub(super) fn check_theory(text: &str, loader: &dyn imports::TheoryLoader, teste
         values: c.values,
         lowerer: None,
         value_funs: HashMap::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_prelude_image_decodes_to_the_checked_prelude() {
+        let image = prelude_image().expect("the prelude checks");
+        let (env, names) = prelude().expect("the prelude checks");
+        let decoded = crate::types::image::decode(&image, crate::prelude::MAIN_THY).expect("the image reads");
+        assert!(decoded == env, "the decoded prelude differs from the checked one");
+        assert_eq!(decoded.names, *names);
+        // Loading it now changes nothing: the prelude was checked above.
+        assert_eq!(load_prelude_image(&image), Ok(false));
+        assert!(crate::types::image::decode(&image, "theory Other imports Main begin end").is_err());
+        // A damaged image is refused or read as some environment, never a panic.
+        for i in (20..image.len()).step_by(61) {
+            let mut damaged = image.clone();
+            damaged[i] ^= 0x5a;
+            let _ = crate::types::image::decode(&damaged, crate::prelude::MAIN_THY);
+        }
     }
 }

@@ -6,7 +6,9 @@
 mod check;
 mod support;
 
+pub use crate::types::image::ImageError;
 pub use crate::types::imports::TheoryLoader;
+pub use check::{load_prelude_image, prelude_image};
 pub use support::{isabelle_support, Availability, TheorySupport};
 
 use crate::core::ir::{FunId, Program, Ty};

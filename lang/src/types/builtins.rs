@@ -48,6 +48,19 @@ pub enum Builtin {
     Size,
 }
 
+impl Builtin {
+    /// Every builtin, in declaration order (so `ALL[b as usize] == b`): how an environment
+    /// image (`types::image`) reads them back.
+    pub const ALL: [Builtin; 31] = {
+        use Builtin::*;
+        [
+            True, False, Not, And, Or, Imp, Eq, Less, LessEq, Plus, Minus, Times, Div, Mod, Uminus, Suc, IntOfNat,
+            NatOfInt, EmptySet, Insert, Member, Union, Inter, Univ, SubsetEq, Subset, RangeIncl, Undefined, SetToList,
+            Finite, Size,
+        ]
+    };
+}
+
 /// Builtins a theory can name directly.
 pub const NAMED: &[(&str, Builtin)] = &[
     ("True", Builtin::True),

@@ -27,7 +27,7 @@ pub enum TypeRef {
     Synonym(Vec<Arc<str>>, Type),
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Env {
     pub consts: Vec<Arc<ConstDef>>,
     pub datas: Vec<Arc<DataDecl>>,
