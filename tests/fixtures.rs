@@ -11,6 +11,8 @@
 //! - `acceptance/clean/NAME.thy`: the acceptance theories in `tests/acceptance/` (a copy of
 //!   `shared/examples`, which `acceptance/copy-matches-shared` compares when it exists) produce no
 //!   `error` record and no "did you mean" warning on a variable, and do not crash.
+//!   `peers/copy-matches-shared`: the smart bench's copy of the peers' Lazy SmallCheck program
+//!   is `shared/peers/haskell`'s.
 //! - `acceptance/expectations/NAME.thy`: every `expect` of a `random`, `exhaustive`,
 //!   `narrowing` or `smart_exhaustive` quickcheck command is met (but those `NOT_YET_MET`
 //!   lists), and the exit status says whether all were.
@@ -550,7 +552,10 @@ fn bundled_trials() -> Vec<Trial> {
 /// a clone alone passes its own tests.
 fn acceptance_trials() -> Vec<Trial> {
     let examples = repo_root().join("tests/acceptance");
-    let mut trials = vec![Trial::test("acceptance/copy-matches-shared", acceptance_copy_matches_shared)];
+    let mut trials = vec![
+        Trial::test("acceptance/copy-matches-shared", acceptance_copy_matches_shared),
+        Trial::test("peers/copy-matches-shared", peers_copy_matches_shared),
+    ];
     trials.extend(clean_trials(thy_files(&examples, false), "acceptance"));
     let errors_dir = examples.join("errors");
     let files = thy_files(&errors_dir, false);
@@ -570,6 +575,30 @@ fn acceptance_trials() -> Vec<Trial> {
         }
     }
     trials
+}
+
+/// The peers' Lazy SmallCheck program, copied from `shared/peers/haskell` into
+/// `quickcheck/benches/peers/` for the smart generators' bench to build and time in its own
+/// run: the copy must be the peers' program. A clone alone (no `shared/`) passes.
+fn peers_copy_matches_shared() -> Result<(), Failed> {
+    let shared = repo_root().join("../shared/peers/haskell");
+    if !shared.is_dir() {
+        return Ok(());
+    }
+    let copy = repo_root().join("quickcheck/benches/peers");
+    let mut differ = Vec::new();
+    for file in ["LSC.hs", "Defs.hs"] {
+        let (ours, theirs) = (std::fs::read(copy.join(file)), std::fs::read(shared.join(file)));
+        if ours.is_err() || ours.ok() != theirs.ok() {
+            differ.push(file);
+        }
+    }
+    match differ.is_empty() {
+        true => Ok(()),
+        false => {
+            Err(format!("quickcheck/benches/peers differs from shared/peers/haskell (copy again): {differ:?}").into())
+        }
+    }
 }
 
 /// Theories of `shared/pending` (acceptance theories of testers built since) that the

@@ -15,8 +15,10 @@
 //!   smallest of its spaces that holds the workload's (generator size 6: lists of at most
 //!   five elements, trees of at most five levels), and `hol check` on a theory of the
 //!   workload alone, run as a child process (sizes 1 to 5, as a user runs it), against Lazy
-//!   SmallCheck's process (its figures are constants from `shared/peers/`, not measured
-//!   here). At start-up the bench checks what the produced assignments are: it runs the
+//!   SmallCheck's process on the same workload at depth 5, measured in the same run: the
+//!   peers' program (`peers/LSC.hs`, a copy of `shared/peers/haskell`'s) is built with
+//!   `ghc -O2` into the target directory when `ghc` and Debian's `libghc-lazysmallcheck-dev`
+//!   are installed (`shared/peers/run.sh` installs them); without them the row says why. At start-up the bench checks what the produced assignments are: it runs the
 //!   premise search alone at the driver's last size and sorts what it produces with the
 //!   companion lemma's conclusion (`sorted_short`, `ordered_short`: the premise alone, the
 //!   conclusion "at most five elements"), so it says how many distinct assignments of the
@@ -93,11 +95,13 @@ fn allocations<T>(f: impl FnOnce() -> T) -> (T, u64) {
     (r, ALLOCATIONS.load(Ordering::Relaxed) - before)
 }
 
-/// Lazy SmallCheck 0.6 at depth 5 on this machine (`shared/peers/README.md`, results
-/// table): partial cases, seconds around the check, seconds of the whole process (median
-/// of 5). Its depth-5 space is (b)'s exactly and a superset of (c)'s (trees of five levels).
-const LSC_B: (u64, f64, f64) = (4_695, 0.0047, 0.0100);
-const LSC_C: (u64, f64, f64) = (57_522, 0.0778, 0.0841);
+/// The peers' Lazy SmallCheck program, and the depth it runs the workloads at: its depth-5
+/// space is (b)'s exactly and a superset of (c)'s (trees of five levels).
+const LSC_SOURCE: &str = "benches/peers/LSC.hs";
+const LSC_DEPTH: &str = "5";
+
+/// Interleaved runs of `hol check` and of Lazy SmallCheck behind the summary line's ratio.
+const PROCESS_RUNS: usize = 21;
 
 /// How long the exhaustive tester may look for Hotel's counterexamples, and up to which size.
 const EXHAUSTIVE_TIMEOUT: Duration = Duration::from_secs(10);
@@ -134,7 +138,8 @@ struct Workload {
     space: u64,
     /// Values of `x` per produced list or tree.
     xs: u64,
-    lsc: (u64, f64, f64),
+    /// The workload's name in `peers/LSC.hs`.
+    lsc: &'static str,
 }
 
 const WORKLOADS: [Workload; 2] = [
@@ -147,7 +152,7 @@ const WORKLOADS: [Workload; 2] = [
         satisfying: 2_772,
         space: 55_986,
         xs: 6,
-        lsc: LSC_B,
+        lsc: "b",
     },
     Workload {
         id: "c_bst_ins",
@@ -158,7 +163,7 @@ const WORKLOADS: [Workload; 2] = [
         satisfying: 3_594,
         space: 2_075_370,
         xs: 6,
-        lsc: LSC_C,
+        lsc: "c",
     },
 ];
 
@@ -313,6 +318,58 @@ fn hol_check(hol: &Path, file: &Path) {
     assert!(out.status.success(), "hol check {}: {}", file.display(), String::from_utf8_lossy(&out.stdout));
 }
 
+// ---------------------------------------------------------------- Lazy SmallCheck
+
+/// `peers/LSC.hs` compiled with `ghc -O2` under the target directory, or why not.
+fn build_lsc() -> Result<PathBuf, String> {
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    let dir = exe.parent().and_then(Path::parent).ok_or("no target directory")?.join("lsc-peers");
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join(LSC_SOURCE);
+    let bin = dir.join("lsc");
+    let out = Command::new("ghc")
+        .args(["-O2", "-v0", "-outputdir"])
+        .arg(&dir)
+        .arg("-o")
+        .arg(&bin)
+        .arg(src.file_name().ok_or("a file name")?)
+        // `Defs.hs` beside it is found from the working directory.
+        .current_dir(src.parent().ok_or("a directory")?)
+        .output()
+        .map_err(|e| format!("ghc not found ({e}): `shared/peers/run.sh` installs it"))?;
+    if !out.status.success() {
+        return Err(format!("ghc failed: {}", String::from_utf8_lossy(&out.stderr)));
+    }
+    Ok(bin)
+}
+
+/// One run of Lazy SmallCheck on `workload`: the partial cases it reports and the seconds it
+/// measured around its check.
+fn lsc_run(lsc: &Path, workload: &str) -> (u64, f64) {
+    let out = Command::new(lsc).args([workload, LSC_DEPTH]).output().expect("Lazy SmallCheck runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && text.starts_with("OK"), "Lazy SmallCheck on {workload}: {text}");
+    let number_after = |key: &str| text.split(key).nth(1).and_then(|r| r.split_whitespace().next());
+    let cases = number_after("required ").and_then(|n| n.parse().ok()).expect("LSC reports its cases");
+    let seconds = number_after("internal_s=").and_then(|n| n.parse().ok()).expect("LSC reports its time");
+    (cases, seconds)
+}
+
+/// Medians of `PROCESS_RUNS` interleaved wall times of `a` and `b`, so that both see the
+/// same machine.
+fn interleaved_medians(mut a: impl FnMut(), mut b: impl FnMut()) -> (f64, f64) {
+    let (mut ta, mut tb) = (Vec::new(), Vec::new());
+    for _ in 0..PROCESS_RUNS {
+        ta.push(timed(&mut a).1);
+        tb.push(timed(&mut b).1);
+    }
+    let median = |mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    (median(ta), median(tb))
+}
+
 // ---------------------------------------------------------------- (c)'s exhaustive space
 
 /// Trees of at most `g - 1` levels with six keys: the exhaustive space of `tree` at
@@ -333,6 +390,10 @@ fn bench(c: &mut Criterion) {
     let hol = hol_binary();
     if hol.is_none() {
         eprintln!("no target/release/hol: the process rows are skipped (`cargo build --release -p hol`)");
+    }
+    let lsc = build_lsc();
+    if let Err(why) = &lsc {
+        eprintln!("no Lazy SmallCheck: its process rows are skipped ({why})");
     }
     let dir = std::env::temp_dir().join(format!("hol-smart-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temporary directory");
@@ -479,21 +540,29 @@ fn bench(c: &mut Criterion) {
         // `hol check` on the workload alone.
         let file = dir.join(format!("Smart_{}.thy", w.lemma));
         std::fs::write(&file, workload_theory(w.lemma)).expect("the workload's theory is written");
-        let process = hol.as_ref().map(|hol| {
-            hol_check(hol, &file);
-            timed(|| hol_check(hol, &file)).1
-        });
-        let (lsc_n, lsc_t, lsc_wall) = w.lsc;
-        let process = process.map_or("no hol binary".into(), |p| {
-            format!(
-                "hol check {:.1} ms, {:.2}× Lazy SmallCheck's process ({:.1} ms; its check alone {:.1} ms, {} partial cases)",
-                p * 1e3,
-                p / lsc_wall,
-                lsc_wall * 1e3,
-                lsc_t * 1e3,
-                lsc_n
-            )
-        });
+        let process = match (&hol, &lsc) {
+            (None, _) => "no hol binary".to_owned(),
+            (Some(_), Err(why)) => format!("no Lazy SmallCheck to compare with ({why})"),
+            (Some(hol), Ok(lsc)) => {
+                hol_check(hol, &file);
+                let (lsc_n, lsc_t) = lsc_run(lsc, w.lsc);
+                let (p, lsc_wall) = interleaved_medians(
+                    || hol_check(hol, &file),
+                    || {
+                        lsc_run(lsc, w.lsc);
+                    },
+                );
+                format!(
+                    "hol check {:.1} ms, {:.2}× Lazy SmallCheck's process ({:.1} ms, medians of {PROCESS_RUNS} \
+                     interleaved runs; its check alone {:.1} ms, {} partial cases)",
+                    p * 1e3,
+                    p / lsc_wall,
+                    lsc_wall * 1e3,
+                    lsc_t * 1e3,
+                    lsc_n
+                )
+            }
+        };
         eprintln!(
             "{}: smart_exhaustive (size {}, depth {}) {} cases in {:.2} ms ({note}; the premise search alone {:.2} ms), \
              {covered}; {baseline} (of the {} in the whole space); {process}; {alloc_note}",
@@ -539,6 +608,9 @@ fn bench(c: &mut Criterion) {
             let mut g = c.benchmark_group(format!("{}_process", w.id));
             g.sample_size(10).sampling_mode(SamplingMode::Flat);
             g.bench_function("hol_check", |b| b.iter(|| hol_check(hol, &file)));
+            if let Ok(lsc) = &lsc {
+                g.bench_function("lazysmallcheck", |b| b.iter(|| lsc_run(lsc, w.lsc)));
+            }
             g.finish();
         }
     }
