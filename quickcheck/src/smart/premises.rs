@@ -10,7 +10,8 @@
 //! The order of the premises is chosen greedily: next goes the premise whose plan takes the
 //! fewest of the variables it produces blindly from their type's values (`ordered t`
 //! before `nodes t ≤ 5`, whose `t` would be every tree), and among those the one with which
-//! the whole search at a small bound (`PROBE_DEPTH`, `PROBE_SIZE`) takes the fewest steps
+//! the whole search at a small bound takes the fewest steps (close ones again at a larger
+//! bound, `PROBE_SMALL`, `PROBE_LARGE`)
 //! (`hotel s` before `g ∈ isin s r`, which enumerates traces through `isin`); the probes
 //! count steps, not time, so the order is the same on every machine and run.
 //!
@@ -29,11 +30,16 @@ use std::collections::{BTreeSet, HashMap};
 use std::rc::Rc;
 use std::time::Instant;
 
-/// The bound of the probes that choose the order of the premises: at depth 3 and size 2,
-/// building every AVL tree with every key of `finite_3` looked cheaper than building the
-/// sorted key lists and splitting them (a search of 5 s against 0.09 s).
-const PROBE_DEPTH: u32 = 4;
-const PROBE_SIZE: u64 = 3;
+/// The bounds (depth, generator size) of the probes that choose the order of the premises:
+/// every candidate at the small one; those within `PROBE_CLOSE` times the best's steps
+/// there again at the large one. At the small bound alone, building every AVL tree with
+/// every key of `finite_3` and building the sorted key lists to split them took 105 and
+/// 106 steps, and the first was chosen (a search of 5 s against 0.09 s); at the large one
+/// the second is far cheaper. Probing every order at the large bound made Hotel's attack
+/// take 118 ms (74 ms with the small bound alone, 114 ms probed in two stages).
+const PROBE_SMALL: (u32, u64) = (3, 2);
+const PROBE_LARGE: (u32, u64) = (4, 3);
+const PROBE_CLOSE: u64 = 4;
 /// Steps a probe may take before it counts as the worst order.
 const PROBE_STEPS: u64 = 50_000;
 
@@ -110,20 +116,40 @@ impl<'c> PremiseSearch<'c> {
         let mut remaining: Vec<usize> = (0..units.len()).collect();
         // Past the deadline the premises left run as written.
         while remaining.len() > 1 && deadline.is_none_or(|d| Instant::now() < d) {
-            let mut best: Option<((usize, u64), usize)> = None;
-            for at in 0..remaining.len() {
+            let trial = |at: usize| {
                 let mut trial = order.clone();
                 trial.push(remaining[at]);
                 trial.extend(remaining.iter().enumerate().filter(|(i, _)| *i != at).map(|(_, j)| *j));
-                let budget = best.map_or(PROBE_STEPS, |((_, steps), _)| steps.min(PROBE_STEPS));
-                let search = PremiseSearch::ordered(c, &units, &trial, engine, deadline, &mut cache);
+                trial
+            };
+            // Each candidate next at the small bound: how many outputs it makes blindly, and
+            // the steps (counted up to `PROBE_CLOSE` times the best so far, to tell the close
+            // ones).
+            let mut small: Vec<(usize, u64)> = Vec::new();
+            for at in 0..remaining.len() {
+                let best = small.iter().min().copied();
+                let budget = best.map_or(PROBE_STEPS, |(_, steps)| steps.saturating_mul(PROBE_CLOSE).min(PROBE_STEPS));
+                let search = PremiseSearch::ordered(c, &units, &trial(at), engine, deadline, &mut cache);
                 let blind = search.queries[order.len()].blind_outputs();
-                let steps = search.probe(budget);
-                if best.is_none_or(|(b, _)| (blind, steps) < b) {
-                    best = Some(((blind, steps), at));
-                }
+                small.push((blind, search.probe(PROBE_SMALL, budget)));
             }
-            let at = best.map_or(0, |(_, at)| at);
+            let (best_blind, best_steps) = small.iter().min().copied().unwrap_or_default();
+            let close: Vec<usize> = (0..remaining.len())
+                .filter(|&at| small[at].0 == best_blind && small[at].1 <= best_steps.saturating_mul(PROBE_CLOSE))
+                .collect();
+            let mut at = small.iter().enumerate().min_by_key(|(_, k)| **k).map_or(0, |(at, _)| at);
+            if close.len() > 1 {
+                let mut best: Option<(u64, usize)> = None;
+                for &candidate in &close {
+                    let budget = best.map_or(PROBE_STEPS, |(steps, _)| steps.min(PROBE_STEPS));
+                    let search = PremiseSearch::ordered(c, &units, &trial(candidate), engine, deadline, &mut cache);
+                    let steps = search.probe(PROBE_LARGE, budget);
+                    if best.is_none_or(|(b, _)| steps < b) {
+                        best = Some((steps, candidate));
+                    }
+                }
+                at = best.map_or(at, |(_, candidate)| candidate);
+            }
             order.push(remaining.remove(at));
         }
         order.extend(remaining);
@@ -156,9 +182,10 @@ impl<'c> PremiseSearch<'c> {
         PremiseSearch { c, queries, limits: Limits { deadline, ..Limits::default() }, needed }
     }
 
-    /// The steps the whole search takes at the probes' bound, `budget` at most.
-    fn probe(&self, budget: u64) -> u64 {
-        let stats = self.run_with_limit(PROBE_DEPTH, PROBE_SIZE, budget, &|| false, &mut |_, _| Flow::Continue);
+    /// The steps the whole search takes at `(depth, generator size)`, `budget` at most
+    /// (`u64::MAX` past it).
+    fn probe(&self, (depth, size): (u32, u64), budget: u64) -> u64 {
+        let stats = self.run_with_limit(depth, size, budget, &|| false, &mut |_, _| Flow::Continue);
         if stats.expired {
             u64::MAX
         } else {
