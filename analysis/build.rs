@@ -3,11 +3,15 @@
 //! checked prelude instead of checking it again, as Isabelle starts HOL from a heap image.
 
 fn main() {
+    // A prelude with errors gets no image (an empty file, which does not decode): processes
+    // then check it from its text and report "the prelude Main.thy has errors" as they did
+    // before images, and `prelude::tests` fails.
     let image = match lang::theory::prelude_image() {
         Ok(image) => image,
         Err(errors) => {
             let first = errors.first().map(|d| d.message.clone()).unwrap_or_default();
-            panic!("the prelude Main.thy has {} errors, the first: {first}", errors.len());
+            println!("cargo:warning=the prelude Main.thy has {} errors, the first: {first}", errors.len());
+            Vec::new()
         }
     };
     let out = std::path::PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
