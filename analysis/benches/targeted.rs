@@ -31,6 +31,9 @@
 //! Debian's `libghc-lazysmallcheck-dev` are installed (`shared/peers/run.sh` installs them);
 //! without them its column says so.
 
+#[path = "../../tests/support/ghc.rs"]
+mod ghc;
+
 use lang::core::conjecture::Conjecture;
 use quickcheck::testers::smt::SmtTester;
 use quickcheck::{Budget, End, Engine, Options, OutcomeKind, Search, Setup, Tester, TesterName, Turn};
@@ -192,23 +195,7 @@ fn summary(steps: &[Step]) -> String {
 
 /// `target/LSC.hs` compiled with `ghc -O2` under the target directory, or why not.
 fn build_lsc() -> Result<PathBuf, String> {
-    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
-    let dir = exe.parent().and_then(Path::parent).ok_or("no target directory")?.join("lsc-target");
-    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join(LSC_SOURCE);
-    let bin = dir.join("lsc-target");
-    let out = Command::new("ghc")
-        .args(["-O2", "-v0", "-outputdir"])
-        .arg(&dir)
-        .arg("-o")
-        .arg(&bin)
-        .arg(&src)
-        .output()
-        .map_err(|e| format!("ghc not found ({e}): `shared/peers/run.sh` installs it"))?;
-    if !out.status.success() {
-        return Err(format!("ghc failed: {}", String::from_utf8_lossy(&out.stderr)));
-    }
-    Ok(bin)
+    ghc::build(&Path::new(env!("CARGO_MANIFEST_DIR")).join(LSC_SOURCE), "lsc-target")
 }
 
 fn lsc_depths(bin: &Path, w: &Workload, setting: Setting, lim: &Limits) -> Vec<Step> {

@@ -34,6 +34,9 @@
 //!
 //! A summary line per workload is printed at start-up with the ratios.
 
+#[path = "../../tests/support/ghc.rs"]
+mod ghc;
+
 use criterion::{criterion_group, criterion_main, Criterion, SamplingMode, Throughput};
 use lang::core::conjecture::Conjecture;
 use lang::interp::{Limits, Value};
@@ -322,25 +325,7 @@ fn hol_check(hol: &Path, file: &Path) {
 
 /// `peers/LSC.hs` compiled with `ghc -O2` under the target directory, or why not.
 fn build_lsc() -> Result<PathBuf, String> {
-    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
-    let dir = exe.parent().and_then(Path::parent).ok_or("no target directory")?.join("lsc-peers");
-    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join(LSC_SOURCE);
-    let bin = dir.join("lsc");
-    let out = Command::new("ghc")
-        .args(["-O2", "-v0", "-outputdir"])
-        .arg(&dir)
-        .arg("-o")
-        .arg(&bin)
-        .arg(src.file_name().ok_or("a file name")?)
-        // `Defs.hs` beside it is found from the working directory.
-        .current_dir(src.parent().ok_or("a directory")?)
-        .output()
-        .map_err(|e| format!("ghc not found ({e}): `shared/peers/run.sh` installs it"))?;
-    if !out.status.success() {
-        return Err(format!("ghc failed: {}", String::from_utf8_lossy(&out.stderr)));
-    }
-    Ok(bin)
+    ghc::build(&Path::new(env!("CARGO_MANIFEST_DIR")).join(LSC_SOURCE), "lsc-peers")
 }
 
 /// One run of Lazy SmallCheck on `workload`: the partial cases it reports and the seconds it
