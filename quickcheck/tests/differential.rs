@@ -62,3 +62,46 @@ fn jit_and_interpreter_agree_on_every_lemma() {
     assert!(compared > 50, "only {compared} lemmas compared");
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// The smart tester on the engine `hol check` uses (tiered: the interpreter, then the code
+/// compiled on another thread) and on the interpreter alone, on every lemma with premises:
+/// where both finish, the same outcome, the same counterexample and the same number of
+/// tests, since the assignments come in the same order whoever checks them.
+#[test]
+fn smart_tiered_and_interpreter_agree_on_every_lemma_with_premises() {
+    let opts = Options {
+        tester: Some(TesterName::new("smart_exhaustive")),
+        size: 3,
+        timeout: Duration::from_millis(200),
+        generalize: false,
+        ..Options::default()
+    };
+    let (registry, cancel) = (Registry::standard(), Cancel::new());
+    let (mut compared, mut problems) = (0, Vec::new());
+    for f in &theories() {
+        let th = lang::check_theory(&std::fs::read_to_string(f).unwrap());
+        for item in &th.items {
+            let lang::ItemKind::Lemma { index, .. } = item.kind else { continue };
+            if th.lemma(index).premises.is_empty() || th.lemma(index).code {
+                continue;
+            }
+            let tiered = check_lemma(&th, index, &opts, quickcheck::Engine::Tiered, &registry, &cancel);
+            let interp = check_lemma(&th, index, &opts, false, &registry, &cancel);
+            // Only runs that finished every size compare: the interpreter is slower.
+            let cut = |r: &Report| {
+                matches!(r.outcome, OutcomeKind::Timeout | OutcomeKind::Error)
+                    || r.message.as_ref().is_some_and(|m| m.contains("cut short"))
+            };
+            if cut(&tiered) || cut(&interp) {
+                continue;
+            }
+            compared += 1;
+            if !same(&tiered, &interp) || tiered.tests != interp.tests {
+                problems.push(format!("{}: lemma {index}:\n  tiered: {tiered:?}\n  interp: {interp:?}", f.display()));
+            }
+        }
+    }
+    eprintln!("{compared} lemmas compared");
+    assert!(compared > 50, "only {compared} lemmas compared");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
