@@ -593,11 +593,10 @@ fn peers_copy_matches_shared() -> Result<(), Failed> {
             differ.push(file);
         }
     }
-    match differ.is_empty() {
-        true => Ok(()),
-        false => {
-            Err(format!("quickcheck/benches/peers differs from shared/peers/haskell (copy again): {differ:?}").into())
-        }
+    if differ.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("quickcheck/benches/peers differs from shared/peers/haskell (copy again): {differ:?}").into())
     }
 }
 

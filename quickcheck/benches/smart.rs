@@ -18,8 +18,9 @@
 //!   SmallCheck's process on the same workload at depth 5, measured in the same run: the
 //!   peers' program (`peers/LSC.hs`, a copy of `shared/peers/haskell`'s) is built with
 //!   `ghc -O2` into the target directory when `ghc` and Debian's `libghc-lazysmallcheck-dev`
-//!   are installed (`shared/peers/run.sh` installs them); without them the row says why. At start-up the bench checks what the produced assignments are: it runs the
-//!   premise search alone at the driver's last size and sorts what it produces with the
+//!   are installed (`shared/peers/run.sh` installs them); without them the row says why.
+//!   At start-up the bench checks what the produced assignments are: it runs the premise
+//!   search alone at the driver's last size and sorts what it produces with the
 //!   companion lemma's conclusion (`sorted_short`, `ordered_short`: the premise alone, the
 //!   conclusion "at most five elements"), so it says how many distinct assignments of the
 //!   workload's space are produced, compared with the workload's premise-satisfying count

@@ -444,237 +444,62 @@ impl Image for DataIdx {
     }
 }
 
-impl Image for Quant {
-    fn put(&self, w: &mut Writer) {
-        w.out.push(match self {
-            Quant::All => 0,
-            Quant::Ex => 1,
-            Quant::Ex1 => 2,
-        })
-    }
-    fn get(r: &mut Reader) -> Result<Self, ImageError> {
-        Ok([Quant::All, Quant::Ex, Quant::Ex1][r.tag("a quantifier", 3)? as usize])
-    }
-}
-
-impl Image for TermKind {
-    fn put(&self, w: &mut Writer) {
-        match self {
-            TermKind::Local(l) => {
-                w.out.push(0);
-                l.put(w);
+/// `Image` for an enum: a byte for the variant (its number here), then its fields in order.
+macro_rules! enum_image {
+    ($($t:ident, $what:literal {
+        $($tag:literal => $v:ident $(($($f:ident),*))? $({$($g:ident),*})?),* $(,)?
+    })*) => {$(
+        impl Image for $t {
+            fn put(&self, w: &mut Writer) {
+                match self {
+                    $($t::$v $(($($f),*))? $({$($g),*})? => {
+                        w.out.push($tag);
+                        $($($f.put(w);)*)?
+                        $($($g.put(w);)*)?
+                    })*
+                }
             }
-            TermKind::Const(c, tys) => {
-                w.out.push(1);
-                c.put(w);
-                tys.put(w);
-            }
-            TermKind::Ctor(d, tag, tys) => {
-                w.out.push(2);
-                d.put(w);
-                tag.put(w);
-                tys.put(w);
-            }
-            TermKind::Builtin(b) => {
-                w.out.push(3);
-                b.put(w);
-            }
-            TermKind::Num(n) => {
-                w.out.push(4);
-                n.put(w);
-            }
-            TermKind::App(f, x) => {
-                w.out.push(5);
-                f.put(w);
-                x.put(w);
-            }
-            TermKind::Lambda(l, body) => {
-                w.out.push(6);
-                l.put(w);
-                body.put(w);
-            }
-            TermKind::Let(l, t, body) => {
-                w.out.push(7);
-                l.put(w);
-                t.put(w);
-                body.put(w);
-            }
-            TermKind::If(c, t, e) => {
-                w.out.push(8);
-                c.put(w);
-                t.put(w);
-                e.put(w);
-            }
-            TermKind::Case(s, alts) => {
-                w.out.push(9);
-                s.put(w);
-                alts.put(w);
-            }
-            TermKind::Quant(q, l, bound, body) => {
-                w.out.push(10);
-                q.put(w);
-                l.put(w);
-                bound.put(w);
-                body.put(w);
-            }
-            TermKind::SetCompr(l, domain, body) => {
-                w.out.push(11);
-                l.put(w);
-                domain.put(w);
-                body.put(w);
+            fn get(r: &mut Reader) -> Result<Self, ImageError> {
+                Ok(match r.byte()? {
+                    $($tag => $t::$v $(($({ let _ = stringify!($f); Image::get(r)? }),*))? $({$($g: Image::get(r)?),*})?,)*
+                    t => return Err(ImageError(format!("{t} is not a tag of {}", $what))),
+                })
             }
         }
-    }
-    fn get(r: &mut Reader) -> Result<Self, ImageError> {
-        Ok(match r.tag("a term", 12)? {
-            0 => TermKind::Local(Image::get(r)?),
-            1 => TermKind::Const(Image::get(r)?, Image::get(r)?),
-            2 => TermKind::Ctor(Image::get(r)?, Image::get(r)?, Image::get(r)?),
-            3 => TermKind::Builtin(Image::get(r)?),
-            4 => TermKind::Num(Image::get(r)?),
-            5 => TermKind::App(Image::get(r)?, Image::get(r)?),
-            6 => TermKind::Lambda(Image::get(r)?, Image::get(r)?),
-            7 => TermKind::Let(Image::get(r)?, Image::get(r)?, Image::get(r)?),
-            8 => TermKind::If(Image::get(r)?, Image::get(r)?, Image::get(r)?),
-            9 => TermKind::Case(Image::get(r)?, Image::get(r)?),
-            10 => TermKind::Quant(Image::get(r)?, Image::get(r)?, Image::get(r)?, Image::get(r)?),
-            _ => TermKind::SetCompr(Image::get(r)?, Image::get(r)?, Image::get(r)?),
-        })
-    }
+    )*};
 }
 
-impl Image for Bound {
-    fn put(&self, w: &mut Writer) {
-        let (tag, t) = match self {
-            Bound::In(t) => (0, t),
-            Bound::Less(t) => (1, t),
-            Bound::LessEq(t) => (2, t),
-        };
-        w.out.push(tag);
-        t.put(w);
+enum_image! {
+    Quant, "a quantifier" { 0 => All, 1 => Ex, 2 => Ex1 }
+    TermKind, "a term" {
+        0 => Local(l),
+        1 => Const(c, tys),
+        2 => Ctor(d, tag, tys),
+        3 => Builtin(b),
+        4 => Num(n),
+        5 => App(f, x),
+        6 => Lambda(l, body),
+        7 => Let(l, t, body),
+        8 => If(c, t, e),
+        9 => Case(s, alts),
+        10 => Quant(q, l, bound, body),
+        11 => SetCompr(l, domain, body),
     }
-    fn get(r: &mut Reader) -> Result<Self, ImageError> {
-        let tag = r.tag("a bound", 3)?;
-        let t = Image::get(r)?;
-        Ok([Bound::In, Bound::Less, Bound::LessEq][tag as usize](t))
+    Bound, "a bound" { 0 => In(t), 1 => Less(t), 2 => LessEq(t) }
+    PatKind, "a pattern" {
+        0 => Var(l),
+        1 => Wild,
+        2 => Ctor(d, tag, subs),
+        3 => Num(n),
+        4 => Suc(p),
+        5 => Bool(b),
     }
-}
-
-impl Image for PatKind {
-    fn put(&self, w: &mut Writer) {
-        match self {
-            PatKind::Var(l) => {
-                w.out.push(0);
-                l.put(w);
-            }
-            PatKind::Wild => w.out.push(1),
-            PatKind::Ctor(d, tag, subs) => {
-                w.out.push(2);
-                d.put(w);
-                tag.put(w);
-                subs.put(w);
-            }
-            PatKind::Num(n) => {
-                w.out.push(3);
-                n.put(w);
-            }
-            PatKind::Suc(p) => {
-                w.out.push(4);
-                p.put(w);
-            }
-            PatKind::Bool(b) => {
-                w.out.push(5);
-                b.put(w);
-            }
-        }
+    ConstKind, "a constant's definition" {
+        0 => Equations { locals, equations, arity },
+        1 => Inductive { clauses },
     }
-    fn get(r: &mut Reader) -> Result<Self, ImageError> {
-        Ok(match r.tag("a pattern", 6)? {
-            0 => PatKind::Var(Image::get(r)?),
-            1 => PatKind::Wild,
-            2 => PatKind::Ctor(Image::get(r)?, Image::get(r)?, Image::get(r)?),
-            3 => PatKind::Num(Image::get(r)?),
-            4 => PatKind::Suc(Image::get(r)?),
-            _ => PatKind::Bool(Image::get(r)?),
-        })
-    }
-}
-
-impl Image for ConstKind {
-    fn put(&self, w: &mut Writer) {
-        match self {
-            ConstKind::Equations { locals, equations, arity } => {
-                w.out.push(0);
-                locals.put(w);
-                equations.put(w);
-                arity.put(w);
-            }
-            ConstKind::Inductive { clauses } => {
-                w.out.push(1);
-                clauses.put(w);
-            }
-        }
-    }
-    fn get(r: &mut Reader) -> Result<Self, ImageError> {
-        Ok(match r.tag("a constant's definition", 2)? {
-            0 => ConstKind::Equations { locals: Image::get(r)?, equations: Image::get(r)?, arity: Image::get(r)? },
-            _ => ConstKind::Inductive { clauses: Image::get(r)? },
-        })
-    }
-}
-
-impl Image for NameRef {
-    fn put(&self, w: &mut Writer) {
-        match self {
-            NameRef::Const(c) => {
-                w.out.push(0);
-                c.put(w);
-            }
-            NameRef::Ctor(d, tag) => {
-                w.out.push(1);
-                d.put(w);
-                tag.put(w);
-            }
-            NameRef::Builtin(b) => {
-                w.out.push(2);
-                b.put(w);
-            }
-        }
-    }
-    fn get(r: &mut Reader) -> Result<Self, ImageError> {
-        Ok(match r.tag("a name", 3)? {
-            0 => NameRef::Const(Image::get(r)?),
-            1 => NameRef::Ctor(Image::get(r)?, Image::get(r)?),
-            _ => NameRef::Builtin(Image::get(r)?),
-        })
-    }
-}
-
-impl Image for TypeRef {
-    fn put(&self, w: &mut Writer) {
-        match self {
-            TypeRef::Base(arity) => {
-                w.out.push(0);
-                arity.put(w);
-            }
-            TypeRef::Data(d) => {
-                w.out.push(1);
-                d.put(w);
-            }
-            TypeRef::Synonym(params, rhs) => {
-                w.out.push(2);
-                params.put(w);
-                rhs.put(w);
-            }
-        }
-    }
-    fn get(r: &mut Reader) -> Result<Self, ImageError> {
-        Ok(match r.tag("a type name", 3)? {
-            0 => TypeRef::Base(Image::get(r)?),
-            1 => TypeRef::Data(Image::get(r)?),
-            _ => TypeRef::Synonym(Image::get(r)?, Image::get(r)?),
-        })
-    }
+    NameRef, "a name" { 0 => Const(c), 1 => Ctor(d, tag), 2 => Builtin(b) }
+    TypeRef, "a type name" { 0 => Base(arity), 1 => Data(d), 2 => Synonym(params, rhs) }
 }
 
 #[cfg(test)]
