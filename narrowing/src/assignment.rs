@@ -13,18 +13,24 @@
 //! whole number; `int` is `0, 1, -1, ..., j, -j`; `bool`, sets and functions are their
 //! exhaustive space's values, one alternative each.
 
-use codegen::{Jit, JitOutcome, Word};
 use lang::core::ir::{Program, Ty};
 use lang::interp::{cardinality, Hole, Value};
 use quickcheck::space::Spaces;
+use rustc_hash::FxHashMap;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 /// A slot's content.
 #[derive(Clone, Debug)]
 enum Fill {
     Open,
-    /// Constructor `tag` with its fields in the given slots.
-    Ctor(u32, Vec<u32>),
+    /// Constructor `tag` with its fields in the `len` slots from `first` on (a
+    /// refinement opens its fields' slots together).
+    Ctor {
+        tag: u32,
+        first: u32,
+        len: u32,
+    },
     /// `Suc` of the given slot (a `nat`).
     Suc(u32),
     Known(Value),
@@ -32,25 +38,42 @@ enum Fill {
 
 #[derive(Clone, Debug)]
 struct Slot {
-    ty: Ty,
+    /// The slot's type, as an index into `Assignment::types`.
+    ty: u32,
     budget: u64,
     fill: Fill,
     /// The slot of the variable's value this slot is part of (itself for a root).
     root: u32,
 }
 
+/// What fills a slot, as `Assignment::shape` shows it.
+pub(crate) enum Shape<'a> {
+    Open,
+    /// Constructor `tag` with its fields in these slots.
+    Ctor(u32, std::ops::Range<u32>),
+    /// `Suc` of this slot (a `nat`).
+    Suc(u32),
+    /// This value, of this type.
+    Known(&'a Value, &'a Ty),
+}
+
 /// One way to fill an open slot.
 #[derive(Clone, Debug)]
 pub enum Alternative {
-    /// A constructor whose fields become open slots of these types and budgets.
+    /// A constructor whose fields become open slots of these types (indices into
+    /// `Assignment::types`) and budgets.
     Ctor {
         tag: u32,
-        fields: Vec<(Ty, u64)>,
+        fields: Vec<(u32, u64)>,
     },
     /// `Suc ?` with `?` at this budget.
     Suc(u64),
     Known(Value),
 }
+
+/// The alternatives of a kind of slot, and whether they leave values out; or why there
+/// are none.
+type Refinement = Result<(Rc<[Alternative]>, bool), RefineError>;
 
 /// Why a slot cannot be refined.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -68,6 +91,13 @@ pub struct Assignment<'p> {
     slots: Vec<Slot>,
     spaces: Spaces<'p>,
     inhabited: HashMap<(Ty, u64), bool>,
+    /// The slots' types, each once, and their indices.
+    types: Vec<Ty>,
+    type_ids: FxHashMap<Ty, u32>,
+    /// The alternatives of an open slot by its type, budget and whether the whole value is
+    /// needed, and whether they leave values out (`truncated`): the same few slot kinds
+    /// are refined over and over.
+    alternatives: FxHashMap<(u32, u64, bool), Refinement>,
     /// Some refinement left out values of the type because of the budget: the size did
     /// not cover the whole type.
     pub truncated: bool,
@@ -83,6 +113,9 @@ impl<'p> Assignment<'p> {
             slots: Vec::new(),
             spaces: Spaces::new(program),
             inhabited: HashMap::new(),
+            types: Vec::new(),
+            type_ids: FxHashMap::default(),
+            alternatives: FxHashMap::default(),
             truncated: false,
             peak: 0,
         }
@@ -98,10 +131,22 @@ impl<'p> Assignment<'p> {
     /// A new open slot, the root of a variable's value, returning its number.
     pub fn open(&mut self, ty: Ty, budget: u64) -> u32 {
         let root = self.slots.len() as u32;
+        let ty = self.type_id(&ty);
         self.open_in(ty, budget, root)
     }
 
-    fn open_in(&mut self, ty: Ty, budget: u64, root: u32) -> u32 {
+    /// The index of `ty` in `types`.
+    fn type_id(&mut self, ty: &Ty) -> u32 {
+        if let Some(id) = self.type_ids.get(ty) {
+            return *id;
+        }
+        let id = self.types.len() as u32;
+        self.types.push(ty.clone());
+        self.type_ids.insert(ty.clone(), id);
+        id
+    }
+
+    fn open_in(&mut self, ty: u32, budget: u64, root: u32) -> u32 {
         self.slots.push(Slot { ty, budget, fill: Fill::Open, root });
         self.peak = self.peak.max(self.slots.len());
         (self.slots.len() - 1) as u32
@@ -130,9 +175,16 @@ impl<'p> Assignment<'p> {
         let root = self.slots[slot as usize].root;
         let fill = match alt {
             Alternative::Ctor { tag, fields } => {
-                Fill::Ctor(*tag, fields.iter().map(|(ty, b)| self.open_in(ty.clone(), *b, root)).collect())
+                let first = self.slots.len() as u32;
+                for (ty, b) in fields {
+                    self.open_in(*ty, *b, root);
+                }
+                Fill::Ctor { tag: *tag, first, len: fields.len() as u32 }
             }
-            Alternative::Suc(b) => Fill::Suc(self.open_in(Ty::Nat, *b, root)),
+            Alternative::Suc(b) => {
+                let nat = self.type_id(&Ty::Nat);
+                Fill::Suc(self.open_in(nat, *b, root))
+            }
             Alternative::Known(v) => Fill::Known(v.clone()),
         };
         self.slots[slot as usize].fill = fill;
@@ -140,12 +192,30 @@ impl<'p> Assignment<'p> {
 
     /// The ways to fill open slot `slot`, smallest first; `whole`: evaluation needs the
     /// whole value (a `nat` is then listed at once rather than one `Suc` at a time).
-    pub fn alternatives(&mut self, slot: u32, whole: bool) -> Result<Vec<Alternative>, RefineError> {
-        let Some(Slot { ty, budget, fill: Fill::Open, .. }) = self.slots.get(slot as usize).cloned() else {
+    pub fn alternatives(&mut self, slot: u32, whole: bool) -> Result<Rc<[Alternative]>, RefineError> {
+        let Some(&Slot { ty, budget, fill: Fill::Open, .. }) = self.slots.get(slot as usize) else {
             return Err(RefineError::UnknownHole(slot));
         };
+        let key = (ty, budget, whole);
+        let r = match self.alternatives.get(&key) {
+            Some(r) => r.clone(),
+            None => {
+                let before = std::mem::take(&mut self.truncated);
+                let ty = self.types[ty as usize].clone();
+                let r = self.compute_alternatives(&ty, budget, whole).map(|a| (Rc::from(a), self.truncated));
+                self.truncated = before;
+                self.alternatives.insert(key, r.clone());
+                r
+            }
+        };
+        let (alts, truncates) = r?;
+        self.truncated |= truncates;
+        Ok(alts)
+    }
+
+    fn compute_alternatives(&mut self, ty: &Ty, budget: u64, whole: bool) -> Result<Vec<Alternative>, RefineError> {
         let below = budget.saturating_sub(1);
-        Ok(match &ty {
+        Ok(match ty {
             Ty::Nat if whole => {
                 self.truncated = true;
                 (0..=budget).map(|n| Alternative::Known(Value::nat(n))).collect()
@@ -168,7 +238,7 @@ impl<'p> Assignment<'p> {
                 if budget > 0 || enumeration {
                     for (tag, c) in data.ctors.clone().iter().enumerate() {
                         if c.fields.iter().all(|f| self.inhabited(f, field_budget)) {
-                            let fields = c.fields.iter().map(|f| (f.clone(), field_budget)).collect();
+                            let fields = c.fields.iter().map(|f| (self.type_id(f), field_budget)).collect();
                             alts.push(Alternative::Ctor { tag: tag as u32, fields });
                         }
                     }
@@ -180,8 +250,8 @@ impl<'p> Assignment<'p> {
             }
             // Numbers, truth values, sets and functions: the exhaustive space's values.
             _ => {
-                let space = self.spaces.space(&ty, budget).map_err(|_| RefineError::TooBig)?;
-                if cardinality(self.program, &ty).is_none_or(|n| n > u128::from(space.count())) {
+                let space = self.spaces.space(ty, budget).map_err(|_| RefineError::TooBig)?;
+                if cardinality(self.program, ty).is_none_or(|n| n > u128::from(space.count())) {
                     self.truncated = true;
                 }
                 (0..space.count()).map(|i| Alternative::Known(space.value(i))).collect()
@@ -232,12 +302,12 @@ impl<'p> Assignment<'p> {
     fn smallest_fills(&mut self, slot: u32, fill: &mut HashMap<u32, Value>) -> Option<()> {
         match self.slots.get(slot as usize)?.fill.clone() {
             Fill::Open => {
-                let ty = self.slots[slot as usize].ty.clone();
+                let ty = self.types[self.slots[slot as usize].ty as usize].clone();
                 let budget = self.slots[slot as usize].budget;
                 fill.insert(slot, self.smallest_of(&ty, budget)?);
             }
-            Fill::Ctor(_, fields) => {
-                for f in fields {
+            Fill::Ctor { first, len, .. } => {
+                for f in first..first + len {
                     self.smallest_fills(f, fill)?;
                 }
             }
@@ -253,29 +323,15 @@ impl<'p> Assignment<'p> {
         (space.count() > 0).then(|| space.value(0))
     }
 
-    /// The partial value of the tree rooted at `slot` built directly as a word in `jit`'s
-    /// arena (narrowing mode): the same value `value` gives, without an interpreter value in
-    /// between for its constructors (the cost of a compiled partial case is mostly this).
-    pub fn encode(&self, slot: u32, jit: &mut Jit) -> Result<Word, JitOutcome> {
-        let s = &self.slots[slot as usize];
-        match &s.fill {
-            Fill::Open => jit.hole_word(Hole::new(slot)),
-            Fill::Known(v) => jit.word_of(v, &s.ty),
-            Fill::Ctor(tag, fields) => {
-                let mut words = [0 as Word; 8];
-                if fields.len() > words.len() {
-                    return jit.word_of(&self.value(slot), &s.ty);
-                }
-                for (w, f) in words.iter_mut().zip(fields) {
-                    *w = self.encode(*f, jit)?;
-                }
-                jit.ctor_word(*tag, &words[..fields.len()])
-            }
-            Fill::Suc(_) => match self.build(slot, &|h| Value::Hole(h)) {
-                Value::Hole(h) => jit.hole_word(h),
-                v => jit.word_of(&v, &s.ty),
-            },
-        }
+    /// What fills `slot`, for `ArenaWords`, which keeps the same partial values as words.
+    pub(crate) fn shape(&self, slot: u32) -> Option<Shape<'_>> {
+        let s = self.slots.get(slot as usize)?;
+        Some(match &s.fill {
+            Fill::Open => Shape::Open,
+            Fill::Ctor { tag, first, len } => Shape::Ctor(*tag, *first..*first + *len),
+            Fill::Suc(next) => Shape::Suc(*next),
+            Fill::Known(v) => Shape::Known(v, &self.types[s.ty as usize]),
+        })
     }
 
     fn build(&self, slot: u32, hole: &dyn Fn(Hole) -> Value) -> Value {
@@ -283,7 +339,9 @@ impl<'p> Assignment<'p> {
         match &s.fill {
             Fill::Open => hole(Hole::new(slot)),
             Fill::Known(v) => v.clone(),
-            Fill::Ctor(tag, fields) => Value::ctor(*tag, fields.iter().map(|f| self.build(*f, hole)).collect()),
+            Fill::Ctor { tag, first, len } => {
+                Value::ctor(*tag, (*first..*first + *len).map(|f| self.build(f, hole)).collect())
+            }
             Fill::Suc(_) => {
                 // `Suc^k` of what ends the chain: a number, or a hole that knows its `Suc`s.
                 let mut k = 0u32;
@@ -296,7 +354,7 @@ impl<'p> Assignment<'p> {
                         }
                         Fill::Open => return hole(Hole { id: cur, suc: k }),
                         Fill::Known(v) => return add_suc(v, k),
-                        Fill::Ctor(..) => return Value::Bool(false),
+                        Fill::Ctor { .. } => return Value::Bool(false),
                     }
                 }
             }
@@ -305,7 +363,7 @@ impl<'p> Assignment<'p> {
 }
 
 /// `Suc^k v` for a number `v`.
-fn add_suc(v: &Value, k: u32) -> Value {
+pub(crate) fn add_suc(v: &Value, k: u32) -> Value {
     match v {
         Value::Int(n) => Value::Int(n.add(&lang::interp::Int::from(i64::from(k)))),
         v => v.clone(),

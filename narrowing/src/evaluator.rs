@@ -23,6 +23,9 @@ pub struct PartialEvaluator<'p> {
     refused: Vec<bool>,
     /// Parts evaluated so far, towards the engine's threshold.
     evals: u64,
+    /// Changes whenever compiled code's arena may have been emptied behind the search's
+    /// back (compiling, `Jit::call`), so words kept there (`ArenaWords`) are built again.
+    epoch: u64,
     /// Parts compiled code answered, and those it handed over (for tests and benches).
     pub answered: u64,
     pub handed_over: u64,
@@ -38,6 +41,7 @@ impl<'p> PartialEvaluator<'p> {
             compiled: false,
             refused: vec![false; program.funs.len()],
             evals: 0,
+            epoch: 0,
             answered: 0,
             handed_over: 0,
         }
@@ -56,6 +60,8 @@ impl<'p> PartialEvaluator<'p> {
         self.evals += 1;
         self.tier_up(limits);
         if let Some(jit) = self.jit.as_mut().filter(|_| !self.refused[f.0 as usize]) {
+            // `Jit::call` builds its arguments in an emptied arena.
+            self.epoch += 1;
             let r = jit.call(f, &args, limits);
             if let Some(r) = self.answer(f, r) {
                 return r;
@@ -69,17 +75,19 @@ impl<'p> PartialEvaluator<'p> {
         self.interp.call(f, args, limits)
     }
 
-    /// Starts a partial case: when compiled code runs cases, its arena emptied for the
-    /// case's words, which the caller builds in it (`Assignment::encode`) and passes to
-    /// `call_words` for every part of the case.
-    pub fn begin_case(&mut self, limits: &Limits) -> Option<&mut Jit> {
+    /// Starts a partial case: compiles if it is time; the compiled code that runs the
+    /// case's parts on words (`call_words`), if any, and the arena's epoch.
+    pub fn begin_case(&mut self, limits: &Limits) -> (Option<&mut Jit>, u64) {
         self.tier_up(limits);
-        let jit = self.jit.as_mut()?;
-        jit.reset();
-        Some(jit)
+        self.jit()
     }
 
-    /// `f` on `words` (built since `begin_case`) by compiled code: its result as a word and
+    /// The compiled code, if any, and the arena's epoch (see `epoch`).
+    pub fn jit(&mut self) -> (Option<&mut Jit>, u64) {
+        (self.jit.as_mut(), self.epoch)
+    }
+
+    /// `f` on `words` (kept in the arena, `ArenaWords`) by compiled code: its result as a word and
     /// as a value, or its demand; `None` when compiled code hands the part over, and the
     /// caller asks the interpreter (`interpret`), as `call` would.
     pub fn call_words(
@@ -128,6 +136,7 @@ impl<'p> PartialEvaluator<'p> {
     #[cold]
     fn compile(&mut self, deadline: Option<Instant>) {
         self.compiled = true;
+        self.epoch += 1;
         let deadline = deadline.map(|d| compile_deadline(Instant::now(), d));
         self.jit = Jit::narrowing(self.program, deadline).ok();
     }

@@ -5,7 +5,8 @@
 //! it looked at (§5 of Bulwahn's "The New Quickcheck for Isabelle"; Lazy SmallCheck).
 //!
 //! Map: `tester` (the registry row), `search` (refinement, depth first, over one type
-//! instance and size), `assignment` (the partial values: slots, alternatives by size),
+//! instance and size), `assignment` (the partial values: slots, alternatives by size), `arena_words`
+//! (the same partial values kept as words in compiled code's arena, refined in place),
 //! `evaluator` (a part on a partial case: the interpreter, or code compiled for partial
 //! words, `codegen::Jit::narrowing`).
 //!
@@ -13,6 +14,7 @@
 //! interpreter (`lang::interp::partial`) and compiled code (`codegen::holes`) share, and everything around a search (sizes, instances,
 //! limits, re-checks, reports), which is `quickcheck::driver`'s, as for every tester.
 
+mod arena_words;
 mod assignment;
 mod evaluator;
 mod quantified;

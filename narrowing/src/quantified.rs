@@ -179,10 +179,10 @@ impl Narrowing<'_> {
         w.res.refinements = w.res.refinements.map(|r| r + 1);
         let mut cut = (truncated && b > 0).then_some(Why::Bound(var));
         let (slot, len) = (d.hole.id, self.slots.len());
-        for alt in &alts {
-            self.slots.fill(slot, alt);
+        for alt in alts.iter() {
+            self.fill(slot, alt);
             let r = self.solve(b, of_var, quant, w);
-            self.slots.reopen(slot, len);
+            self.reopen(slot, len);
             match (exists, r) {
                 (_, r @ (Verdict::Need(_) | Verdict::Stop(_))) => return r,
                 (false, Verdict::False) => return Verdict::False,
@@ -372,7 +372,7 @@ impl Narrowing<'_> {
         }
         for (v, x) in outer.iter().enumerate() {
             if let (Some(x), Some(root)) = (x, self.roots[v]) {
-                self.slots.fill(root, &crate::assignment::Alternative::Known(x.clone()));
+                self.fill(root, &crate::assignment::Alternative::Known(x.clone()));
             }
         }
         let v = self.solve(0, of_var, quant, &mut w);

@@ -11,6 +11,7 @@
 //! is one for every value of those holes: its smallest completion is re-checked by the
 //! reference interpreter like every tester's.
 
+use crate::arena_words::ArenaWords;
 use crate::assignment::{Alternative, Assignment, RefineError};
 use crate::evaluator::PartialEvaluator;
 use codegen::Word;
@@ -22,6 +23,7 @@ use quickcheck::program::{PartRef, Schedule, Step};
 use quickcheck::runner::Stop;
 use quickcheck::testers::{End, Search, Setup, SizeResult};
 use quickcheck::Engine;
+use std::rc::Rc;
 use std::time::Instant;
 
 /// Fuel and depth for one part on one partial case (as the other testers' cases).
@@ -48,7 +50,7 @@ pub(crate) enum Case {
 /// One refined hole on the search path: its alternatives and the next to try.
 struct Frame {
     slot: u32,
-    alts: Vec<Alternative>,
+    alts: Rc<[Alternative]>,
     next: usize,
     /// The number of slots before the hole was filled (its fields' slots come after).
     len: usize,
@@ -60,6 +62,12 @@ pub struct Narrowing<'c> {
     /// The interpreter, or compiled code for partial words, as the run's engine says.
     pub(crate) eval: PartialEvaluator<'c>,
     pub(crate) slots: Assignment<'c>,
+    /// The slots' partial values as words in compiled code's arena.
+    words: ArenaWords,
+    /// The variables' words during a case (bindings add theirs).
+    case_words: Vec<Word>,
+    /// Which variables are known during a case (a buffer kept between cases).
+    known: Vec<bool>,
     /// The root slot of each generated variable, by variable.
     pub(crate) roots: Vec<Option<u32>>,
     pub(crate) limits: Limits,
@@ -93,6 +101,9 @@ impl<'c> Narrowing<'c> {
             sched: Schedule::of(c),
             eval: PartialEvaluator::new(&c.program, engine),
             slots: Assignment::new(&c.program),
+            words: ArenaWords::default(),
+            case_words: Vec::new(),
+            known: Vec::new(),
             roots: vec![None; c.vars.len()],
             limits: Limits { fuel: CASE_FUEL, max_depth: CASE_DEPTH, deadline: Some(deadline) },
             exhausted: false,
@@ -104,18 +115,50 @@ impl<'c> Narrowing<'c> {
     /// Evaluates the schedule's steps on the current partial assignment, `depth` holes deep
     /// in the search.
     pub(crate) fn case(&mut self, depth: usize) -> Result<Case, EvalError> {
+        // On compiled code every part runs on the variables' words kept in the arena
+        // (`ArenaWords`); what the parts allocate is freed after the case, leaving the
+        // kept words. Interpreter values are built only for a part compiled code hands over.
+        let (jit, epoch) = self.eval.begin_case(&self.limits);
+        let mut mark = None;
+        let mut on_words = false;
+        if let Some(jit) = jit {
+            if let Some(ws) = self.words.words(&self.slots, &self.roots, jit, epoch) {
+                self.case_words.clear();
+                self.case_words.extend_from_slice(ws);
+                on_words = true;
+                mark = Some(jit.mark());
+            }
+        }
+        let r = self.case_parts(depth, on_words);
+        if let (Some(m), (Some(jit), e)) = (mark, self.eval.jit()) {
+            if e == epoch {
+                jit.release(m);
+            }
+        }
+        r
+    }
+
+    fn case_parts(&mut self, depth: usize, mut on_words: bool) -> Result<Case, EvalError> {
         let c = self.c;
-        // On compiled code the variables are built as words once per case, straight from
-        // the slots, and every part runs on them; interpreter values are built only for a
-        // part compiled code hands over.
-        let mut words: Option<Vec<Word>> = self.eval.begin_case(&self.limits).and_then(|jit| {
-            self.roots.iter().map(|r| r.map_or(Ok(0), |s| self.slots.encode(s, jit))).collect::<Result<_, _>>().ok()
-        });
         // Which variables are known (generated, or computed by a binding), and their values
         // once built.
-        let mut known: Vec<bool> = self.roots.iter().map(Option::is_some).collect();
-        let mut vals: Vec<Option<Value>> = vec![None; known.len()];
-        if words.is_none() {
+        let mut known: Vec<bool> = std::mem::take(&mut self.known);
+        known.clear();
+        known.extend(self.roots.iter().map(Option::is_some));
+        let r = self.case_steps(c, depth, &mut on_words, &mut known);
+        self.known = known;
+        r
+    }
+
+    fn case_steps(
+        &mut self,
+        c: &Conjecture,
+        depth: usize,
+        on_words: &mut bool,
+        known: &mut [bool],
+    ) -> Result<Case, EvalError> {
+        let mut vals: Vec<Option<Value>> = Vec::new();
+        if !*on_words {
             vals = self.roots.iter().map(|r| r.map(|s| self.slots.value(s))).collect();
         }
         let mut demand: Option<Demand> = None;
@@ -139,25 +182,27 @@ impl<'c> Narrowing<'c> {
             if uses.iter().any(|v| !known[*v]) {
                 continue;
             }
-            let r = match words.as_deref().and_then(|ws| self.eval.call_words(fun, ws, &self.limits)) {
+            let on_compiled = if *on_words { self.eval.call_words(fun, &self.case_words, &self.limits) } else { None };
+            let r = match on_compiled {
                 Some(r) => r.map(|(w, v)| {
-                    if let (Err(var), Some(ws)) = (part, words.as_mut()) {
-                        ws[var] = w;
+                    if let Err(var) = part {
+                        self.case_words[var] = w;
                     }
                     v
                 }),
                 None => {
+                    vals.resize(self.roots.len(), None);
                     for (v, r) in self.roots.iter().enumerate() {
                         if let (Some(s), None) = (r, &vals[v]) {
                             vals[v] = Some(self.slots.value(*s));
                         }
                     }
                     let args = vals.iter().map(|v| v.clone().unwrap_or(Value::Bool(false))).collect();
-                    if words.is_some() {
+                    if *on_words {
                         if part.is_err() {
                             // A binding computed here has no word: the rest of the case
                             // runs on values.
-                            words = None;
+                            *on_words = false;
                         }
                         self.eval.interpret(fun, args, &self.limits)
                     } else {
@@ -170,6 +215,7 @@ impl<'c> Narrowing<'c> {
                     demand.get_or_insert(d);
                 }
                 (Err(var), Ok(v)) => {
+                    vals.resize(self.roots.len(), None);
                     vals[var] = Some(v);
                     known[var] = true;
                 }
@@ -202,10 +248,26 @@ impl<'c> Narrowing<'c> {
         })
     }
 
+    /// Fills open `slot` with `alt`, in the slots and in the words kept for compiled code.
+    pub(crate) fn fill(&mut self, slot: u32, alt: &Alternative) {
+        self.slots.fill(slot, alt);
+        let (jit, epoch) = self.eval.jit();
+        self.words.filled(&self.slots, slot, jit, epoch);
+    }
+
+    /// Opens `slot` again, dropping the slots from `len` on (`Assignment::reopen`), in the
+    /// slots and in the words kept for compiled code.
+    pub(crate) fn reopen(&mut self, slot: u32, len: usize) {
+        self.slots.reopen(slot, len);
+        let (jit, epoch) = self.eval.jit();
+        self.words.reopened(slot, jit, epoch);
+    }
+
     /// Opens a hole of budget `budget` for every generated variable; `false` when one has
     /// no value at this budget.
     pub(crate) fn open_roots(&mut self, budget: u64) -> bool {
         self.slots.clear();
+        self.words.clear();
         self.roots = vec![None; self.c.vars.len()];
         for v in self.sched.generated() {
             let ty = self.c.vars[v].ty.clone();
@@ -305,7 +367,7 @@ impl<'c> Narrowing<'c> {
                     if let Some(first) = alts.first() {
                         res.refinements = res.refinements.map(|r| r + 1);
                         let len = self.slots.len();
-                        self.slots.fill(slot, first);
+                        self.fill(slot, first);
                         path.push(Frame { slot, alts, next: 1, len });
                         continue;
                     }
@@ -318,11 +380,11 @@ impl<'c> Narrowing<'c> {
                     self.exhausted = !self.slots.truncated;
                     return res;
                 };
-                self.slots.reopen(f.slot, f.len);
+                self.reopen(f.slot, f.len);
                 if f.next < f.alts.len() {
-                    let alt = f.alts[f.next].clone();
+                    let (alts, next) = (f.alts.clone(), f.next);
                     f.next += 1;
-                    self.slots.fill(f.slot, &alt);
+                    self.fill(f.slot, &alts[next]);
                     // What was decided with this hole's previous alternative is undone.
                     let changed = path.len() - 1;
                     self.held.iter_mut().filter(|h| h.is_some_and(|d| d > changed)).for_each(|h| *h = None);

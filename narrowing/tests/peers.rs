@@ -7,11 +7,11 @@
 mod workloads;
 
 use narrowing::NarrowingTester;
-use workloads::{conjecture, run_size, DEPTH_5, LSC_B, LSC_C};
+use workloads::{conjecture, run_size, DEPTH_5, LSC_B_CASES, LSC_C_CASES};
 
 #[test]
 fn no_more_partial_cases_than_lazy_smallcheck() {
-    for (lemma, lsc) in [("sorted_insort", LSC_B.0), ("ordered_ins", LSC_C.0)] {
+    for (lemma, lsc) in [("sorted_insort", LSC_B_CASES), ("ordered_ins", LSC_C_CASES)] {
         let r = run_size(&NarrowingTester, &conjecture(lemma), DEPTH_5);
         eprintln!("{lemma}: {} partial cases, {:?} refinements (Lazy SmallCheck: {lsc})", r.tests, r.refinements);
         assert!(r.tests <= lsc, "{lemma}: {} partial cases, Lazy SmallCheck needs {lsc}", r.tests);

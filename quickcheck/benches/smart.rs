@@ -332,13 +332,7 @@ fn build_lsc() -> Result<PathBuf, String> {
 /// One run of Lazy SmallCheck on `workload`: the partial cases it reports and the seconds it
 /// measured around its check.
 fn lsc_run(lsc: &Path, workload: &str) -> (u64, f64) {
-    let out = Command::new(lsc).args([workload, LSC_DEPTH]).output().expect("Lazy SmallCheck runs");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success() && text.starts_with("OK"), "Lazy SmallCheck on {workload}: {text}");
-    let number_after = |key: &str| text.split(key).nth(1).and_then(|r| r.split_whitespace().next());
-    let cases = number_after("required ").and_then(|n| n.parse().ok()).expect("LSC reports its cases");
-    let seconds = number_after("internal_s=").and_then(|n| n.parse().ok()).expect("LSC reports its time");
-    (cases, seconds)
+    ghc::lazy_smallcheck_run(lsc, workload, LSC_DEPTH)
 }
 
 /// Medians of `PROCESS_RUNS` interleaved wall times of `a` and `b`, so that both see the

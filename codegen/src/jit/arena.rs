@@ -199,6 +199,21 @@ impl Jit {
         crate::holes::hole_word(h).ok_or(JitOutcome::Overflow)
     }
 
+    /// Overwrites field `field` of `cell`, a constructor cell built in this arena (by
+    /// `ctor_word`) and not released since: narrowing keeps a partial value's cells from
+    /// one case to the next and refines a hole by writing its refinement into the field
+    /// that held it. `false`, writing nothing, when that field is not a word of the arena
+    /// below its fill level.
+    pub fn set_field(&mut self, cell: Word, field: usize, w: Word) -> bool {
+        let start = self.arena.as_ptr() as u64;
+        let addr = cell.wrapping_add(8 * (1 + field as u64));
+        if cell < start || !cell.is_multiple_of(8) || addr.saturating_add(8) > self.ctx.heap {
+            return false;
+        }
+        self.arena[((addr - start) / 8) as usize] = w;
+        true
+    }
+
     /// Reads a word of type `ty` back as an interpreter value (`NotSupported` for functions).
     pub fn value_of(&self, w: Word, ty: &Ty) -> Result<Value, JitOutcome> {
         layout::value_of(&self.prog, w, ty, self.ctx.partial)
