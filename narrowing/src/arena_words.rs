@@ -21,6 +21,7 @@ use crate::assignment::{add_suc, Assignment, Shape};
 use codegen::{ArenaMark, Jit, JitOutcome, Word};
 use lang::interp::Hole;
 use smallvec::SmallVec;
+use std::ops::Range;
 
 /// Where a slot's word is kept.
 #[derive(Clone, Copy, Debug)]
@@ -67,7 +68,6 @@ impl ArenaWords {
             self.vars.clear();
             self.vars.resize(roots.len(), 0);
             self.locs.clear();
-            self.locs.resize(slots.len(), (Loc::Var(0), 0));
             for (v, root) in roots.iter().enumerate() {
                 if let Some(r) = root {
                     self.vars[v] = self.encode(slots, *r, Loc::Var(v), 0, jit).ok()?;
@@ -87,12 +87,41 @@ impl ArenaWords {
             return;
         };
         self.marks.push(Some(jit.mark()));
-        self.locs.resize(slots.len(), (Loc::Var(0), 0));
         let (loc, suc) = self.locs[slot as usize];
-        match self.encode(slots, slot, loc, suc, jit) {
+        // A refinement's fields, or the slot under its `Suc`, are new open slots.
+        let w = match slots.shape(slot) {
+            Some(Shape::Ctor(tag, fields)) => self.open_cell(tag, fields, jit),
+            Some(Shape::Suc(next)) => {
+                self.set_loc(next, loc, suc + 1);
+                jit.hole_word(Hole { id: next, suc: suc + 1 })
+            }
+            _ => self.encode(slots, slot, loc, suc, jit),
+        };
+        match w {
             Ok(w) if self.store(loc, w, jit) => {}
             _ => self.built = None,
         }
+    }
+
+    /// A cell of constructor `tag` whose fields are the open slots `fields`.
+    fn open_cell(&mut self, tag: u32, fields: Range<u32>, jit: &mut Jit) -> Result<Word, JitOutcome> {
+        let mut words: SmallVec<[Word; 8]> = SmallVec::new();
+        for f in fields.clone() {
+            words.push(jit.hole_word(Hole::new(f))?);
+        }
+        let cell = jit.ctor_word(tag, &words)?;
+        for (i, f) in fields.enumerate() {
+            self.set_loc(f, Loc::Field { cell, field: i }, 0);
+        }
+        Ok(cell)
+    }
+
+    fn set_loc(&mut self, slot: u32, loc: Loc, suc: u32) {
+        let i = slot as usize;
+        if i >= self.locs.len() {
+            self.locs.resize(i + 1, (Loc::Var(0), 0));
+        }
+        self.locs[i] = (loc, suc);
     }
 
     /// `slot` was just opened again (`Assignment::reopen`): the hole is back.
@@ -123,7 +152,7 @@ impl ArenaWords {
     /// The word of the tree rooted at `slot`, whose word is kept at `loc` with `suc`
     /// `Suc`s above it, built in `jit`'s arena; records where each slot's word is kept.
     fn encode(&mut self, slots: &Assignment, slot: u32, loc: Loc, suc: u32, jit: &mut Jit) -> Result<Word, JitOutcome> {
-        self.locs[slot as usize] = (loc, suc);
+        self.set_loc(slot, loc, suc);
         match slots.shape(slot).ok_or(JitOutcome::NotSupported)? {
             Shape::Open => jit.hole_word(Hole { id: slot, suc }),
             Shape::Suc(next) => self.encode(slots, next, loc, suc + 1, jit),

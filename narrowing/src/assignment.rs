@@ -71,6 +71,9 @@ pub enum Alternative {
     Known(Value),
 }
 
+/// The index of `nat` in `Assignment::types`, which starts with it.
+const NAT: u32 = 0;
+
 /// The alternatives of a kind of slot, and whether they leave values out; or why there
 /// are none.
 type Refinement = Result<(Rc<[Alternative]>, bool), RefineError>;
@@ -113,8 +116,8 @@ impl<'p> Assignment<'p> {
             slots: Vec::new(),
             spaces: Spaces::new(program),
             inhabited: HashMap::new(),
-            types: Vec::new(),
-            type_ids: FxHashMap::default(),
+            types: vec![Ty::Nat],
+            type_ids: [(Ty::Nat, NAT)].into_iter().collect(),
             alternatives: FxHashMap::default(),
             truncated: false,
             peak: 0,
@@ -181,10 +184,7 @@ impl<'p> Assignment<'p> {
                 }
                 Fill::Ctor { tag: *tag, first, len: fields.len() as u32 }
             }
-            Alternative::Suc(b) => {
-                let nat = self.type_id(&Ty::Nat);
-                Fill::Suc(self.open_in(nat, *b, root))
-            }
+            Alternative::Suc(b) => Fill::Suc(self.open_in(NAT, *b, root)),
             Alternative::Known(v) => Fill::Known(v.clone()),
         };
         self.slots[slot as usize].fill = fill;

@@ -16,7 +16,7 @@ use crate::assignment::{Alternative, Assignment, RefineError};
 use crate::evaluator::PartialEvaluator;
 use codegen::Word;
 use lang::core::conjecture::Conjecture;
-use lang::core::ir::Undef;
+use lang::core::ir::{FunId, Undef};
 use lang::interp::{first_hole, Demand, EvalError, Limits, Value};
 use quickcheck::driver::Turn;
 use quickcheck::program::{PartRef, Schedule, Step};
@@ -47,6 +47,46 @@ pub(crate) enum Case {
     Need(Demand),
 }
 
+/// A step of the schedule that runs a function on a partial case, prepared once.
+pub(crate) struct CaseStep {
+    /// Its index in the schedule (`held` is by schedule step).
+    index: usize,
+    fun: FunId,
+    /// The premise or conclusion it checks, or the variable it binds.
+    part: Result<PartRef, usize>,
+    /// The variables other steps bind that it reads: it waits while one is unknown.
+    bound_uses: Vec<usize>,
+}
+
+/// The steps of `sched` that run a function, in order.
+fn case_steps(c: &Conjecture, sched: &Schedule) -> Vec<CaseStep> {
+    let bound: Vec<usize> = sched
+        .steps
+        .iter()
+        .filter_map(|s| match s {
+            Step::Bind { var, .. } => Some(*var),
+            _ => None,
+        })
+        .collect();
+    let mut out = Vec::new();
+    for (index, step) in sched.steps.iter().enumerate() {
+        let (fun, uses, part) = match *step {
+            Step::Gen(_) => continue,
+            Step::Bind { var, premise } => {
+                let Some(b) = &c.premises[premise].binding else { continue };
+                (b.fun, &b.uses, Err(var))
+            }
+            Step::Check(p) => {
+                let part = quickcheck::case::part(c, p);
+                (part.fun, &part.uses, Ok(p))
+            }
+        };
+        let bound_uses = uses.iter().copied().filter(|v| bound.contains(v)).collect();
+        out.push(CaseStep { index, fun, part, bound_uses });
+    }
+    out
+}
+
 /// One refined hole on the search path: its alternatives and the next to try.
 struct Frame {
     slot: u32,
@@ -59,6 +99,8 @@ struct Frame {
 pub struct Narrowing<'c> {
     pub(crate) c: &'c Conjecture,
     pub(crate) sched: Schedule,
+    /// The schedule's steps that run a function.
+    steps: Vec<CaseStep>,
     /// The interpreter, or compiled code for partial words, as the run's engine says.
     pub(crate) eval: PartialEvaluator<'c>,
     pub(crate) slots: Assignment<'c>,
@@ -99,6 +141,7 @@ impl<'c> Narrowing<'c> {
         Narrowing {
             c,
             sched: Schedule::of(c),
+            steps: case_steps(c, &Schedule::of(c)),
             eval: PartialEvaluator::new(&c.program, engine),
             slots: Assignment::new(&c.program),
             words: ArenaWords::default(),
@@ -139,47 +182,30 @@ impl<'c> Narrowing<'c> {
     }
 
     fn case_parts(&mut self, depth: usize, mut on_words: bool) -> Result<Case, EvalError> {
-        let c = self.c;
         // Which variables are known (generated, or computed by a binding), and their values
         // once built.
         let mut known: Vec<bool> = std::mem::take(&mut self.known);
         known.clear();
         known.extend(self.roots.iter().map(Option::is_some));
-        let r = self.case_steps(c, depth, &mut on_words, &mut known);
+        let r = self.case_steps(depth, &mut on_words, &mut known);
         self.known = known;
         r
     }
 
-    fn case_steps(
-        &mut self,
-        c: &Conjecture,
-        depth: usize,
-        on_words: &mut bool,
-        known: &mut [bool],
-    ) -> Result<Case, EvalError> {
+    fn case_steps(&mut self, depth: usize, on_words: &mut bool, known: &mut [bool]) -> Result<Case, EvalError> {
         let mut vals: Vec<Option<Value>> = Vec::new();
         if !*on_words {
             vals = self.roots.iter().map(|r| r.map(|s| self.slots.value(s))).collect();
         }
         let mut demand: Option<Demand> = None;
         let mut taint: Option<Undef> = None;
-        for (i, step) in self.sched.steps.iter().enumerate() {
+        for k in 0..self.steps.len() {
+            let CaseStep { index: i, fun, part, ref bound_uses } = self.steps[k];
             if self.held[i].is_some() {
                 continue;
             }
-            let (fun, uses, part) = match *step {
-                Step::Gen(_) => continue,
-                Step::Bind { var, premise } => {
-                    let Some(b) = &c.premises[premise].binding else { continue };
-                    (b.fun, &b.uses, Err(var))
-                }
-                Step::Check(p) => {
-                    let part = quickcheck::case::part(c, p);
-                    (part.fun, &part.uses, Ok(p))
-                }
-            };
             // A part reading a variable whose binding needed a hole waits for that hole.
-            if uses.iter().any(|v| !known[*v]) {
+            if bound_uses.iter().any(|v| !known[*v]) {
                 continue;
             }
             let on_compiled = if *on_words { self.eval.call_words(fun, &self.case_words, &self.limits) } else { None };
