@@ -76,7 +76,9 @@ fn check_definitions(c: &mut Checker, commands: &[ast::Command], theory: &str) -
             _ => c.command(cmd),
         };
         if result.is_err() || matches!(cmd.kind, ast::CommandKind::Unparsed { .. }) {
-            record_failure(&mut c.scope, cmd, c.src, Some(theory));
+            record_failure(c, cmd, Some(theory));
+        } else {
+            record_success(c, cmd);
         }
         errors.extend(result.err());
     }
@@ -92,15 +94,71 @@ fn line_of(text: &str, span: Span) -> usize {
 /// Records in `scope` what a command that failed would have defined (`theory`: the imported
 /// theory it is in, `None` for the checked file): its constants, or, when they cannot be
 /// told, that later names are unknowable.
-fn record_failure(scope: &mut scope::Scope, cmd: &ast::Command, text: &str, theory: Option<&str>) {
+fn record_failure(c: &mut Checker, cmd: &ast::Command, theory: Option<&str>) {
     use ast::CommandKind as K;
-    let line = line_of(text, cmd.span);
+    let line = line_of(c.src, cmd.span);
     let (place, span) = match theory {
         Some(t) => (format!("in the imported theory `{t}` (line {line})"), None),
         None => (format!("(line {line})"), Some(cmd.span)),
     };
+    let types = defined_types(cmd);
+    for t in &types {
+        // An imported type (not one of the theory's own) is hidden by the failure.
+        if (c.env.types.contains_key(*t) || c.env.shadows.contains_key(*t)) && !c.types_here.contains(*t) {
+            c.scope.hidden_types.insert(Arc::from(*t));
+        }
+        c.scope.fail_type(t, scope::Failure { what: format!("the definition of `{t}` {place} failed"), span });
+    }
+    match defined_names(cmd) {
+        Some(names) => {
+            for n in names {
+                let own = c.defined_here.contains_key(n.as_str()) || c.ctors_here.contains(n.as_str());
+                if c.env.names.contains_key(n.as_str()) && !own {
+                    c.scope.hidden.insert(Arc::from(n.as_str()));
+                }
+                let what = format!("the definition of `{n}` {place} failed");
+                c.scope.fail(&n, scope::Failure { what, span });
+            }
+        }
+        None => {
+            let keyword = match &cmd.kind {
+                K::Unsupported(k) | K::Unparsed { keyword: k, .. } => k.name.as_str(),
+                _ => "a definition",
+            };
+            let what = format!("`{keyword}` {place} could not be read, so what it defines is unknown");
+            c.scope.fail_opaque(scope::Failure { what, span });
+        }
+    }
+}
+
+/// Records that `cmd` succeeded: what it defines is no longer hidden by an earlier failure.
+fn record_success(c: &mut Checker, cmd: &ast::Command) {
+    if c.scope.hidden.is_empty() && c.scope.hidden_types.is_empty() {
+        return;
+    }
+    for t in defined_types(cmd) {
+        c.scope.hidden_types.remove(t);
+    }
+    for n in defined_names(cmd).unwrap_or_default() {
+        c.scope.hidden.remove(n.as_str());
+    }
+}
+
+/// The types `cmd` defines.
+fn defined_types(cmd: &ast::Command) -> Vec<&str> {
+    use ast::CommandKind as K;
+    match &cmd.kind {
+        K::Datatype(decls) => decls.iter().map(|d| d.name.name.as_str()).collect(),
+        K::TypeSynonym { name, .. } => vec![name.name.as_str()],
+        _ => Vec::new(),
+    }
+}
+
+/// The constants, constructors and selectors `cmd` defines; `None` when they cannot be told.
+fn defined_names(cmd: &ast::Command) -> Option<Vec<String>> {
+    use ast::CommandKind as K;
     let named = |names: &mut dyn Iterator<Item = &ast::Ident>| names.map(|n| n.name.clone()).collect::<Vec<_>>();
-    let names: Option<Vec<String>> = match &cmd.kind {
+    match &cmd.kind {
         K::Datatype(decls) => Some(named(&mut decls.iter().flat_map(|d| {
             d.ctors
                 .iter()
@@ -113,30 +171,6 @@ fn record_failure(scope: &mut scope::Scope, cmd: &ast::Command, text: &str, theo
         K::TypeSynonym { .. } | K::Lemma(_) | K::Value(_) | K::Quickcheck(_) => Some(Vec::new()),
         K::QuickcheckParams(_) | K::Declare(_) | K::Proof | K::Text | K::Ignored(_) | K::Skipped(_) => Some(Vec::new()),
         K::Unsupported(_) => None,
-    };
-    let types: Vec<&str> = match &cmd.kind {
-        K::Datatype(decls) => decls.iter().map(|d| d.name.name.as_str()).collect(),
-        K::TypeSynonym { name, .. } => vec![name.name.as_str()],
-        _ => Vec::new(),
-    };
-    for t in types {
-        scope.fail_type(t, scope::Failure { what: format!("the definition of `{t}` {place} failed"), span });
-    }
-    match names {
-        Some(names) => {
-            for n in names {
-                let what = format!("the definition of `{n}` {place} failed");
-                scope.fail(&n, scope::Failure { what, span });
-            }
-        }
-        None => {
-            let keyword = match &cmd.kind {
-                K::Unsupported(k) | K::Unparsed { keyword: k, .. } => k.name.as_str(),
-                _ => "a definition",
-            };
-            let what = format!("`{keyword}` {place} could not be read, so what it defines is unknown");
-            scope.fail_opaque(scope::Failure { what, span });
-        }
     }
 }
 
@@ -187,6 +221,7 @@ pub(super) fn check_theory(text: &str, loader: &dyn imports::TheoryLoader, teste
     for l in &imports.loaded {
         let mut c = Checker::new(env, prelude_names.clone(), &l.text);
         c.scope = scope;
+        c.theory = Arc::from(l.name.as_str());
         let mut errors = l.errors.clone();
         errors.extend(check_definitions(&mut c, &l.theory.commands, &l.name));
         errors.extend(c.diagnostics.drain(..).filter(|d| d.severity == Severity::Error));
@@ -207,6 +242,7 @@ pub(super) fn check_theory(text: &str, loader: &dyn imports::TheoryLoader, teste
     }
     let mut c = Checker::new(env, prelude_names, text);
     c.scope = scope;
+    c.theory = Arc::from(parsed.theory.name.name.as_str());
     let mut items: Vec<Item> = Vec::new();
     // The items of the lemma that quickcheck commands attach to (one per proposition):
     // Some(None) after a lemma that had an error (its quickchecks are skipped silently).
@@ -327,12 +363,17 @@ pub(super) fn check_theory(text: &str, loader: &dyn imports::TheoryLoader, teste
                 if keyword.name != "quickcheck" {
                     last_lemma = None;
                 }
-                record_failure(&mut c.scope, cmd, text, None);
+                record_failure(&mut c, cmd, None);
                 Ok(())
             }
             _ => {
                 last_lemma = None;
-                c.command(cmd).inspect_err(|_| record_failure(&mut c.scope, cmd, text, None))
+                let r = c.command(cmd);
+                match &r {
+                    Err(_) => record_failure(&mut c, cmd, None),
+                    Ok(()) => record_success(&mut c, cmd),
+                }
+                r
             }
         };
         if let Err(d) = result {

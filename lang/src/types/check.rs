@@ -27,6 +27,14 @@ pub struct Checker<'s> {
     /// Constants defined by this file so far, with where: a second definition of one is an
     /// error (a definition may shadow the prelude's, as a theory may shadow an import's).
     pub defined_here: HashMap<Arc<str>, Span>,
+    /// Types defined by this file so far (as written): a second definition of one is an
+    /// error; one of an imported type's name hides it (`Env::shadows`).
+    pub types_here: HashSet<Arc<str>>,
+    /// Constructors defined by this file so far (with `defined_here`, the names that are
+    /// the theory's own rather than imported).
+    pub ctors_here: HashSet<Arc<str>>,
+    /// The theory's name, which qualifies the name of a type that hides an imported one.
+    pub theory: Arc<str>,
     /// Warnings found so far (errors travel as `Err`).
     pub warnings: Vec<Diagnostic>,
     /// What names that are not defined mean: imported Isabelle constants, failed definitions.
@@ -43,6 +51,9 @@ impl<'s> Checker<'s> {
             lemmas: Vec::new(),
             values: Vec::new(),
             defined_here: HashMap::new(),
+            types_here: HashSet::new(),
+            ctors_here: HashSet::new(),
+            theory: Arc::from(""),
             warnings: Vec::new(),
             scope: Scope::default(),
         }
@@ -72,8 +83,30 @@ impl<'s> Checker<'s> {
                 let names = ctors.clone().map(|c| c.name.name.as_str());
                 let selectors =
                     ctors.flat_map(|c| &c.args).filter_map(|a| a.selector.as_ref()).map(|s| s.name.as_str());
-                let saved = self.env.save(types, names.chain(selectors));
-                self.datatypes(decls).inspect_err(|_| self.env.restore(saved))
+                // A type that hides an imported one is saved under its qualified name too.
+                let hiding: Vec<String> =
+                    decls.iter().filter_map(|d| self.fresh_type_name(&d.name).ok()).map(|n| n.to_string()).collect();
+                let saved = self.env.save(types.chain(hiding.iter().map(String::as_str)), names.chain(selectors));
+                let new_here: Vec<Arc<str>> = decls
+                    .iter()
+                    .map(|d| Arc::from(d.name.name.as_str()))
+                    .filter(|n| !self.types_here.contains(n))
+                    .collect();
+                let new_ctors: Vec<Arc<str>> = decls
+                    .iter()
+                    .flat_map(|d| &d.ctors)
+                    .map(|c| Arc::from(c.name.name.as_str()))
+                    .filter(|n| !self.ctors_here.contains(n))
+                    .collect();
+                self.datatypes(decls).inspect_err(|_| {
+                    self.env.restore(saved);
+                    new_here.iter().for_each(|n| {
+                        self.types_here.remove(n);
+                    });
+                    new_ctors.iter().for_each(|n| {
+                        self.ctors_here.remove(n);
+                    });
+                })
             }
             C::TypeSynonym { params, name, rhs } => self.synonym(params, name, rhs),
             C::Fun { consts, equations, .. } => self.fun_group(consts, equations, cmd.span),
@@ -133,16 +166,34 @@ impl<'s> Checker<'s> {
         }
     }
 
-    fn check_fresh_type(&self, name: &ast::Ident) -> R<()> {
-        if self.env.types.contains_key(name.name.as_str()) {
-            return Err(Diagnostic::error(name.span, format!("type `{}` is already defined", name.name))
-                .with_label("choose another name"));
+    /// The name a new type `name` gets in `Env::types`: as written, or, when that names an
+    /// imported type (the prelude's `list`, `option`), qualified by the theory's name
+    /// (`mylist.list`), as Isabelle names a theory's type that hides an imported one.
+    fn fresh_type_name(&self, name: &ast::Ident) -> R<Arc<str>> {
+        let written = name.name.as_str();
+        let taken = |n: &str| self.env.types.contains_key(n) || self.env.shadows.contains_key(n);
+        let hides = !self.types_here.contains(written) && self.prelude.is_some() && !self.theory.is_empty();
+        let internal: Arc<str> = match taken(written) {
+            false => Arc::from(written),
+            true if hides => Arc::from(format!("{}.{written}", self.theory)),
+            true => return Err(already_defined_type(name)),
+        };
+        if internal.as_ref() != written && self.env.types.contains_key(internal.as_ref()) {
+            return Err(already_defined_type(name));
         }
-        Ok(())
+        Ok(internal)
+    }
+
+    /// Records that type `written` of this file is `internal` in `Env::types`.
+    fn defined_type(&mut self, written: &str, internal: &Arc<str>) {
+        self.types_here.insert(Arc::from(written));
+        if internal.as_ref() != written {
+            self.env.shadows.insert(Arc::from(written), internal.clone());
+        }
     }
 
     fn synonym(&mut self, params: &[ast::Ident], name: &ast::Ident, rhs: &ast::Type) -> R<()> {
-        self.check_fresh_type(name)?;
+        let internal = self.fresh_type_name(name)?;
         check_distinct(params.iter())?;
         let mut e = self.elab(Mode::Closed);
         for p in params {
@@ -155,7 +206,8 @@ impl<'s> Checker<'s> {
         let names: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
         check_type_params(&e, &ty, &names, rhs.span, &name.name)?;
         let params = params.iter().map(|p| Arc::from(p.name.as_str())).collect();
-        self.env.types.insert(Arc::from(name.name.as_str()), TypeRef::Synonym(params, ty));
+        self.env.types.insert(internal.clone(), TypeRef::Synonym(params, ty));
+        self.defined_type(&name.name, &internal);
         Ok(())
     }
 
@@ -166,13 +218,17 @@ impl<'s> Checker<'s> {
         let mut ids = Vec::new();
         let first = self.env.datas.len() as u32;
         let group: Vec<DataIdx> = (first..first + decls.len() as u32).map(DataIdx).collect();
+        // The group's names in `Env::types` (converted field types name them so).
+        let mut internal: Vec<Arc<str>> = Vec::new();
         for d in decls {
-            self.check_fresh_type(&d.name)?;
+            let name = self.fresh_type_name(&d.name)?;
             check_distinct(d.params.iter().map(|p| &p.name))?;
             let params: Vec<Arc<str>> = d.params.iter().map(|p| Arc::from(p.name.name.as_str())).collect();
-            let name = Arc::from(d.name.name.as_str());
-            ids.push(self.env.add_data(DataDecl { name, params, ctors: vec![], group: group.clone() }));
+            ids.push(self.env.add_data(DataDecl { name: name.clone(), params, ctors: vec![], group: group.clone() }));
+            self.defined_type(&d.name.name, &name);
+            internal.push(name);
         }
+        let internal: Vec<&str> = internal.iter().map(|n| &**n).collect();
         let mut full = Vec::new();
         for d in decls {
             let mut e = self.elab(Mode::Closed);
@@ -208,10 +264,9 @@ impl<'s> Checker<'s> {
         let mut known: Vec<&str> = Vec::new();
         loop {
             let before = known.len();
-            for (d, ctors) in decls.iter().zip(&full) {
-                let name = d.name.name.as_str();
-                if !known.contains(&name)
-                    && ctors.iter().any(|c| c.fields.iter().all(|f| self.inhabited(f, &names, &known, 0)))
+            for (name, ctors) in internal.iter().zip(&full) {
+                if !known.contains(name)
+                    && ctors.iter().any(|c| c.fields.iter().all(|f| self.inhabited(f, &internal, &known, 0)))
                 {
                     known.push(name);
                 }
@@ -220,7 +275,7 @@ impl<'s> Checker<'s> {
                 break;
             }
         }
-        if let Some(d) = decls.iter().find(|d| !known.contains(&d.name.name.as_str())) {
+        if let Some((d, _)) = decls.iter().zip(&internal).find(|(_, n)| !known.contains(n)) {
             return Err(Diagnostic::error(
                 d.name.span,
                 format!(
@@ -235,6 +290,7 @@ impl<'s> Checker<'s> {
             decl.ctors = ctors;
             for (tag, c) in decl.ctors.iter().enumerate() {
                 self.env.names.insert(c.name.clone(), NameRef::Ctor(*id, tag as u32));
+                self.ctors_here.insert(c.name.clone());
             }
         }
         for (d, id) in decls.iter().zip(ids) {
@@ -1095,4 +1151,8 @@ fn walk_names<'t>(t: &'t ast::Term, f: &mut impl FnMut(&'t ast::Ident)) {
             K::Range { from, to, .. } => stack.extend([&**from, &**to]),
         }
     }
+}
+
+fn already_defined_type(name: &ast::Ident) -> Diagnostic {
+    Diagnostic::error(name.span, format!("type `{}` is already defined", name.name)).with_label("choose another name")
 }

@@ -362,7 +362,14 @@ impl<'e> Elab<'e> {
                     .with_label("wrong number of type arguments")
                 };
                 // A qualified type name (`List.list`) means its base name, as for constants.
-                let written = name.name.as_str();
+                // A name a theory's own type hides means that type; one its failed definition
+                // would have hidden means that failure.
+                if self.scope.hidden_types.contains(name.name.as_str()) {
+                    if let Some(d) = self.scope.failed_type(&name.name, name.span) {
+                        return Err(d);
+                    }
+                }
+                let written = self.env.shadows.get(name.name.as_str()).map_or(name.name.as_str(), |t| &**t);
                 let base = match written.rsplit_once('.') {
                     Some((q, b)) if !q.is_empty() && !b.is_empty() && !self.env.types.contains_key(written) => b,
                     _ => written,
@@ -443,7 +450,9 @@ impl<'e> Elab<'e> {
             let ty = self.group[i].1.clone();
             return Ok(self.mk(TermKind::Const(ConstId(GROUP_BASE + i as u32), vec![]), ty, span));
         }
-        if let Some(r) = self.env.names.get(name) {
+        // An imported name that a failed definition of the theory's own would have hidden
+        // means that failure (`scope.unknown`), not the import; qualified, the import.
+        if let Some(r) = self.env.names.get(name).filter(|_| name != written || !self.scope.hidden.contains(name)) {
             return Ok(self.name_ref_term(*r, span));
         }
         if let Unknown::Error(d) = self.scope.unknown(name, span, self.mode == Mode::Free) {

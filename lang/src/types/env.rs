@@ -33,6 +33,11 @@ pub struct Env {
     pub datas: Vec<Arc<DataDecl>>,
     pub names: HashMap<Arc<str>, NameRef>,
     pub types: HashMap<Arc<str>, TypeRef>,
+    /// Type names a theory's own type hides (Isabelle's `datatype 'a list` in a theory that
+    /// imports Main): the name as written, and the name of the type it now means in `types`
+    /// (`mylist.list`). The hidden type keeps its name, so the notation that builds it
+    /// (`[]`, `x # xs`) and everything checked before still mean it.
+    pub shadows: HashMap<Arc<str>, Arc<str>>,
     pub datatype_names: Arc<HashSet<Arc<str>>>,
     /// Code equations (`[code]` lemmas) of constants that have some.
     pub code: HashMap<ConstId, Arc<CodeEquations>>,
@@ -45,6 +50,7 @@ impl Default for Env {
             datas: Vec::new(),
             names: HashMap::new(),
             types: HashMap::new(),
+            shadows: HashMap::new(),
             datatype_names: Arc::new(HashSet::new()),
             code: HashMap::new(),
         };
@@ -68,6 +74,7 @@ pub struct Saved {
     names: Vec<(Arc<str>, Option<NameRef>)>,
     /// With whether the name was among `datatype_names`.
     types: Vec<(Arc<str>, Option<TypeRef>, bool)>,
+    shadows: Vec<(Arc<str>, Option<Arc<str>>)>,
 }
 
 impl Env {
@@ -87,6 +94,7 @@ impl Env {
                 .into_iter()
                 .map(|t| (Arc::from(t), self.types.get(t).cloned(), self.datatype_names.contains(t)))
                 .collect(),
+            shadows: self.shadows.iter().map(|(k, v)| (k.clone(), Some(v.clone()))).collect(),
         }
     }
 
@@ -99,6 +107,14 @@ impl Env {
                 Some(r) => self.names.insert(name, r),
                 None => self.names.remove(&name),
             };
+        }
+        // The hidden names as they were (a few at most).
+        let before: HashSet<Arc<str>> = saved.shadows.iter().map(|(k, _)| k.clone()).collect();
+        self.shadows.retain(|k, _| before.contains(k));
+        for (name, old) in saved.shadows {
+            if let Some(v) = old {
+                self.shadows.insert(name, v);
+            }
         }
         for (name, old, datatype) in saved.types {
             if !datatype && self.datatype_names.contains(&name) {

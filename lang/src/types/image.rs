@@ -23,7 +23,7 @@ use std::sync::Arc;
 
 /// What opens every image, then the format's version.
 const MAGIC: &[u8] = b"hol-env-image";
-const VERSION: u64 = 1;
+const VERSION: u64 = 2;
 
 /// Why an image could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -423,7 +423,7 @@ struct_image! {
     ConstDef { name, scheme, kind }
     HornClause { locals, args, premises }
     CodeEquations { locals, equations, lemmas }
-    Env { consts, datas, names, types, datatype_names, code }
+    Env { consts, datas, names, types, shadows, datatype_names, code }
 }
 
 impl Image for ConstId {

@@ -19,7 +19,7 @@ use crate::diagnostic::Diagnostic;
 use crate::span::Span;
 use crate::syntax::ast;
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 /// Why something is missing: shown to the user as is.
@@ -49,6 +49,11 @@ pub struct Scope {
     pub failed: HashMap<Arc<str>, Failure>,
     /// Types (datatypes, synonyms) whose definition failed.
     pub failed_types: HashMap<Arc<str>, Failure>,
+    /// Imported names (`rev`, `Nil`) and types (`list`) that a failed definition of the
+    /// theory's own would have hidden: they mean that failure, not the import, until a
+    /// definition of them succeeds (the import is not what the user meant).
+    pub hidden: HashSet<Arc<str>>,
+    pub hidden_types: HashSet<Arc<str>>,
     /// The first failure after which hol cannot know which names exist.
     pub opaque: Option<Failure>,
     /// Constants Isabelle's packages generate for a theory's own commands (`map_bt`,
