@@ -15,6 +15,10 @@ use std::cell::OnceCell;
 use std::collections::BTreeSet;
 use std::rc::Rc;
 
+/// The largest `k` of a head term `n + k` read as `Suc^k n` (larger ones are checked after
+/// `n` is bound, as other head terms are).
+const MAX_SUC_PATTERN: u8 = 64;
+
 /// The compiled form of a `λ`: the values of `captures` are copied into the closure when it
 /// is created; applying it builds a frame of `num_vars` slots (the enclosing function's).
 pub struct LambdaCode {
@@ -505,11 +509,33 @@ impl Compiler<'_, '_> {
                 }
             }
             Expr::Prim(Prim::Suc, args) if args.len() == 1 => Pat::Suc(Box::new(self.pat(&args[0], &Ty::Nat, var_tys))),
+            // `n + 2` (or `2 + n`) at `nat` is `Suc (Suc n)`: checking mode then finds `n`
+            // from the argument (`ev (n + 2)`, as Programming and Proving writes it), where
+            // a check would have to enumerate `n` over all of `nat`.
+            Expr::Prim(Prim::Add(NumTy::Nat), args) if args.len() == 2 => {
+                let small = |e: &Expr| match e {
+                    Expr::Lit(Lit::Nat(n)) => u8::try_from(n).ok().filter(|k| *k <= MAX_SUC_PATTERN).map(i64::from),
+                    _ => None,
+                };
+                match (small(&args[0]), small(&args[1])) {
+                    (_, Some(k)) => self.sucs(k, &args[0], var_tys),
+                    (Some(k), None) => self.sucs(k, &args[1], var_tys),
+                    (None, None) => {
+                        let n = self.expr(e);
+                        self.expr_pat(n, e, ty)
+                    }
+                }
+            }
             _ => {
                 let n = self.expr(e);
                 self.expr_pat(n, e, ty)
             }
         }
+    }
+
+    /// `Suc^k` of head term `e` (a `nat`) as a pattern.
+    fn sucs(&mut self, k: i64, e: &Expr, var_tys: &[Option<Rc<TyInfo>>]) -> Pat {
+        (0..k).fold(self.pat(e, &Ty::Nat, var_tys), |p, _| Pat::Suc(Box::new(p)))
     }
 
     fn expr_pat(&mut self, node: Node, e: &Expr, ty: &Ty) -> Pat {

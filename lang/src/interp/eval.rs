@@ -15,7 +15,7 @@ use super::sets;
 use super::types::TyInfo;
 use super::value::{Closure, Fields, SetValue, Value};
 use super::{EvalError, Limits};
-use crate::core::ir::{FunId, Quant};
+use crate::core::ir::{FunId, PredId, Quant};
 use crate::stack;
 use std::rc::Rc;
 use std::time::Instant;
@@ -42,6 +42,8 @@ pub(crate) struct Run<'c, 'p> {
     pub depth: u32,
     max_depth: u32,
     deadline: Option<Instant>,
+    /// The inductive predicate goals being proved, outermost first (`pred`'s loop check).
+    pub pred_goals: Vec<(PredId, Box<[Value]>)>,
 }
 
 /// The elements a quantifier or comprehension ranges over.
@@ -71,6 +73,7 @@ impl<'c, 'p> Run<'c, 'p> {
             depth: 0,
             max_depth: limits.max_depth,
             deadline: limits.deadline,
+            pred_goals: Vec::new(),
         }
     }
 

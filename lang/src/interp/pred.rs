@@ -4,7 +4,10 @@
 //! once their variables are bound and compared), then proving its premises in order. A
 //! premise `v = t` with `v` unbound binds `v`; any other clause variable still unbound when a
 //! goal needs it is enumerated over its type if that is finite (`NotExecutable` otherwise).
-//! Recursion through premises counts towards the depth limit.
+//! Recursion through premises counts towards the depth limit. A goal met again while it is
+//! being proved (a cycle: `star r x z` through `r x y`, `r y x`) is false there: a proof
+//! through itself has a shorter one without the cycle, which the goal further up finds, and
+//! no result found under such a cut is remembered, so the answer is exact.
 //!
 //! A clause that fails with `Undefined` or `NotExecutable` does not stop the search: another
 //! clause may still prove the predicate, and the error is reported only if none does.
@@ -29,9 +32,14 @@ impl<'c, 'p> Run<'c, 'p> {
     pub fn pred(&mut self, id: PredId, args: &[Value]) -> R<bool> {
         let code = self.code;
         let Some(pc) = code.pred(id) else { return Err(ill("unknown inductive predicate")) };
+        if self.pred_goals.iter().any(|(g, a)| *g == id && a[..] == args[..]) {
+            return Ok(false);
+        }
         self.tick()?;
         self.enter()?;
+        self.pred_goals.push((id, args.into()));
         let r = self.pred_holds(pc, args);
+        self.pred_goals.pop();
         self.depth -= 1;
         r
     }
