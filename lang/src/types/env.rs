@@ -74,7 +74,8 @@ pub struct Saved {
     names: Vec<(Arc<str>, Option<NameRef>)>,
     /// With whether the name was among `datatype_names`.
     types: Vec<(Arc<str>, Option<TypeRef>, bool)>,
-    shadows: Vec<(Arc<str>, Option<Arc<str>>)>,
+    /// The whole map (a few entries at most).
+    shadows: HashMap<Arc<str>, Arc<str>>,
 }
 
 impl Env {
@@ -94,7 +95,7 @@ impl Env {
                 .into_iter()
                 .map(|t| (Arc::from(t), self.types.get(t).cloned(), self.datatype_names.contains(t)))
                 .collect(),
-            shadows: self.shadows.iter().map(|(k, v)| (k.clone(), Some(v.clone()))).collect(),
+            shadows: self.shadows.clone(),
         }
     }
 
@@ -108,14 +109,7 @@ impl Env {
                 None => self.names.remove(&name),
             };
         }
-        // The hidden names as they were (a few at most).
-        let before: HashSet<Arc<str>> = saved.shadows.iter().map(|(k, _)| k.clone()).collect();
-        self.shadows.retain(|k, _| before.contains(k));
-        for (name, old) in saved.shadows {
-            if let Some(v) = old {
-                self.shadows.insert(name, v);
-            }
-        }
+        self.shadows = saved.shadows;
         for (name, old, datatype) in saved.types {
             if !datatype && self.datatype_names.contains(&name) {
                 Arc::make_mut(&mut self.datatype_names).remove(&name);
