@@ -436,16 +436,30 @@ impl<'a> Iterator for InnerLexer<'a> {
             ),
             Ok(Tok::Unknown) | Err(InnerLexError::Unexpected) => {
                 let c = slice.chars().next().unwrap_or(' ');
-                let msg = if c == '"' {
-                    "unexpected `\"` inside a quoted term".to_string()
+                let rest = self.lex.remainder();
+                if c == '\'' && rest.starts_with('\'') {
+                    // Isabelle's string literal `''x''`: the whole literal, said as what it is.
+                    let len = rest[1..].find("''").map_or(2, |end| end + 4);
+                    Some(
+                        Diagnostic::error(
+                            Span::new(span.start as usize, span.start as usize + len),
+                            "string literals (`''x''`) are not supported",
+                        )
+                        .with_label("Isabelle's string syntax")
+                        .with_note("hol has no `char` or `string` types; a datatype of names (`datatype vname = X | Y`) can stand in"),
+                    )
                 } else {
-                    format!("unexpected {}", show_char(c))
-                };
-                let len = c.len_utf8().max(1);
-                Some(
-                    Diagnostic::error(Span::new(span.start as usize, span.start as usize + len), msg)
-                        .with_label("expected a term or type here"),
-                )
+                    let msg = if c == '"' {
+                        "unexpected `\"` inside a quoted term".to_string()
+                    } else {
+                        format!("unexpected {}", show_char(c))
+                    };
+                    let len = c.len_utf8().max(1);
+                    Some(
+                        Diagnostic::error(Span::new(span.start as usize, span.start as usize + len), msg)
+                            .with_label("expected a term or type here"),
+                    )
+                }
             }
             Err(InnerLexError::UnterminatedComment) => Some(
                 Diagnostic::error(Span::new(span.start as usize, span.start as usize + 2), "unterminated comment")

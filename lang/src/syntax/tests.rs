@@ -1144,7 +1144,9 @@ fn outer_error_messages() {
     assert_eq!(w("lemma \"(x\""), vec![(2, "expected `)` or `,`, found the end of the term".to_string())]);
     assert_eq!(w("lemma \"f x) = y\""), vec![(2, "unbalanced `)`: no `(` is open here".to_string())]);
     assert_eq!(w("lemma \"f x] = y\""), vec![(2, "unbalanced `]`: no `[` is open here".to_string())]);
-    assert_eq!(w("value \"''abc''\""), vec![(2, "unexpected character `'`".to_string())]);
+    assert_eq!(w("value \"''abc''\""), vec![(2, "string literals (`''x''`) are not supported".to_string())]);
+    assert_eq!(w("value \"x '' y\""), vec![(2, "string literals (`''x''`) are not supported".to_string())]);
+    assert_eq!(w("value \"x ' y\""), vec![(2, "unexpected character `'`".to_string())]);
     assert_eq!(w("lemma \"x ∶ A\""), vec![(2, "unexpected character `∶`".to_string())]);
     assert_eq!(w("lemma \"x \\<foo> A\""), vec![(2, "unknown symbol `\\<foo>`".to_string())]);
     // The error span of an unexpected end is the closing quote.

@@ -409,7 +409,9 @@ impl<'e> Elab<'e> {
                         let names: Vec<&str> = self.env.types.keys().map(|k| &**k).collect();
                         let mut d = Diagnostic::error(name.span, format!("unknown type `{}`", name.name))
                             .with_label("no type of this name");
-                        if let Some(s) = suggest(&name.name, names.into_iter()) {
+                        if matches!(name.name.as_str(), "string" | "char" | "String.literal") {
+                            d = d.with_note("Isabelle's characters and strings (HOL.String) are not supported: a datatype of names (`datatype vname = X | Y`) can stand in");
+                        } else if let Some(s) = suggest(&name.name, names.into_iter()) {
                             d = d.with_help(format!("a type with a similar name exists: `{s}`"));
                         }
                         Err(d)
