@@ -96,38 +96,6 @@ pub(crate) fn demand_on(w: u64, kind: DemandKind) -> u64 {
     }
 }
 
-/// `op` (0 `=`, 1 `<`, 2 `≤`) on words of a scalar type `ty` (truth values, numbers, an
-/// enumeration) at least one of which is partial, decided as `lang::interp::compare_partial`
-/// decides the values they stand for, without building those values: `Ok` with the result,
-/// or `Err` with the demand word. `None` when neither word is partial (the caller compares
-/// them as total words). Only a `nat` hole has `Suc`s, and `Suc^k ?` is above every number
-/// below `k`, so `n = Suc m` is decided without knowing `m`.
-pub(crate) fn compare_scalar(op: i64, a: u64, b: u64, ty: &Ty) -> Option<Result<bool, u64>> {
-    let (pa, pb) = (is_partial(a, ty), is_partial(b, ty));
-    if !pa && !pb {
-        return None;
-    }
-    // A hole (not a stuck computation): its id and `Suc`s.
-    let hole = |w: u64, p: bool| (p && w & STUCK == 0).then_some((w & ID_MASK, (w & !PARTIAL) >> SUC_SHIFT));
-    // Whether hole `h` is certainly above the total number `c`.
-    let above = |h: Option<(u64, u64)>, c: u64, pc: bool| {
-        h.is_some_and(|(_, suc)| !pc && suc > 0 && matches!(ty, Ty::Nat | Ty::Int) && (c as i64) < suc as i64)
-    };
-    let (ha, hb) = (hole(a, pa), hole(b, pb));
-    let order = match (ha, hb) {
-        (Some((x, s)), Some((y, t))) if x == y => s.cmp(&t),
-        _ if above(ha, b, pb) => std::cmp::Ordering::Greater,
-        _ if above(hb, a, pa) => std::cmp::Ordering::Less,
-        // The left operand's hole first, demanded whole.
-        _ => return Some(Err(PARTIAL | WHOLE | (if pa { a } else { b } & ID_MASK))),
-    };
-    Some(Ok(match op {
-        0 => order.is_eq(),
-        1 => order.is_lt(),
-        _ => order.is_le(),
-    }))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -149,48 +117,5 @@ mod tests {
         assert!(is_partial(hole_word(Hole::new(u32::MAX)).unwrap(), &Ty::Int));
         assert!(!is_partial((-5i64) as u64, &Ty::Int));
         assert!(is_partial((-5i64) as u64, &Ty::Nat));
-    }
-
-    /// The word-level scalar comparison decides as the interpreter's on the values.
-    #[test]
-    fn scalar_comparison_agrees_with_the_interpreter() {
-        use lang::interp::{compare_partial, Comparison};
-        for ty in [Ty::Nat, Ty::Int, Ty::Bool] {
-            let mut words: Vec<u64> = Vec::new();
-            for id in 0..2 {
-                let sucs = if ty == Ty::Nat { 0..4 } else { 0..1 };
-                for suc in sucs {
-                    words.push(hole_word(Hole { id, suc }).unwrap());
-                }
-                words.push(stuck_word(Demand { hole: Hole::new(id + 5), whole: id == 0 }));
-            }
-            let totals: Vec<i64> = match ty {
-                Ty::Bool => vec![0, 1],
-                Ty::Int => vec![-3, 0, 2, 5],
-                _ => vec![0, 1, 2, 3, 5],
-            };
-            words.extend(totals.iter().map(|n| *n as u64));
-            let value = |w: u64| {
-                if is_partial(w, &ty) {
-                    value_of_partial(w)
-                } else if ty == Ty::Bool {
-                    Value::Bool(w != 0)
-                } else {
-                    Value::int(w as i64)
-                }
-            };
-            for &a in &words {
-                for &b in &words {
-                    for (op, c) in [(0, Comparison::Eq), (1, Comparison::Lt), (2, Comparison::Le)] {
-                        let Some(got) = compare_scalar(op, a, b, &ty) else {
-                            assert!(!is_partial(a, &ty) && !is_partial(b, &ty));
-                            continue;
-                        };
-                        let want = compare_partial(c, &value(a), &value(b)).map_err(demand_word);
-                        assert_eq!(got, want, "{ty:?} {op} on {:?} and {:?}", value(a), value(b));
-                    }
-                }
-            }
-        }
     }
 }

@@ -212,21 +212,6 @@ pub(crate) unsafe extern "C" fn rt_partial_compare(ctx: *mut RunContext, op: i64
     let prog = &*c.prog;
     let tys: &Vec<Ty> = &*c.compared_types;
     let ty = &tys[ty as usize];
-    let scalar = match ty {
-        Ty::Bool | Ty::Nat | Ty::Int => true,
-        Ty::Data(d) => prog.data(*d).ctors.iter().all(|c| c.fields.is_empty()),
-        _ => false,
-    };
-    // Scalars on their words: no values built (this was a fifth of narrowing's time).
-    match scalar.then(|| holes::compare_scalar(op, a, b, ty)).flatten() {
-        Some(Ok(r)) => return r as u64,
-        Some(Err(d)) => {
-            (*ctx).detail = d as i64;
-            (*ctx).status = ST_REFINE;
-            return 0;
-        }
-        None => {}
-    }
     let (Ok(x), Ok(y)) = (crate::layout::value_of(prog, a, ty, true), crate::layout::value_of(prog, b, ty, true))
     else {
         (*ctx).status = ST_NOT_SUPPORTED;

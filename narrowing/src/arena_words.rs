@@ -88,22 +88,13 @@ impl ArenaWords {
         };
         self.marks.push(Some(jit.mark()));
         let (loc, suc) = self.locs[slot as usize];
-        // A refinement's fields, or the slot under its `Suc`, are new open slots.
-        let w = match slots.shape(slot) {
-            Some(Shape::Ctor(tag, fields)) => self.open_cell(tag, fields, jit),
-            Some(Shape::Suc(next)) => {
-                self.set_loc(next, loc, suc + 1);
-                jit.hole_word(Hole { id: next, suc: suc + 1 })
-            }
-            _ => self.encode(slots, slot, loc, suc, jit),
-        };
-        match w {
+        match self.encode(slots, slot, loc, suc, jit) {
             Ok(w) if self.store(loc, w, jit) => {}
             _ => self.built = None,
         }
     }
 
-    /// A cell of constructor `tag` whose fields are the open slots `fields`.
+    /// A cell of constructor `tag` with the holes of slots `fields` in its fields.
     fn open_cell(&mut self, tag: u32, fields: Range<u32>, jit: &mut Jit) -> Result<Word, JitOutcome> {
         let mut words: SmallVec<[Word; 8]> = SmallVec::new();
         for f in fields.clone() {
@@ -159,12 +150,15 @@ impl ArenaWords {
             Shape::Known(v, ty) if suc > 0 => jit.word_of(&add_suc(v, suc), ty),
             Shape::Known(v, ty) => jit.word_of(v, ty),
             Shape::Ctor(tag, fields) => {
-                // The cell first, so that its fields' words know where they are kept.
-                let zeros: SmallVec<[Word; 8]> = SmallVec::from_elem(0, fields.len());
-                let cell = jit.ctor_word(tag, &zeros)?;
+                // The cell first, holes in its fields, so that their words know where they
+                // are kept; fields already refined (a rebuild) are written in after. A
+                // refinement's fields are all open: its cell is built in one go.
+                let cell = self.open_cell(tag, fields.clone(), jit)?;
                 for (i, f) in fields.enumerate() {
-                    let at = Loc::Field { cell, field: i };
-                    let w = self.encode(slots, f, at, 0, jit)?;
+                    if matches!(slots.shape(f), Some(Shape::Open)) {
+                        continue;
+                    }
+                    let w = self.encode(slots, f, Loc::Field { cell, field: i }, 0, jit)?;
                     if !jit.set_field(cell, i, w) {
                         return Err(JitOutcome::NotSupported);
                     }

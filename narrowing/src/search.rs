@@ -59,7 +59,7 @@ pub(crate) struct CaseStep {
 }
 
 /// The steps of `sched` that run a function, in order.
-fn case_steps(c: &Conjecture, sched: &Schedule) -> Vec<CaseStep> {
+fn prepared_steps(c: &Conjecture, sched: &Schedule) -> Vec<CaseStep> {
     let bound: Vec<usize> = sched
         .steps
         .iter()
@@ -138,10 +138,11 @@ impl<'c> Narrowing<'c> {
     }
 
     pub(crate) fn with_engine(c: &'c Conjecture, engine: Engine, deadline: Instant) -> Narrowing<'c> {
+        let sched = Schedule::of(c);
         Narrowing {
             c,
-            sched: Schedule::of(c),
-            steps: case_steps(c, &Schedule::of(c)),
+            steps: prepared_steps(c, &sched),
+            sched,
             eval: PartialEvaluator::new(&c.program, engine),
             slots: Assignment::new(&c.program),
             words: ArenaWords::default(),
@@ -172,7 +173,10 @@ impl<'c> Narrowing<'c> {
                 mark = Some(jit.mark());
             }
         }
-        let r = self.case_parts(depth, on_words);
+        // Which variables are known: generated ones, and those a binding computed.
+        self.known.clear();
+        self.known.extend(self.roots.iter().map(Option::is_some));
+        let r = self.case_steps(depth, on_words);
         if let (Some(m), (Some(jit), e)) = (mark, self.eval.jit()) {
             if e == epoch {
                 jit.release(m);
@@ -181,20 +185,11 @@ impl<'c> Narrowing<'c> {
         r
     }
 
-    fn case_parts(&mut self, depth: usize, mut on_words: bool) -> Result<Case, EvalError> {
-        // Which variables are known (generated, or computed by a binding), and their values
-        // once built.
-        let mut known: Vec<bool> = std::mem::take(&mut self.known);
-        known.clear();
-        known.extend(self.roots.iter().map(Option::is_some));
-        let r = self.case_steps(depth, &mut on_words, &mut known);
-        self.known = known;
-        r
-    }
-
-    fn case_steps(&mut self, depth: usize, on_words: &mut bool, known: &mut [bool]) -> Result<Case, EvalError> {
+    /// The case's steps, on words while `on_words` (until a binding has no word), else on
+    /// values (built only when a part needs them).
+    fn case_steps(&mut self, depth: usize, mut on_words: bool) -> Result<Case, EvalError> {
         let mut vals: Vec<Option<Value>> = Vec::new();
-        if !*on_words {
+        if !on_words {
             vals = self.roots.iter().map(|r| r.map(|s| self.slots.value(s))).collect();
         }
         let mut demand: Option<Demand> = None;
@@ -205,10 +200,10 @@ impl<'c> Narrowing<'c> {
                 continue;
             }
             // A part reading a variable whose binding needed a hole waits for that hole.
-            if bound_uses.iter().any(|v| !known[*v]) {
+            if bound_uses.iter().any(|v| !self.known[*v]) {
                 continue;
             }
-            let on_compiled = if *on_words { self.eval.call_words(fun, &self.case_words, &self.limits) } else { None };
+            let on_compiled = if on_words { self.eval.call_words(fun, &self.case_words, &self.limits) } else { None };
             let r = match on_compiled {
                 Some(r) => r.map(|(w, v)| {
                     if let Err(var) = part {
@@ -224,11 +219,11 @@ impl<'c> Narrowing<'c> {
                         }
                     }
                     let args = vals.iter().map(|v| v.clone().unwrap_or(Value::Bool(false))).collect();
-                    if *on_words {
+                    if on_words {
                         if part.is_err() {
                             // A binding computed here has no word: the rest of the case
                             // runs on values.
-                            *on_words = false;
+                            on_words = false;
                         }
                         self.eval.interpret(fun, args, &self.limits)
                     } else {
@@ -243,7 +238,7 @@ impl<'c> Narrowing<'c> {
                 (Err(var), Ok(v)) => {
                     vals.resize(self.roots.len(), None);
                     vals[var] = Some(v);
-                    known[var] = true;
+                    self.known[var] = true;
                 }
                 (Err(_), Err(EvalError::Undefined(_))) => return Ok(Case::Rejected),
                 (Ok(PartRef::Premise(_)), Ok(Value::Bool(false))) => return Ok(Case::Rejected),

@@ -112,8 +112,7 @@ fn record_failure(c: &mut Checker, cmd: &ast::Command, theory: Option<&str>) {
     match defined_names(cmd) {
         Some(names) => {
             for n in names {
-                let own = c.defined_here.contains_key(n.as_str()) || c.ctors_here.contains(n.as_str());
-                if c.env.names.contains_key(n.as_str()) && !own {
+                if c.imported(&n) {
                     c.scope.hidden.insert(Arc::from(n.as_str()));
                 }
                 let what = format!("the definition of `{n}` {place} failed");

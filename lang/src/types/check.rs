@@ -30,9 +30,10 @@ pub struct Checker<'s> {
     /// Types defined by this file so far (as written): a second definition of one is an
     /// error; one of an imported type's name hides it (`Env::shadows`).
     pub types_here: HashSet<Arc<str>>,
-    /// Constructors defined by this file so far (with `defined_here`, the names that are
-    /// the theory's own rather than imported).
-    pub ctors_here: HashSet<Arc<str>>,
+    /// The constants and datatypes the environment had before this file: those at these
+    /// indices and after are the file's own (`imported`).
+    first_const: usize,
+    first_data: usize,
     /// The theory's name, which qualifies the name of a type that hides an imported one.
     pub theory: Arc<str>,
     /// Warnings found so far (errors travel as `Err`).
@@ -43,6 +44,7 @@ pub struct Checker<'s> {
 
 impl<'s> Checker<'s> {
     pub fn new(env: Env, prelude: Option<Arc<HashMap<Arc<str>, NameRef>>>, src: &'s str) -> Checker<'s> {
+        let (first_const, first_data) = (env.consts.len(), env.datas.len());
         Checker {
             env,
             prelude,
@@ -52,7 +54,8 @@ impl<'s> Checker<'s> {
             values: Vec::new(),
             defined_here: HashMap::new(),
             types_here: HashSet::new(),
-            ctors_here: HashSet::new(),
+            first_const,
+            first_data,
             theory: Arc::from(""),
             warnings: Vec::new(),
             scope: Scope::default(),
@@ -87,26 +90,12 @@ impl<'s> Checker<'s> {
                 let hiding: Vec<String> =
                     decls.iter().filter_map(|d| self.fresh_type_name(&d.name).ok()).map(|n| n.to_string()).collect();
                 let saved = self.env.save(types.chain(hiding.iter().map(String::as_str)), names.chain(selectors));
-                let new_here: Vec<Arc<str>> = decls
-                    .iter()
-                    .map(|d| Arc::from(d.name.name.as_str()))
-                    .filter(|n| !self.types_here.contains(n))
-                    .collect();
-                let new_ctors: Vec<Arc<str>> = decls
-                    .iter()
-                    .flat_map(|d| &d.ctors)
-                    .map(|c| Arc::from(c.name.name.as_str()))
-                    .filter(|n| !self.ctors_here.contains(n))
-                    .collect();
-                self.datatypes(decls).inspect_err(|_| {
-                    self.env.restore(saved);
-                    new_here.iter().for_each(|n| {
-                        self.types_here.remove(n);
-                    });
-                    new_ctors.iter().for_each(|n| {
-                        self.ctors_here.remove(n);
-                    });
-                })
+                let r = self.datatypes(decls);
+                match r {
+                    Ok(()) => self.types_here.extend(decls.iter().map(|d| Arc::from(d.name.name.as_str()))),
+                    Err(_) => self.env.restore(saved),
+                }
+                r
             }
             C::TypeSynonym { params, name, rhs } => self.synonym(params, name, rhs),
             C::Fun { consts, equations, .. } => self.fun_group(consts, equations, cmd.span),
@@ -186,9 +175,19 @@ impl<'s> Checker<'s> {
 
     /// Records that type `written` of this file is `internal` in `Env::types`.
     fn defined_type(&mut self, written: &str, internal: &Arc<str>) {
-        self.types_here.insert(Arc::from(written));
         if internal.as_ref() != written {
             self.env.shadows.insert(Arc::from(written), internal.clone());
+        }
+    }
+
+    /// Whether `name` means something this file did not define (the prelude's, an
+    /// import's): a failed definition of it hides that (`Scope::hidden`).
+    pub fn imported(&self, name: &str) -> bool {
+        match self.env.names.get(name) {
+            None => false,
+            Some(NameRef::Builtin(_)) => true,
+            Some(NameRef::Const(id)) => (id.0 as usize) < self.first_const,
+            Some(NameRef::Ctor(d, _)) => (d.0 as usize) < self.first_data,
         }
     }
 
@@ -208,6 +207,7 @@ impl<'s> Checker<'s> {
         let params = params.iter().map(|p| Arc::from(p.name.as_str())).collect();
         self.env.types.insert(internal.clone(), TypeRef::Synonym(params, ty));
         self.defined_type(&name.name, &internal);
+        self.types_here.insert(Arc::from(name.name.as_str()));
         Ok(())
     }
 
@@ -220,7 +220,10 @@ impl<'s> Checker<'s> {
         let group: Vec<DataIdx> = (first..first + decls.len() as u32).map(DataIdx).collect();
         // The group's names in `Env::types` (converted field types name them so).
         let mut internal: Vec<Arc<str>> = Vec::new();
-        for d in decls {
+        for (i, d) in decls.iter().enumerate() {
+            if names[..i].contains(&d.name.name.as_str()) {
+                return Err(already_defined_type(&d.name));
+            }
             let name = self.fresh_type_name(&d.name)?;
             check_distinct(d.params.iter().map(|p| &p.name))?;
             let params: Vec<Arc<str>> = d.params.iter().map(|p| Arc::from(p.name.name.as_str())).collect();
@@ -290,7 +293,6 @@ impl<'s> Checker<'s> {
             decl.ctors = ctors;
             for (tag, c) in decl.ctors.iter().enumerate() {
                 self.env.names.insert(c.name.clone(), NameRef::Ctor(*id, tag as u32));
-                self.ctors_here.insert(c.name.clone());
             }
         }
         for (d, id) in decls.iter().zip(ids) {
