@@ -118,6 +118,37 @@ impl Solver {
         }
     }
 
+    /// Sends `commands` (each answered `success`), pipelined: a chunk is written before its
+    /// answers are read, since a round trip per command (writing, then waiting for z3's
+    /// `success`) cost 0.13 ms, and an unrolled query of 50,000 commands took 7 s where its
+    /// lemma had 0.25. Between chunks it looks at `deadline` and `stop`: `Ok(false)` when
+    /// either ended the sending before every command was sent (the query is then
+    /// incomplete: its scope must be popped, never checked).
+    pub fn send_all(
+        &mut self,
+        commands: &[SExpr],
+        deadline: Instant,
+        stop: &dyn Fn() -> bool,
+    ) -> std::io::Result<bool> {
+        for chunk in commands.chunks(PIPELINE) {
+            if Instant::now() >= deadline || stop() {
+                return Ok(false);
+            }
+            for &c in chunk {
+                self.ctx.raw_send(c)?;
+            }
+            for _ in chunk {
+                let answer = self.ctx.raw_recv()?;
+                if self.ctx.get_atom(answer) != Some("success") {
+                    self.tainted = true;
+                    let said = self.ctx.display(answer).to_string();
+                    return Err(std::io::Error::other(format!("the solver answered {said}")));
+                }
+            }
+        }
+        Ok(true)
+    }
+
     /// `check-sat`, limited to the time left before `deadline`; when `stop` turns true (a
     /// cancellation), or the solver overruns its deadline by `KILL_GRACE`, the child is
     /// killed and the answer is `unknown`. After an `unknown`
@@ -176,6 +207,10 @@ impl Solver {
         Ok(answer)
     }
 }
+
+/// Commands written before their answers are read: z3 writes `success\n` (8 bytes) for
+/// each, and must never block on a full pipe (64 KiB) while this side is still writing.
+const PIPELINE: usize = 1024;
 
 /// How often a running `check` looks whether its search was cancelled.
 const WATCH_INTERVAL: Duration = Duration::from_millis(5);

@@ -276,15 +276,24 @@ impl Query {
 
     /// Asserts the parts, recursion unrolled `unroll` calls deep (in the solver's current
     /// scope): the premises with an encoding, and the negated conclusion if it has one.
-    fn assert_parts(&mut self, c: &Conjecture, unroll: usize, enumerating: bool) -> std::io::Result<()> {
+    /// `Ok(false)` when the deadline or `stop` came first (see `Solver::send_all`).
+    fn assert_parts(
+        &mut self,
+        c: &Conjecture,
+        unroll: usize,
+        enumerating: bool,
+        deadline: Instant,
+        stop: &dyn Fn() -> bool,
+    ) -> std::io::Result<bool> {
         self.unencoded.clear();
         self.apps.clear();
         self.cut = false;
+        let mut commands = Vec::new();
         for (i, p) in c.premises.iter().enumerate() {
             match self.encode(c, p.fun, unroll, &format!("p{i}_")) {
                 Ok(e) => {
                     let term = e.term;
-                    self.assert_encoded(e, term)?;
+                    self.add_encoded(e, term, &mut commands);
                 }
                 Err(why) => self.unencoded.push((i, why)),
             }
@@ -293,7 +302,7 @@ impl Query {
             Ok(_) if enumerating => false,
             Ok(e) => {
                 let not = self.solver.ctx.not(e.term);
-                self.assert_encoded(e, not)?;
+                self.add_encoded(e, not, &mut commands);
                 true
             }
             Err(_) => false,
@@ -302,7 +311,7 @@ impl Query {
             // Mode a runs the conclusion on each model, and it may apply a function variable
             // anywhere: over a finite domain the model gives the whole function (so blocking
             // it enumerates every function, as the exhaustive tester does).
-            let (mut whole, mut nonneg) = (Vec::new(), Vec::new());
+            let mut whole = Vec::new();
             for f in &self.funs {
                 let ctx = &self.solver.ctx;
                 let mut points: Vec<Vec<SExpr>> = vec![Vec::new()];
@@ -321,35 +330,32 @@ impl Query {
                 for p in points.into_iter().filter(|p| p.len() == f.args.len()) {
                     if f.ret == Ty::Nat {
                         let app = ctx.list(std::iter::once(f.sym).chain(p.iter().copied()).collect());
-                        nonneg.push(ctx.gte(app, ctx.numeral(0)));
+                        commands.push(command(ctx, "assert", vec![ctx.gte(app, ctx.numeral(0))]));
                     }
                     whole.push((f.sym, p));
                 }
             }
-            for fact in nonneg {
-                self.solver.ctx.assert(fact)?;
-            }
             self.apps.extend(whole);
         }
-        Ok(())
+        self.solver.send_all(&commands, deadline, stop)
     }
 
-    /// Declares an encoding's fresh constants, asserts its side facts and that none of its
-    /// cuts is reached, then asserts `term`.
-    fn assert_encoded(&mut self, e: encode::Encoded, term: SExpr) -> std::io::Result<()> {
+    /// The commands that declare an encoding's fresh constants, assert its side facts and
+    /// that none of its cuts is reached, then assert `term`.
+    fn add_encoded(&mut self, e: encode::Encoded, term: SExpr, commands: &mut Vec<SExpr>) {
+        let ctx = &self.solver.ctx;
         for (name, sort) in e.fresh {
-            self.solver.ctx.declare_const(name, sort)?;
+            commands.push(command(ctx, "declare-const", vec![ctx.atom(name), sort]));
         }
         self.apps.extend(e.apps);
         for fact in e.side {
-            self.solver.ctx.assert(fact)?;
+            commands.push(command(ctx, "assert", vec![fact]));
         }
         self.cut |= !e.cuts.is_empty();
         for reached in e.cuts {
-            let not = self.solver.ctx.not(reached);
-            self.solver.ctx.assert(not)?;
+            commands.push(command(ctx, "assert", vec![ctx.not(reached)]));
         }
-        self.solver.ctx.assert(term)
+        commands.push(command(ctx, "assert", vec![term]));
     }
 
     /// The model's values of the variables, as an assignment (a function variable as the
@@ -632,11 +638,22 @@ impl Search for Smt<'_> {
 impl Smt<'_> {
     fn search(&mut self, q: &mut Query, turn: &mut Turn, res: &mut SizeResult) -> Option<End> {
         let io = |e: std::io::Error| Some(End::Stopped(Stop::NotExecutable(format!("the SMT solver failed: {e}"))));
-        let deadline = turn.budget.deadline;
+        let (deadline, budget) = (turn.budget.deadline, turn.budget);
         // Each size in a scope of its own: its unrolling, its bounds, its blocked models.
         let unroll = turn.size as usize + 1;
-        if let Err(e) = q.solver.ctx.push().and_then(|()| q.assert_parts(self.c, unroll, self.enumerating)) {
-            return io(e);
+        match q
+            .solver
+            .ctx
+            .push()
+            .and_then(|()| q.assert_parts(self.c, unroll, self.enumerating, deadline, &|| budget.cancelled()))
+        {
+            Err(e) => return io(e),
+            Ok(false) => {
+                // Past the deadline before the query was whole.
+                let _ = q.solver.ctx.pop();
+                return Some(if turn.budget.cancelled() { End::Cancelled } else { End::Stopped(Stop::Timeout) });
+            }
+            Ok(true) => {}
         }
         if res.log.len() == 1 {
             res.log.extend(describe(self.c, q));
@@ -667,7 +684,6 @@ impl Smt<'_> {
             if let Some(e) = turn.budget.over_at(res.passed) {
                 break Some(e);
             }
-            let budget = turn.budget;
             match q.solver.check(deadline, &|| budget.cancelled()) {
                 Err(e) => break io(e),
                 // Cancelled: the check was cut off.
@@ -736,6 +752,11 @@ impl Smt<'_> {
         let _ = q.solver.ctx.pop();
         end
     }
+}
+
+/// The command `(name args...)`.
+fn command(ctx: &easy_smt::Context, name: &str, args: Vec<SExpr>) -> SExpr {
+    ctx.list(std::iter::once(ctx.atom(name)).chain(args).collect())
 }
 
 /// What `verbose` says of the query once (after the solver's name): which parts were
