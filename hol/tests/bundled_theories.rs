@@ -10,7 +10,7 @@
 #[path = "../../tests/support/process.rs"]
 mod process;
 
-use process::{run_program, Run};
+use process::run_program;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -18,13 +18,14 @@ use std::time::Duration;
 
 const HOL: &str = env!("CARGO_BIN_EXE_hol");
 
-/// Per run of one lemma: small enough that the whole test stays well under a minute on two
-/// busy cores, large enough that each tester searches past the trivial cases.
+/// Per run of one lemma: small enough that the whole test stays near two minutes on two
+/// cores (most runs of the enumerating testers and of `smt` use the whole limit), large
+/// enough that each tester searches past the trivial cases.
 const SIZE: &str = "4";
 const TIMEOUT: &str = "0.25";
 const SEED: &str = "1";
 
-/// Generous: the slowest tester over every theory takes about 20 s on two cores.
+/// Generous: the slowest tester (`smt`) takes about 55 s over its half of the theories.
 const LIMIT: Duration = Duration::from_secs(300);
 
 /// Theories that are not part of the mutation benchmark: the prelude and the demo.
@@ -60,15 +61,41 @@ fn is_benchmark(file: &str) -> bool {
     !file.contains('/') && !NOT_BENCHMARK.contains(&file)
 }
 
-/// `hol check` over all `files` with `tester` forced, as JSON records.
-fn run_tester(tester: &str, files: &[String]) -> (Run, Vec<Value>) {
+/// `hol check` over all `files` with `tester` forced, as JSON records: the files split
+/// between `PROCESSES` processes run at once (CI has two cores; most runs use their whole
+/// time limit, so one process over every file took 99 s for `smt` alone).
+fn run_tester(tester: &str, files: &[String]) -> Vec<Value> {
+    let groups = split_by_size(files, PROCESSES);
+    std::thread::scope(|s| {
+        let runs: Vec<_> = groups.iter().map(|group| s.spawn(move || run_group(tester, group))).collect();
+        runs.into_iter().flat_map(|r| r.join().expect("a run of hol")).collect()
+    })
+}
+
+/// Processes `run_tester` runs at once.
+const PROCESSES: usize = 2;
+
+/// `files` in `n` groups of about equal bytes (largest first, each to the lightest group).
+fn split_by_size(files: &[String], n: usize) -> Vec<Vec<String>> {
+    let size = |f: &String| std::fs::metadata(theories_dir().join(f)).map_or(0, |m| m.len());
+    let mut sorted: Vec<&String> = files.iter().collect();
+    sorted.sort_by_key(|f| std::cmp::Reverse(size(f)));
+    let mut groups: Vec<(u64, Vec<String>)> = vec![(0, Vec::new()); n];
+    for f in sorted {
+        let lightest = groups.iter_mut().min_by_key(|(bytes, _)| *bytes).expect("n > 0");
+        lightest.0 += size(f);
+        lightest.1.push(f.clone());
+    }
+    groups.into_iter().map(|(_, g)| g).filter(|g| !g.is_empty()).collect()
+}
+
+fn run_group(tester: &str, files: &[String]) -> Vec<Value> {
     let mut args = vec!["check", "--format", "json", "--tester", tester, "--size", SIZE, "--timeout", TIMEOUT];
     args.extend(["--seed", SEED]);
     args.extend(files.iter().map(String::as_str));
     let run = run_program(HOL, &theories_dir(), &args, LIMIT).expect("hol runs");
     assert!(!run.crashed(), "{tester}: hol crashed or hung:\n{}", run.output());
-    let records = run.records().unwrap_or_else(|e| panic!("{tester}: {e}"));
-    (run, records)
+    run.records().unwrap_or_else(|e| panic!("{tester}: {e}"))
 }
 
 /// The file name of a record, relative to `theories/`.
@@ -105,7 +132,7 @@ fn no_tester_refutes_a_bundled_lemma() {
     assert!(testers.contains(&"random") && testers.contains(&"exhaustive"), "{testers:?}");
     let mut problems = Vec::new();
     for tester in &testers {
-        let (_, records) = run_tester(tester, &files);
+        let records = run_tester(tester, &files);
         let (mut runs, mut not_executable, mut not_available, mut outside) = (0usize, 0usize, 0usize, 0usize);
         for r in &records {
             let at = format!("{tester}: {}:{}", file_of(r), r["line"]);
