@@ -65,16 +65,9 @@ fn jit_and_interpreter_agree_on_every_lemma() {
 
 /// The smart tester on the engine `hol check` uses (tiered: the interpreter, then the code
 /// compiled on another thread) and on the interpreter alone, on every lemma with premises:
-/// where both finish, the same outcome.
-///
-/// FIXME(issue 16): not the same counterexample, nor the same number of tests. The order of
-/// the premises is chosen by probes that stop at the run's deadline (a probe cut by it
-/// counts as the worst order, and past it the premises left run as written), so under load
-/// the order, and with it the first counterexample, can change (the probes' steps are the
-/// same on both engines; their deadline is not). Seen once on a loaded machine at this
-/// test's 200 ms: `smart_relations.thy`'s `pavl` lemma took 28 tests on one engine and 30
-/// on the other, to the same counterexample. The probes should be bounded by their steps
-/// alone.
+/// where both finish, the same outcome, counterexample and number of tests. (The order of
+/// the premises is chosen by probes that count steps, the same on both engines; a run whose
+/// deadline passed while they chose tests nothing.)
 #[test]
 fn smart_tiered_and_interpreter_agree_on_every_lemma_with_premises() {
     let opts = Options {
@@ -104,7 +97,7 @@ fn smart_tiered_and_interpreter_agree_on_every_lemma_with_premises() {
                 continue;
             }
             compared += 1;
-            if tiered.outcome != interp.outcome {
+            if !same(&tiered, &interp) || tiered.tests != interp.tests {
                 problems.push(format!("{}: lemma {index}:\n  tiered: {tiered:?}\n  interp: {interp:?}", f.display()));
             }
         }

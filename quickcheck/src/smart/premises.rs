@@ -13,9 +13,10 @@
 //! the whole search at a small bound takes the fewest steps, close ones compared again at a
 //! larger bound (`PROBE_SMALL`, `PROBE_LARGE`; `hotel s` before `g ∈ isin s r`, which
 //! enumerates traces through `isin`). The probes count steps, not time, so the order is the
-//! same on every machine and run, unless the run's deadline cuts them (FIXME(issue 16): a
-//! probe cut by it counts as the worst order, and past it the premises left run as written,
-//! so under load the order can change; see `quickcheck/tests/differential.rs`).
+//! same on every machine and run: where the run's deadline passes while they choose (a
+//! probe it cuts would count as the worst order), the search runs nothing and its runs end
+//! as expired, never on another order (a search of fewer than 1,024 steps never looks at
+//! the deadline, so it would still have found its counterexample, after other tests).
 //!
 //! What it does not know: the conclusion, sizes and outcomes of the driver (the
 //! `smart_exhaustive` tester's).
@@ -82,6 +83,9 @@ pub struct PremiseSearch<'c> {
     /// By variable: read by a premise or the conclusion (looked up for every value the
     /// exhaustive space gives).
     needed: Vec<bool>,
+    /// The deadline passed while the probes chose the order: a probe it cut may have chosen
+    /// another order than on an idle machine, so nothing runs (every run is expired).
+    order_cut: bool,
 }
 
 impl Query {
@@ -116,8 +120,9 @@ impl<'c> PremiseSearch<'c> {
         let units = units(c);
         let mut order: Vec<usize> = Vec::new();
         let mut remaining: Vec<usize> = (0..units.len()).collect();
-        // Past the deadline the premises left run as written.
-        while remaining.len() > 1 && deadline.is_none_or(|d| Instant::now() < d) {
+        let past = || deadline.is_some_and(|d| Instant::now() >= d);
+        let probed = remaining.len() > 1;
+        while remaining.len() > 1 && !past() {
             let trial = |at: usize| {
                 let mut trial = order.clone();
                 trial.push(remaining[at]);
@@ -161,7 +166,10 @@ impl<'c> PremiseSearch<'c> {
             order.push(remaining.remove(at));
         }
         order.extend(remaining);
-        PremiseSearch::ordered(c, &units, &order, engine, deadline, &mut cache)
+        let mut search = PremiseSearch::ordered(c, &units, &order, engine, deadline, &mut cache);
+        // Any probe the deadline cut (its steps, or a goal's evaluation) ended past it.
+        search.order_cut = probed && past();
+        search
     }
 
     /// The premise units of `c` in `order`, their queries taken from `cache` when made
@@ -187,7 +195,7 @@ impl<'c> PremiseSearch<'c> {
         let needed = (0..c.vars.len())
             .map(|v| c.conclusion.uses.contains(&v) || c.premises.iter().any(|p| p.uses.contains(&v)))
             .collect();
-        PremiseSearch { c, queries, limits: Limits { deadline, ..Limits::default() }, needed }
+        PremiseSearch { c, queries, limits: Limits { deadline, ..Limits::default() }, needed, order_cut: false }
     }
 
     /// The steps the whole search takes at `(depth, generator size)`, `budget` at most
@@ -228,6 +236,9 @@ impl<'c> PremiseSearch<'c> {
         stop: &dyn Fn() -> bool,
         sink: &mut dyn FnMut(&[Option<Value>], bool) -> Flow,
     ) -> RunStats {
+        if self.order_cut {
+            return RunStats { expired: true, ..RunStats::default() };
+        }
         let enumerators = || self.queries.iter().filter_map(|q| q.enumerator.as_ref());
         for e in enumerators() {
             e.set_generator_size(gen_size);
