@@ -189,6 +189,14 @@ impl<'p> Run<'_, 'p> {
                     out.push_str("()");
                 } else if fields.is_empty() {
                     out.push_str(&ctor.name);
+                } else if let Some(names) = crate::syntax::record_fields(&ctor.name) {
+                    // A record: `⦇xpos = 1, ypos = 2⦈`.
+                    out.push('⦇');
+                    tasks.push(Task::Str("⦈"));
+                    for (i, ((x, t), name)) in fields.iter().zip(&ctor.fields).zip(names).enumerate().rev() {
+                        tasks.push(Task::Val(x.clone(), t, false, canonical));
+                        tasks.push(Task::Text(format!("{}{name} = ", if i > 0 { ", " } else { "" })));
+                    }
                 } else {
                     if arg {
                         out.push('(');

@@ -637,31 +637,72 @@ pub fn quant_cmp(
 /// `f xs[i := x]` is `f (xs[i := x])`: the update goes to the last argument of an
 /// application that is not in parentheses.
 pub fn list_update(xs: Box<Term>, binds: Vec<(Term, Term)>, bl: usize, r: usize) -> Box<Term> {
-    if let TermKind::App(g, a) = xs.kind {
-        if xs.span.start == g.span.start && xs.span.end == a.span.end {
-            let a = list_update(a, binds, bl, r);
-            return app(g, a);
-        }
-        let xs = Box::new(Term { kind: TermKind::App(g, a), span: xs.span });
-        return list_update_of(xs, binds, bl, r);
-    }
-    list_update_of(xs, binds, bl, r)
+    to_last_argument(xs, |xs| {
+        let name_span = Span::new(bl, r);
+        let span = Span::new(xs.span.start as usize, r);
+        binds.into_iter().fold(xs, |t, (i, x)| apply_spanning(name("list_update", bl, r), name_span, span, [*t, i, x]))
+    })
 }
 
-fn list_update_of(xs: Box<Term>, binds: Vec<(Term, Term)>, bl: usize, r: usize) -> Box<Term> {
-    let span = Span::new(xs.span.start as usize, r);
-    let name_span = Span::new(bl, r);
-    let mut t = xs;
-    for (i, x) in binds {
-        let f = Box::new(Term {
-            kind: TermKind::Name(Ident { name: "list_update".to_string(), span: name_span }),
-            span: name_span,
-        });
-        let f = Box::new(Term { kind: TermKind::App(f, t), span });
-        let f = Box::new(Term { kind: TermKind::App(f, Box::new(i)), span });
-        t = Box::new(Term { kind: TermKind::App(f, Box::new(x)), span });
+/// `update(t)`, where `t` is the last argument of an application not in parentheses (see
+/// `list_update`), else `t` itself.
+fn to_last_argument(t: Box<Term>, update: impl FnOnce(Box<Term>) -> Box<Term>) -> Box<Term> {
+    match t.kind {
+        TermKind::App(g, a) if t.span.start == g.span.start && t.span.end == a.span.end => {
+            app(g, to_last_argument(a, update))
+        }
+        kind => update(Box::new(Term { kind, span: t.span })),
+    }
+}
+
+/// `f a b c` with every application spanning `span`, the name `f` spanning `name_span`.
+fn apply_spanning(mut f: Box<Term>, name_span: Span, span: Span, args: impl IntoIterator<Item = Term>) -> Box<Term> {
+    f.span = name_span;
+    for a in args {
+        f = Box::new(Term { kind: TermKind::App(f, Box::new(a)), span });
+    }
+    f
+}
+
+/// The name of a record's constructor: its fields in order, `⦇xpos, ypos⦈`. No name a user
+/// writes looks like it, and a record term `⦇xpos = 1, ypos = 2⦈` names it by its fields,
+/// as Isabelle's translation finds the record by them (in the order declared).
+pub fn record_constructor(fields: &[&str]) -> String {
+    format!("⦇{}⦈", fields.join(", "))
+}
+
+/// The fields of a record constructor's name (`record_constructor`), `None` for any other.
+pub fn record_fields(ctor: &str) -> Option<Vec<&str>> {
+    let inner = ctor.strip_prefix('⦇')?.strip_suffix('⦈')?;
+    Some(inner.split(", ").collect())
+}
+
+/// `⦇xpos = a, ypos = b⦈`: the record constructor of these fields applied to the values.
+pub fn record(binds: Vec<(Ident, Term)>, l: usize, r: usize) -> Box<Term> {
+    let fields: Vec<&str> = binds.iter().map(|(f, _)| f.name.as_str()).collect();
+    let ctor = name(&record_constructor(&fields), l, r);
+    let mut t = ctor;
+    for (_, v) in binds {
+        t = Box::new(Term { kind: TermKind::App(t, Box::new(v)), span: Span::new(l, r) });
     }
     t
+}
+
+/// `r⦇xpos := a, ypos := b⦈` is `ypos_update (λ_. b) (xpos_update (λ_. a) r)`, Isabelle's
+/// translation; it binds like `xs[i := x]` (to the last argument of an application). The
+/// name `xpos_update` spans the field's name.
+pub fn record_update(t: Box<Term>, binds: Vec<(Ident, Term)>, r: usize) -> Box<Term> {
+    to_last_argument(t, |t| {
+        binds.into_iter().fold(t, |t, (field, v)| {
+            let (fl, fr) = (field.span.start as usize, field.span.end as usize);
+            let update = name(&format!("{}_update", field.name), fl, fr);
+            let wildcard = Term { kind: TermKind::Wildcard, span: v.span };
+            // Spanning to the closing `⦈`: the application's span is its parts' (elaboration).
+            let constant = Term { kind: TermKind::Lambda(vec![wildcard], Box::new(v)), span: Span::new(fl, r) };
+            let span = Span::new(t.span.start as usize, r);
+            apply_spanning(update, field.span, span, [constant, *t])
+        })
+    })
 }
 
 /// `{m..<n}` is `set [m..<n]`, `{m..n}` is `set [m..n]`; without a lower bound (`from` is
@@ -879,4 +920,47 @@ fn dismantle_types(mut types: Vec<Type>) {
             }
         }
     }
+}
+
+/// `record 'a point = xpos :: nat  ypos :: "'a list"` as the commands it stands for: the
+/// datatype `'a point` with one constructor (`record_constructor`) whose fields have the
+/// selectors `xpos` and `ypos`, and for each field Isabelle's update function,
+/// `xpos_update :: (nat ⇒ nat) ⇒ 'a point ⇒ 'a point`.
+pub fn record_commands(params: Vec<TypeVar>, name: Ident, fields: Vec<(Ident, Type)>, span: Span) -> Vec<CommandKind> {
+    let field_names: Vec<&str> = fields.iter().map(|(f, _)| f.name.as_str()).collect();
+    let ctor = Ident { name: record_constructor(&field_names), span: name.span };
+    let datatype = DatatypeDecl {
+        params,
+        name,
+        ctors: vec![CtorDecl {
+            name: ctor.clone(),
+            args: fields.iter().map(|(f, t)| CtorArg { selector: Some(f.clone()), ty: t.clone() }).collect(),
+            span,
+            discriminator: None,
+        }],
+        span,
+    };
+    let mut commands = vec![CommandKind::Datatype(vec![datatype])];
+    // Names no user writes (`%` is λ), so no constant or constructor of the theory is meant.
+    let at = |n: &str, sp: Span| Term { kind: TermKind::Name(Ident { name: n.to_string(), span: sp }), span: sp };
+    let apply = |f: Term, args: Vec<Term>, sp: Span| {
+        args.into_iter().fold(f, |f, a| Term { kind: TermKind::App(Box::new(f), Box::new(a)), span: sp })
+    };
+    let vars: Vec<String> = (0..fields.len()).map(|i| format!("%x{i}")).collect();
+    for (i, (field, _)) in fields.iter().enumerate() {
+        let sp = field.span;
+        let update = Ident { name: format!("{}_update", field.name), span: sp };
+        let pattern = apply(at(&ctor.name, sp), vars.iter().map(|v| at(v, sp)).collect(), sp);
+        let lhs = apply(at(&update.name, sp), vec![at("%f", sp), pattern], sp);
+        let updated =
+            |j: usize| if j == i { apply(at("%f", sp), vec![at(&vars[j], sp)], sp) } else { at(&vars[j], sp) };
+        let rhs = apply(at(&ctor.name, sp), (0..vars.len()).map(updated).collect(), sp);
+        let term = Term { kind: TermKind::BinOp(BinOp::Eq, sp, Box::new(lhs), Box::new(rhs)), span: sp };
+        commands.push(CommandKind::Fun {
+            kind: FunKind::Primrec,
+            consts: vec![ConstDecl { name: update, ty: None }],
+            equations: vec![Equation { name: None, term }],
+        });
+    }
+    commands
 }

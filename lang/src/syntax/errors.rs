@@ -18,7 +18,7 @@ pub enum Grammar {
 /// Tokens that can start a term.
 const TERM_START: &[&str] = &[
     "Ident", "Num", "\"_\"", "\"(\"", "\"[\"", "\"{\"", "\"∀\"", "\"∃\"", "\"∃!\"", "\"!\"", "\"λ\"", "\"¬\"", "\"-\"",
-    "\"if\"", "\"let\"", "\"case\"", "\"⟦\"", "\"(*)\"", "\"⋀\"", "\"op\"", "\"⟨\"",
+    "\"if\"", "\"let\"", "\"case\"", "\"⟦\"", "\"(*)\"", "\"⋀\"", "\"op\"", "\"⟨\"", "\"⦇\"",
 ];
 
 /// Infix and postfix operators of terms.

@@ -272,6 +272,13 @@ pub enum Tok<'a> {
     #[token("⟩")]
     #[token("\\<rangle>")]
     RAngle,
+    /// `⦇` and `⦈`: records, `⦇x = 1, y = 2⦈` and the update `r⦇x := 3⦈`.
+    #[token("⦇")]
+    #[token("\\<lparr>")]
+    LRec,
+    #[token("⦈")]
+    #[token("\\<rparr>")]
+    RRec,
 
     #[token("if")]
     If,
@@ -396,8 +403,8 @@ impl<'a> InnerLexer<'a> {
     fn limits(&mut self, tok: &Tok<'a>, span: Span) -> Option<Diagnostic> {
         self.count += 1;
         match tok {
-            Tok::LParen | Tok::LBrack | Tok::LBrace | Tok::LBrakk | Tok::LAngle => self.depth += 1,
-            Tok::RParen | Tok::RBrack | Tok::RBrace | Tok::RBrakk | Tok::RAngle => {
+            Tok::LParen | Tok::LBrack | Tok::LBrace | Tok::LBrakk | Tok::LAngle | Tok::LRec => self.depth += 1,
+            Tok::RParen | Tok::RBrack | Tok::RBrace | Tok::RBrakk | Tok::RAngle | Tok::RRec => {
                 self.depth = self.depth.saturating_sub(1)
             }
             _ => {}

@@ -19,7 +19,7 @@ use super::errors::{self, Grammar};
 use super::inner::{SortParser, TermParser, TypeParser};
 use super::inner_lexer::InnerLexer;
 use super::lexer::{self, Kind, Token};
-use super::outer::{CommandParser, DeclareOptsParser, HeaderParser, TypesParser};
+use super::outer::{CommandParser, DeclareOptsParser, HeaderParser, RecordParser, TypesParser};
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
 use std::collections::HashMap;
@@ -221,6 +221,7 @@ pub const COMMANDS: &[(CommandClass, &[&str])] = &[
             "quickcheck_params",
             "declare",
             "value",
+            "record",
         ],
     ),
     // Isabelle's names before 2012 (`types`) and 2016 (`header`); commands only in the
@@ -356,7 +357,6 @@ pub const COMMANDS: &[(CommandClass, &[&str])] = &[
         CommandClass::Unsupported,
         &[
             "locale",
-            "record",
             "class",
             "instantiation",
             "instance",
@@ -1047,16 +1047,29 @@ impl<'a> Driver<'a> {
             self.push_unparsed(word, chunk);
             return;
         }
-        if word == "types" {
-            self.note_legacy(Legacy::Types, chunk[0].span);
-            match self.parse_outer(chunk, next, |toks| TypesParser::new().parse(toks)) {
+        if word == "types" || word == "record" {
+            if word == "types" {
+                self.note_legacy(Legacy::Types, chunk[0].span);
+            }
+            let parsed = if word == "types" {
+                self.parse_outer(chunk, next, |toks| TypesParser::new().parse(toks))
+            } else {
+                self.parse_outer(chunk, next, |toks| RecordParser::new().parse(toks))
+            };
+            match parsed {
                 Ok(decls) => {
                     for kind in decls {
                         self.push(kind, chunk);
                     }
                 }
-                Err(d) => {
+                Err(mut d) => {
                     self.lemma_failed = true;
+                    let at = d.primary.span;
+                    if word == "record" && self.text.get(at.range()) == Some("+") {
+                        d = Diagnostic::error(at, "extending a record (`parent + fields`) is not supported")
+                            .with_label("hol reads records without a parent")
+                            .with_help("repeat the parent's fields in this record");
+                    }
                     self.diagnostics.push(d);
                     self.push_unparsed(word, chunk);
                 }

@@ -974,7 +974,7 @@ fn quickcheck_declare_value() {
 #[test]
 fn proofs_text_and_unsupported() {
     let cs = cmds(
-        "text ‹some text with lemma inside›\nsection \"S\"\nlemma \"A\"\n  apply (induct xs arbitrary: ys)\n   apply (auto simp: foo)\n  done\nlemma \"B\"\nproof (cases x)\n  case Nil\n  then show ?thesis by simp\nnext\n  case (Cons y ys)\n  have \"P\" using assms by blast\n  thus ?thesis ..\nqed\nlemma \"C\" by (induct fs arbitrary: x) simp_all\nlocale foo = fixes R assumes \"R x\"\nrecord point = x :: nat\nlemmas foo = bar baz\nsubsection \\<open>x\\<close> \\<comment> \\<open>note\\<close>",
+        "text ‹some text with lemma inside›\nsection \"S\"\nlemma \"A\"\n  apply (induct xs arbitrary: ys)\n   apply (auto simp: foo)\n  done\nlemma \"B\"\nproof (cases x)\n  case Nil\n  then show ?thesis by simp\nnext\n  case (Cons y ys)\n  have \"P\" using assms by blast\n  thus ?thesis ..\nqed\nlemma \"C\" by (induct fs arbitrary: x) simp_all\nlocale foo = fixes R assumes \"R x\"\ntypedecl point\nlemmas foo = bar baz\nsubsection \\<open>x\\<close> \\<comment> \\<open>note\\<close>",
     );
     let shapes: Vec<String> = cs
         .iter()
@@ -987,8 +987,30 @@ fn proofs_text_and_unsupported() {
             other => format!("{other:?}"),
         })
         .collect();
-    let want = "text text lemma proof proof proof lemma proof proof proof proof proof proof proof proof proof proof proof proof proof lemma proof unsupported locale unsupported record skipped lemmas text";
+    let want = "text text lemma proof proof proof lemma proof proof proof proof proof proof proof proof proof proof proof proof proof lemma proof unsupported locale unsupported typedecl skipped lemmas text";
     assert_eq!(shapes.join(" "), want);
+}
+
+#[test]
+fn a_record_is_its_datatype_and_update_functions() {
+    let p = parse_theory("theory T imports Main begin\nrecord 'a point = xpos :: nat  ypos :: \"'a list\"\nend\n");
+    assert!(p.diagnostics.is_empty(), "{:?}", p.diagnostics);
+    let kinds: Vec<&CommandKind> = p.theory.commands.iter().map(|c| &c.kind).collect();
+    let [CommandKind::Datatype(ds), CommandKind::Fun { consts: x, .. }, CommandKind::Fun { consts: y, .. }] =
+        kinds.as_slice()
+    else {
+        panic!("{kinds:?}")
+    };
+    assert_eq!(ds[0].name.name, "point");
+    assert_eq!(ds[0].params.len(), 1);
+    assert_eq!(ds[0].ctors[0].name.name, "⦇xpos, ypos⦈");
+    let selectors: Vec<&str> =
+        ds[0].ctors[0].args.iter().map(|a| a.selector.as_ref().map_or("", |s| s.name.as_str())).collect();
+    assert_eq!(selectors, ["xpos", "ypos"]);
+    assert_eq!((x[0].name.name.as_str(), y[0].name.name.as_str()), ("xpos_update", "ypos_update"));
+    // Record terms: the constructor of the fields, and the update functions.
+    assert_eq!(t("⦇xpos = 1, ypos = []⦈"), "(⦇xpos, ypos⦈ 1 [])");
+    assert_eq!(t("f r⦇xpos := 2⦈"), "(f (xpos_update (λ [_] 2) r))");
 }
 
 #[test]

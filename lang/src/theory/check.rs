@@ -246,8 +246,15 @@ pub(super) fn check_theory(text: &str, loader: &dyn imports::TheoryLoader, teste
     // The items of the lemma that quickcheck commands attach to (one per proposition):
     // Some(None) after a lemma that had an error (its quickchecks are skipped silently).
     let mut last_lemma: Option<Option<Vec<usize>>> = None;
+    // The source command whose definition just failed: the others it stands for (a
+    // `record`'s update functions, the synonyms of one `types`) fail with it, unreported.
+    let mut failed_at: Option<Span> = None;
     for cmd in &parsed.theory.commands {
         use ast::CommandKind as K;
+        if failed_at == Some(cmd.span) {
+            record_failure(&mut c, cmd, None);
+            continue;
+        }
         c.scope.generate(&cmd.kind);
         // Options are checked first: a command with a bad option is reported and dropped.
         let options = match &cmd.kind {
@@ -369,7 +376,10 @@ pub(super) fn check_theory(text: &str, loader: &dyn imports::TheoryLoader, teste
                 last_lemma = None;
                 let r = c.command(cmd);
                 match &r {
-                    Err(_) => record_failure(&mut c, cmd, None),
+                    Err(_) => {
+                        record_failure(&mut c, cmd, None);
+                        failed_at = Some(cmd.span);
+                    }
                     Ok(()) => record_success(&mut c, cmd),
                 }
                 r

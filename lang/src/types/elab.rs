@@ -457,6 +457,9 @@ impl<'e> Elab<'e> {
         if let Some(r) = self.env.names.get(name).filter(|_| name != written || !self.scope.hidden.contains(name)) {
             return Ok(self.name_ref_term(*r, span));
         }
+        if let Some(d) = self.record_syntax_error(name, span) {
+            return Err(d);
+        }
         if let Unknown::Error(d) = self.scope.unknown(name, span, self.mode == Mode::Free) {
             return Err(d);
         }
@@ -487,6 +490,47 @@ impl<'e> Elab<'e> {
             d = d.with_note("`value` evaluates closed terms: free variables may stand only in lemmas");
         }
         Err(d)
+    }
+
+    /// A record term `⦇x = a, y = b⦈` or update `r⦇z := c⦈` whose fields no record has, in
+    /// that order: an error that says which record was meant (never a free variable).
+    fn record_syntax_error(&self, name: &str, span: Span) -> Option<Diagnostic> {
+        let records = || {
+            self.env.datas.iter().filter_map(|d| match d.ctors.as_slice() {
+                [c] => crate::syntax::record_fields(&c.name).map(|fields| (&d.name, fields)),
+                _ => None,
+            })
+        };
+        if let Some(given) = crate::syntax::record_fields(name) {
+            let listed = |fields: &[&str]| fields.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ");
+            let what = match given.as_slice() {
+                [one] => format!("no record has just the field `{one}`"),
+                _ => format!("no record has the fields {}, in this order", listed(&given)),
+            };
+            let mut d = Diagnostic::error(span, what).with_label("not a record of this theory");
+            let has = |fields: &[&str], f: &str| fields.contains(&f);
+            if let Some((record, fields)) = records().find(|(_, fields)| given.iter().all(|g| has(fields, g))) {
+                let missing: Vec<&str> = fields.iter().copied().filter(|f| !has(&given, f)).collect();
+                d = d.with_help(if missing.is_empty() {
+                    format!("record `{record}` has them in the order {}", listed(&fields))
+                } else {
+                    format!("record `{record}` also needs {} (its fields: {})", listed(&missing), listed(&fields))
+                });
+            }
+            return Some(d);
+        }
+        // `r⦇z := c⦈` names `z_update` at the field's name.
+        let field = name.strip_suffix("_update")?;
+        if self.src.get(span.range()) != Some(field) {
+            return None;
+        }
+        let mut d = Diagnostic::error(span, format!("no record has the field `{field}`"))
+            .with_label("not a field of a record of this theory");
+        let all: Vec<String> = records().flat_map(|(_, fields)| fields).map(str::to_owned).collect();
+        if let Some(s) = suggest(field, all.iter().map(String::as_str)) {
+            d = d.with_help(format!("a field with a similar name exists: `{s}`"));
+        }
+        Some(d)
     }
 
     pub fn term(&mut self, t: &ast::Term) -> R<Term> {
