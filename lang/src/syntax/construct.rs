@@ -926,7 +926,19 @@ fn dismantle_types(mut types: Vec<Type>) {
 /// datatype `'a point` with one constructor (`record_constructor`) whose fields have the
 /// selectors `xpos` and `ypos`, and for each field Isabelle's update function,
 /// `xpos_update :: (nat ⇒ nat) ⇒ 'a point ⇒ 'a point`.
-pub fn record_commands(params: Vec<TypeVar>, name: Ident, fields: Vec<(Ident, Type)>, span: Span) -> Vec<CommandKind> {
+pub fn record_commands(
+    params: Vec<TypeVar>,
+    name: Ident,
+    fields: Vec<(Ident, Type)>,
+    span: Span,
+) -> Result<Vec<CommandKind>, Diagnostic> {
+    for (i, (f, _)) in fields.iter().enumerate() {
+        if let Some((first, _)) = fields[..i].iter().find(|(g, _)| g.name == f.name) {
+            return Err(Diagnostic::error(f.span, format!("field `{}` is declared twice", f.name))
+                .with_label("second declaration")
+                .with_secondary(first.span, "first declared here"));
+        }
+    }
     let field_names: Vec<&str> = fields.iter().map(|(f, _)| f.name.as_str()).collect();
     let ctor = Ident { name: record_constructor(&field_names), span: name.span };
     let datatype = DatatypeDecl {
@@ -962,5 +974,5 @@ pub fn record_commands(params: Vec<TypeVar>, name: Ident, fields: Vec<(Ident, Ty
             equations: vec![Equation { name: None, term }],
         });
     }
-    commands
+    Ok(commands)
 }

@@ -1065,10 +1065,15 @@ impl<'a> Driver<'a> {
                 Err(mut d) => {
                     self.lemma_failed = true;
                     let at = d.primary.span;
+                    let after_chunk = chunk.last().is_some_and(|t| at.start >= t.span.end);
                     if word == "record" && self.text.get(at.range()) == Some("+") {
                         d = Diagnostic::error(at, "extending a record (`parent + fields`) is not supported")
                             .with_label("hol reads records without a parent")
                             .with_help("repeat the parent's fields in this record");
+                    } else if word == "record" && after_chunk && chunk.last().is_some_and(|t| self.word(t) == "=") {
+                        let last = chunk[chunk.len() - 1].span;
+                        d = Diagnostic::error(last, "a record needs at least one field")
+                            .with_label("expected `name :: type` after this");
                     }
                     self.diagnostics.push(d);
                     self.push_unparsed(word, chunk);
