@@ -109,12 +109,39 @@ fn smart_produced(
 }
 
 #[test]
-#[allow(clippy::mutable_key_type)]
 fn smart_produces_exactly_the_premise_satisfying_assignments() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let files = corpus::theories(&root);
+    // The theories split between two threads (CI has two cores).
     let (mut compared, mut skipped, mut problems) = (0, 0, Vec::new());
-    for f in corpus::theories(&root) {
-        let text = std::fs::read_to_string(&f).unwrap();
+    std::thread::scope(|s| {
+        let runs: Vec<_> = (0..THREADS)
+            .map(|t| {
+                let (files, root) = (&files, &root);
+                s.spawn(move || compare_files(root, files.iter().skip(t).step_by(THREADS)))
+            })
+            .collect();
+        for run in runs {
+            let (c, k, p) = run.join().expect("a comparing thread");
+            compared += c;
+            skipped += k;
+            problems.extend(p);
+        }
+    });
+    eprintln!("{compared} (lemma, size) pairs compared, {skipped} skipped");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(compared >= 40, "only {compared} compared ({skipped} skipped)");
+}
+
+/// Threads of the comparison.
+const THREADS: usize = 2;
+
+/// The (lemma, size) pairs compared, those skipped, and the problems found, over `files`.
+#[allow(clippy::mutable_key_type)]
+fn compare_files<'f>(root: &Path, files: impl Iterator<Item = &'f std::path::PathBuf>) -> (usize, usize, Vec<String>) {
+    let (mut compared, mut skipped, mut problems) = (0, 0, Vec::new());
+    for f in files {
+        let text = std::fs::read_to_string(f).unwrap();
         let th = lang::check_theory(&text);
         for item in &th.items {
             let lang::ItemKind::Lemma { index, .. } = item.kind else { continue };
@@ -125,7 +152,7 @@ fn smart_produces_exactly_the_premise_satisfying_assignments() {
                 continue;
             }
             let statement = text.get(lemma.span.start as usize..lemma.span.end as usize).unwrap_or("?");
-            let label = format!("{}: lemma {index} \"{statement}\"", f.strip_prefix(&root).unwrap_or(&f).display());
+            let label = format!("{}: lemma {index} \"{statement}\"", f.strip_prefix(root).unwrap_or(f).display());
             // The order of the premises is chosen once per lemma, as the tester does; the
             // enumerators' functional goals run in the interpreter, and in compiled code.
             let searches = [Engine::Interpreter, Engine::Compiled]
@@ -153,7 +180,5 @@ fn smart_produces_exactly_the_premise_satisfying_assignments() {
             }
         }
     }
-    eprintln!("{compared} (lemma, size) pairs compared, {skipped} skipped");
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
-    assert!(compared >= 40, "only {compared} compared ({skipped} skipped)");
+    (compared, skipped, problems)
 }
