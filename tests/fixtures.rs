@@ -71,6 +71,16 @@ fn main() {
     trials.extend(acceptance_trials());
     trials.extend(bundled_trials());
     trials.extend(limit_trials());
+    // The trials run on as many threads as there are cores, in this order: the longest
+    // first (an acceptance theory's soundness runs take up to 36 s), so that none is left
+    // alone at the end.
+    trials.sort_by_key(|t| {
+        let name = t.name();
+        [name.starts_with("acceptance/sound/"), name.starts_with("acceptance/"), name.starts_with("limits/")]
+            .iter()
+            .position(|&long| long)
+            .unwrap_or(3)
+    });
     libtest_mimic::run(&args, trials).exit();
 }
 
