@@ -680,12 +680,8 @@ pub fn record_fields(ctor: &str) -> Option<Vec<&str>> {
 /// `⦇xpos = a, ypos = b⦈`: the record constructor of these fields applied to the values.
 pub fn record(binds: Vec<(Ident, Term)>, l: usize, r: usize) -> Box<Term> {
     let fields: Vec<&str> = binds.iter().map(|(f, _)| f.name.as_str()).collect();
-    let ctor = name(&record_constructor(&fields), l, r);
-    let mut t = ctor;
-    for (_, v) in binds {
-        t = Box::new(Term { kind: TermKind::App(t, Box::new(v)), span: Span::new(l, r) });
-    }
-    t
+    let span = Span::new(l, r);
+    apply_spanning(name(&record_constructor(&fields), l, r), span, span, binds.into_iter().map(|(_, v)| v))
 }
 
 /// `r⦇xpos := a, ypos := b⦈` is `ypos_update (λ_. b) (xpos_update (λ_. a) r)`, Isabelle's

@@ -1047,34 +1047,25 @@ impl<'a> Driver<'a> {
             self.push_unparsed(word, chunk);
             return;
         }
-        if word == "types" || word == "record" {
-            if word == "types" {
+        // Commands that stand for several.
+        let several = match word {
+            "types" => {
                 self.note_legacy(Legacy::Types, chunk[0].span);
+                Some(self.parse_outer(chunk, next, |toks| TypesParser::new().parse(toks)))
             }
-            let parsed = if word == "types" {
-                self.parse_outer(chunk, next, |toks| TypesParser::new().parse(toks))
-            } else {
-                self.parse_outer(chunk, next, |toks| RecordParser::new().parse(toks))
-            };
+            "record" => Some(self.parse_outer(chunk, next, |toks| RecordParser::new().parse(toks))),
+            _ => None,
+        };
+        if let Some(parsed) = several {
             match parsed {
                 Ok(decls) => {
                     for kind in decls {
                         self.push(kind, chunk);
                     }
                 }
-                Err(mut d) => {
+                Err(d) => {
                     self.lemma_failed = true;
-                    let at = d.primary.span;
-                    let after_chunk = chunk.last().is_some_and(|t| at.start >= t.span.end);
-                    if word == "record" && self.text.get(at.range()) == Some("+") {
-                        d = Diagnostic::error(at, "extending a record (`parent + fields`) is not supported")
-                            .with_label("hol reads records without a parent")
-                            .with_help("repeat the parent's fields in this record");
-                    } else if word == "record" && after_chunk && chunk.last().is_some_and(|t| self.word(t) == "=") {
-                        let last = chunk[chunk.len() - 1].span;
-                        d = Diagnostic::error(last, "a record needs at least one field")
-                            .with_label("expected `name :: type` after this");
-                    }
+                    let d = self.reword(word, chunk, next, d);
                     self.diagnostics.push(d);
                     self.push_unparsed(word, chunk);
                 }
@@ -1176,6 +1167,15 @@ impl<'a> Driver<'a> {
             return Diagnostic::error(at, "unexpected `|` before the first equation")
                 .with_label("expected the first equation here")
                 .with_help("`|` separates equations: the first one has none before it");
+        }
+        if word == "record" && self.text.get(at.range()) == Some("+") {
+            return Diagnostic::error(at, "extending a record (`parent + fields`) is not supported")
+                .with_label("hol reads records without a parent")
+                .with_help("repeat the parent's fields in this record");
+        }
+        if word == "record" && at_end && prev_word == Some("=") {
+            return Diagnostic::error(prev.map_or(at, |t| t.span), "a record needs at least one field")
+                .with_label("expected `name :: type` after this");
         }
         let is_lemma = matches!(word, "lemma" | "theorem" | "corollary" | "proposition");
         if is_lemma && at_end {

@@ -68,8 +68,14 @@ fn prelude() -> Result<(Env, Names), Vec<Diagnostic>> {
 /// What failed is recorded in `c.scope`; the errors are returned.
 fn check_definitions(c: &mut Checker, commands: &[ast::Command], theory: &str) -> Vec<Diagnostic> {
     let mut errors = Vec::new();
+    let mut failed_at: Option<Span> = None;
     for cmd in commands {
         c.scope.generate(&cmd.kind);
+        // As in the checked file: the other parts of a source command that failed fail with it.
+        if failed_at == Some(cmd.span) {
+            record_failure(c, cmd, Some(theory));
+            continue;
+        }
         let result = match &cmd.kind {
             ast::CommandKind::Lemma(lemma) if lemma.code => c.lemma_command(lemma, cmd.span).map(|_| ()),
             ast::CommandKind::Lemma(_) | ast::CommandKind::Value(_) => Ok(()),
@@ -77,6 +83,7 @@ fn check_definitions(c: &mut Checker, commands: &[ast::Command], theory: &str) -
         };
         if result.is_err() || matches!(cmd.kind, ast::CommandKind::Unparsed { .. }) {
             record_failure(c, cmd, Some(theory));
+            failed_at = Some(cmd.span);
         } else {
             record_success(c, cmd);
         }
