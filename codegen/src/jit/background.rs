@@ -3,7 +3,8 @@
 //! own, picked up by its owner once it is finished, or cancelled when the owner no longer
 //! wants it. Compiling a lemma's program takes milliseconds; in that time the interpreter
 //! keeps testing, so a run that compiles early never waits for it, and a run that ends
-//! before the code is ready loses nothing but the other core's time.
+//! before the code is ready loses the other core's time and the wait for the thread to stop
+//! at its next function.
 
 use super::Jit;
 use crate::translate::CodegenError;
@@ -77,7 +78,13 @@ impl BackgroundCompile {
 
 impl Drop for BackgroundCompile {
     fn drop(&mut self) {
-        // Detached: the thread frees what it compiled when it stops.
+        // Waited for, not detached: the thread stops at its next function, and each thread
+        // left running would keep its stack (`COMPILE_STACK`, counted against a data limit)
+        // while the next lemma starts one of its own; under a 1 GiB limit three of them
+        // made an allocation fail, which aborts the process.
         self.cancel.store(true, Ordering::Relaxed);
+        if let Some(handle) = self.handle.take() {
+            let _ = handle.join();
+        }
     }
 }

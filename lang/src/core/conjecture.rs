@@ -204,7 +204,7 @@ pub fn lower_conjecture(
         let ty = lw.ty(ty, &subst);
         crate::core::cardinality::cardinality(&lw.program, &ty).is_none()
     };
-    let pre = preprocess(lemma, &env, &mut |ty| infinite(&mut lw, ty));
+    let mut pre = preprocess(lemma, &env, &mut |ty| infinite(&mut lw, ty));
     let mut var_locals: Vec<LocalId> = lemma.frees.clone();
     var_locals.extend(pre.new_frees.iter().copied());
     let mut not_executable = None;
@@ -231,7 +231,8 @@ pub fn lower_conjecture(
         });
     }
     let prenex = not_executable.as_ref().map(|_| {
-        let p = super::prenex::prenex(&pre.locals, &pre.premises, &pre.conclusion, &mut |ty| infinite(&mut lw, ty))?;
+        let p =
+            super::prenex::prenex(&mut pre.locals, &pre.premises, &pre.conclusion, &mut |ty| infinite(&mut lw, ty))?;
         let mut locals = var_locals.clone();
         locals.extend(p.prefix.iter().map(|(_, l)| *l));
         let mut c = lower_parts(&mut lw, &pre.locals, &locals, var_locals.len(), &p.premises, &p.conclusion, &subst);

@@ -8,13 +8,15 @@
 //! in the antecedent), because every binder is a distinct local (ids, not names: no capture),
 //! and quantifiers from independent subformulas commute with each other, so their prefixes
 //! may be interleaved; `∀` are put first where the order allows (deciding universals first
-//! prunes more). Anywhere else (under `⟷`, `if`, a function's argument, `∃!`) a quantifier
-//! over an infinite type stays where it is, and the statement is not executable for
-//! narrowing either: `prenex` says which quantifier.
+//! prunes more). `a ⟷ b` is read as `(a ⟶ b) ∧ (b ⟶ a)`, each side once in each polarity,
+//! the second copies with binders of their own (new locals). Anywhere else (under `if`, a
+//! function's argument, `∃!`) a quantifier over an infinite type stays where it is, and the
+//! statement is not executable for narrowing either: `prenex` says which quantifier.
 //!
 //! What this module does not know: types beyond "is a quantifier over this type to be
 //! pulled" (the caller's predicate), and how the prefix is searched.
 
+use crate::span::Span;
 use crate::types::builtins::Builtin;
 use crate::types::env::Env;
 use crate::types::hir::{ConstKind, Local, LocalId, PatKind, Quant, Term, TermKind};
@@ -33,9 +35,10 @@ pub struct Prenex {
 
 /// `premises ⟹ conclusion` in prenex form with respect to the quantifiers `pull` selects
 /// (by their variable's type); every other quantifier not containing one stays inside.
-/// `Err` names a selected quantifier that cannot be moved to the front.
+/// `Err` names a selected quantifier that cannot be moved to the front. Binders copied
+/// (the sides of a `⟷`) get new locals, appended to `locals`.
 pub fn prenex(
-    locals: &[Local],
+    locals: &mut Vec<Local>,
     premises: &[Term],
     conclusion: &Term,
     pull: &mut dyn FnMut(&Type) -> bool,
@@ -53,7 +56,7 @@ pub fn prenex(
 }
 
 struct Puller<'a, 'f> {
-    locals: &'a [Local],
+    locals: &'a mut Vec<Local>,
     pull: &'f mut dyn FnMut(&Type) -> bool,
 }
 
@@ -88,6 +91,14 @@ impl Puller<'_, '_> {
             return Ok((prefix, m));
         }
         let (head, args) = t.spine();
+        if let (TermKind::Builtin(Builtin::Eq), [a, b]) = (&head.kind, args.as_slice()) {
+            if a.ty == Type::bool() {
+                let (a2, b2) = (self.renamed(a), self.renamed(b));
+                let there = binary(Builtin::Imp, (*a).clone(), (*b).clone(), t.span);
+                let back = binary(Builtin::Imp, b2, a2, t.span);
+                return self.pull(&binary(Builtin::And, there, back, t.span), positive);
+            }
+        }
         let connective = match (&head.kind, args.as_slice()) {
             (TermKind::Builtin(Builtin::Not), [a]) => {
                 let (q, m) = self.pull(a, !positive)?;
@@ -98,9 +109,8 @@ impl Puller<'_, '_> {
         };
         let Some((op, a, b)) = connective else {
             let why = match &head.kind {
-                TermKind::Builtin(Builtin::Eq) => "under `⟷` or `=`",
                 TermKind::If(..) => "under `if`",
-                _ => "inside a term that is not `¬`, `∧`, `∨` or `⟶`",
+                _ => "inside a term that is not `¬`, `∧`, `∨`, `⟶` or `⟷`",
             };
             return Err(self.stays(t, why));
         };
@@ -110,6 +120,38 @@ impl Puller<'_, '_> {
         let TermKind::App(inner, _) = &t.kind else { unreachable!("a binary connective") };
         let inner = Term { kind: TermKind::App(Box::new(head.clone()), Box::new(ma)), ..(**inner).clone() };
         Ok((merge(qa, qb), Term { kind: TermKind::App(Box::new(inner), Box::new(mb)), ..t.clone() }))
+    }
+
+    /// A copy of `t` whose binders are new locals (copies of the old ones), so that it can
+    /// stand next to `t` in one formula.
+    fn renamed(&mut self, t: &Term) -> Term {
+        let mut bound = Vec::new();
+        t.visit(&mut |s: &Term| match &s.kind {
+            TermKind::Quant(_, l, _, _)
+            | TermKind::Lambda(l, _)
+            | TermKind::Let(l, _, _)
+            | TermKind::SetCompr(l, _, _) => bound.push(*l),
+            TermKind::Case(_, arms) => {
+                for (p, _) in arms {
+                    p.clone().rewrite(&mut |_| {}, &mut |l: &mut LocalId| bound.push(*l));
+                }
+            }
+            _ => {}
+        });
+        let mut fresh = HashMap::new();
+        for l in bound {
+            fresh.entry(l).or_insert_with(|| {
+                self.locals.push(self.locals[l as usize].clone());
+                (self.locals.len() - 1) as LocalId
+            });
+        }
+        let mut copy = t.clone();
+        copy.rewrite(&mut |_| {}, &mut |l: &mut LocalId| {
+            if let Some(n) = fresh.get(l) {
+                *l = *n;
+            }
+        });
+        copy
     }
 
     /// Why the first selected quantifier of `t` stays inside.
@@ -132,6 +174,14 @@ impl Puller<'_, '_> {
             name.unwrap_or_default()
         )
     }
+}
+
+/// The formula `a op b` for a binary connective `op`.
+fn binary(op: Builtin, a: Term, b: Term, span: Span) -> Term {
+    let b2b = Type::fun(Type::bool(), Type::bool());
+    let head = Term { kind: TermKind::Builtin(op), ty: Type::fun(Type::bool(), b2b.clone()), span };
+    let partial = Term { kind: TermKind::App(Box::new(head), Box::new(a)), ty: b2b, span };
+    Term { kind: TermKind::App(Box::new(partial), Box::new(b)), ty: Type::bool(), span }
 }
 
 /// Two prefixes of independent subformulas as one: each keeps its order; a `∀` goes first
@@ -268,7 +318,7 @@ mod tests {
         match next(7) {
             0 => format!("¬ ({})", formula(seed, depth - 1, env)),
             1..=3 => {
-                let op = ["∧", "∨", "⟶"][next(3) as usize];
+                let op = ["∧", "∨", "⟶", "⟷"][next(4) as usize];
                 let a = formula(seed, depth - 1, env);
                 let b = formula(seed, depth - 1, env);
                 format!("({a}) {op} ({b})")
@@ -286,7 +336,7 @@ mod tests {
     }
 
     /// The prenex form of `term` as one term: its prefix around `premises ⟶ conclusion`.
-    fn rebuilt(locals: &[Local], term: &Term) -> Term {
+    fn rebuilt(locals: &mut Vec<Local>, term: &Term) -> Term {
         let p = prenex(locals, &[], term, &mut |_| true).expect("every formula here has a prenex form");
         assert!(p.premises.is_empty());
         p.prefix.iter().rev().fold(p.conclusion, |body, (q, l)| Term {
@@ -335,10 +385,25 @@ mod tests {
     }
 
     #[test]
-    fn a_quantifier_under_iff_stays_and_says_why() {
+    fn a_quantifier_under_if_stays_and_says_why() {
+        let text = "theory T imports Main begin\nlemma \"if (∃n :: nat. P n) then Q else R\" oops\nend\n";
+        let th = crate::check_theory(text);
+        let lemma = th.lemma(0);
+        let mut locals = lemma.locals.clone();
+        let err = prenex(&mut locals, &lemma.premises, &lemma.conclusion, &mut |_| true).unwrap_err();
+        assert!(err.contains("`∃n`") && err.contains("under `if`"), "{err}");
+    }
+
+    #[test]
+    fn a_quantifier_under_iff_moves_out_both_ways() {
         let th = crate::check_theory("theory T imports Main begin\nlemma \"(∃n :: nat. P n) = Q\" oops\nend\n");
         let lemma = th.lemma(0);
-        let err = prenex(&lemma.locals, &lemma.premises, &lemma.conclusion, &mut |_| true).unwrap_err();
-        assert!(err.contains("`∃n`") && err.contains("`⟷`"), "{err}");
+        let mut locals = lemma.locals.clone();
+        let p = prenex(&mut locals, &lemma.premises, &lemma.conclusion, &mut |_| true).expect("a prenex form");
+        // `((∃n. P n) ⟶ Q) ∧ (Q ⟶ (∃n'. P n'))`: `∀n. ∃n'.`, the copy a new local.
+        let quants: Vec<Quant> = p.prefix.iter().map(|(q, _)| *q).collect();
+        assert_eq!(quants, [Quant::All, Quant::Ex]);
+        assert_eq!(locals.len(), lemma.locals.len() + 1);
+        assert_ne!(p.prefix[0].1, p.prefix[1].1);
     }
 }

@@ -132,16 +132,16 @@ impl CheckedTheory {
         (&lw.program, fid, ret)
     }
 
-    /// Value item `index` with its term rewritten by `f` (given its locals), evaluated by
+    /// Value item `index` with its term rewritten by `f` (given its locals, which it may add to), evaluated by
     /// the reference interpreter: for tests of term transformations against the original.
     #[cfg(test)]
     pub(crate) fn eval_rewritten_value(
         &mut self,
         index: usize,
-        f: impl FnOnce(&[hir::Local], &hir::Term) -> hir::Term,
+        f: impl FnOnce(&mut Vec<hir::Local>, &hir::Term) -> hir::Term,
     ) -> Result<interp::Value, EvalError> {
-        let v = self.values[index].clone();
-        let term = f(&v.locals, &v.term);
+        let mut v = self.values[index].clone();
+        let term = f(&mut v.locals, &v.term);
         let fid = self.lowerer().lower_body("rewritten", &v.locals, &[], HashMap::new(), &term);
         interp::call(&self.lowerer().program, fid, vec![], &Limits::default())
     }
