@@ -245,7 +245,26 @@ pub(crate) fn run(
     }
     let mut first = sweep(&mut searches, conjectures, &order, budget, opts, &mut rng, None, &mut report);
     if matches!(first.end, Some(End::Spurious(_))) && !opts.genuine_only {
-        first = prefer_genuine(first, &mut searches, conjectures, &order, budget, opts, &mut rng, &mut report);
+        // A potentially spurious counterexample (`hd []` on the way) says less than a
+        // genuine one: `hd (xs @ ys) = hd ys` fails first at `xs = [], ys = []`, genuinely
+        // at `xs = [a1], ys = [a2]` a size later. So the search goes on from where it was
+        // found, passing over potentially spurious cases (as under `genuine_only`), for a
+        // share of the time left (`GENUINE_SHARE`); a genuine counterexample found then is
+        // the answer, otherwise the potentially spurious one stands.
+        let from = order.iter().position(|&(i, k)| i == first.end_at && k == first.size).unwrap_or(0);
+        let now = Instant::now();
+        let own = Budget { deadline: now + budget.deadline.saturating_duration_since(now) / GENUINE_SHARE, ..budget };
+        let genuine_only = Options { genuine_only: true, ..opts.clone() };
+        if opts.verbose {
+            report.log.push(format!(
+                "a potentially spurious counterexample at size {}: searching on for a genuine one",
+                first.size
+            ));
+        }
+        let next = sweep(&mut searches, conjectures, &order[from..], own, &genuine_only, &mut rng, None, &mut report);
+        if matches!(next.end, Some(End::Genuine(..))) {
+            first = next;
+        }
     }
     let Sweep { mut end, end_at, mut covered, too_big, mut note, size } = first;
     report.size = size;
@@ -360,42 +379,8 @@ pub(crate) fn run(
 }
 
 /// The share of the time left that the search for a genuine counterexample may take after
-/// a potentially spurious one (`prefer_genuine`): a tenth, as for generalizing.
+/// a potentially spurious one (`run`): a tenth, as for generalizing.
 const GENUINE_SHARE: u32 = 10;
-
-/// A potentially spurious counterexample (`hd []` on the way) says less than a genuine one:
-/// `hd (xs @ ys) = hd ys` fails first at `xs = [], ys = []`, and genuinely at `xs = [a1],
-/// ys = [a2]` a size later. So the search goes on from where the first was found, passing
-/// over potentially spurious cases (as under `genuine_only`), for a share of the time left
-/// (`GENUINE_SHARE`); a genuine counterexample found then is the answer, otherwise the
-/// potentially spurious one stands.
-#[allow(clippy::too_many_arguments)]
-fn prefer_genuine(
-    first: Sweep,
-    searches: &mut [Box<dyn Search + '_>],
-    conjectures: &[Conjecture],
-    order: &[(usize, u64)],
-    budget: Budget,
-    opts: &Options,
-    rng: &mut Xoshiro256PlusPlus,
-    report: &mut Report,
-) -> Sweep {
-    let from = order.iter().position(|&(i, k)| i == first.end_at && k == first.size).unwrap_or(0);
-    let now = Instant::now();
-    let own = Budget { deadline: now + budget.deadline.saturating_duration_since(now) / GENUINE_SHARE, ..budget };
-    let genuine_only = Options { genuine_only: true, ..opts.clone() };
-    if opts.verbose {
-        report.log.push(format!(
-            "a potentially spurious counterexample at size {}: searching on for a genuine one",
-            first.size
-        ));
-    }
-    let next = sweep(searches, conjectures, &order[from..], own, &genuine_only, rng, None, report);
-    match next.end {
-        Some(End::Genuine(..)) => next,
-        _ => first,
-    }
-}
 
 /// What one pass over the schedule ended with.
 struct Sweep {

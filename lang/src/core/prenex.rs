@@ -43,7 +43,7 @@ pub fn prenex(
     conclusion: &Term,
     pull: &mut dyn FnMut(&Type) -> bool,
 ) -> Result<Prenex, String> {
-    let mut p = Puller { locals, pull };
+    let mut p = Puller { locals, pull, copied: 0 };
     let mut prefix = Vec::new();
     let mut out = Vec::new();
     for t in premises {
@@ -58,7 +58,13 @@ pub fn prenex(
 struct Puller<'a, 'f> {
     locals: &'a mut Vec<Local>,
     pull: &'f mut dyn FnMut(&Type) -> bool,
+    /// Terms copied so far by splitting `⟷`s (`SPLIT_COPY_MAX`).
+    copied: usize,
 }
+
+/// At most this many terms are copied splitting `⟷`s in one statement: each split copies
+/// both sides, so `⟷`s nested over quantifiers would copy (and quantify) exponentially.
+const SPLIT_COPY_MAX: usize = 4096;
 
 type Pulled = (Vec<(Quant, LocalId)>, Term);
 
@@ -93,6 +99,10 @@ impl Puller<'_, '_> {
         let (head, args) = t.spine();
         if let (TermKind::Builtin(Builtin::Eq), [a, b]) = (&head.kind, args.as_slice()) {
             if a.ty == Type::bool() {
+                self.copied += size(a) + size(b);
+                if self.copied > SPLIT_COPY_MAX {
+                    return Err(self.stays(t, "under `⟷`s nested too deeply to split"));
+                }
                 let (a2, b2) = (self.renamed(a), self.renamed(b));
                 let there = binary(Builtin::Imp, (*a).clone(), (*b).clone(), t.span);
                 let back = binary(Builtin::Imp, b2, a2, t.span);
@@ -174,6 +184,13 @@ impl Puller<'_, '_> {
             name.unwrap_or_default()
         )
     }
+}
+
+/// The number of subterms of `t`, itself included.
+fn size(t: &Term) -> usize {
+    let mut n = 0;
+    t.visit(&mut |_: &Term| n += 1);
+    n
 }
 
 /// The formula `a op b` for a binary connective `op`.
@@ -319,9 +336,8 @@ mod tests {
             0 => format!("¬ ({})", formula(seed, depth - 1, env)),
             1..=3 => {
                 // `⟷` is split in two (each side copied): near the leaves only, so that the
-                // copies stay few enough to evaluate every quantifier's values.
-                // FIXME: nested `⟷` over quantifiers grows the prefix exponentially; a
-                // bound on the split belongs in `pull`.
+                // copies stay few enough to evaluate every quantifier's values
+                // (`SPLIT_COPY_MAX` bounds them far above these formulas).
                 let ops = if depth <= 2 { 4 } else { 3 };
                 let op = ["∧", "∨", "⟶", "⟷"][next(ops) as usize];
                 let a = formula(seed, depth - 1, env);
@@ -389,26 +405,40 @@ mod tests {
         assert!(checked == 400 && quantified > 100, "{checked} formulas, {quantified} with two quantifiers or more");
     }
 
-    #[test]
-    fn a_quantifier_under_if_stays_and_says_why() {
-        let text = "theory T imports Main begin\nlemma \"if (∃n :: nat. P n) then Q else R\" oops\nend\n";
-        let th = crate::check_theory(text);
+    /// The prenex form of the lemma `statement` (every quantifier pulled), with the numbers
+    /// of locals before and after.
+    fn lemma_prenex(statement: &str) -> (Result<Prenex, String>, usize, usize) {
+        let th = crate::check_theory(&format!("theory T imports Main begin\nlemma \"{statement}\" oops\nend\n"));
         let lemma = th.lemma(0);
         let mut locals = lemma.locals.clone();
-        let err = prenex(&mut locals, &lemma.premises, &lemma.conclusion, &mut |_| true).unwrap_err();
+        let p = prenex(&mut locals, &lemma.premises, &lemma.conclusion, &mut |_| true);
+        (p, lemma.locals.len(), locals.len())
+    }
+
+    #[test]
+    fn a_quantifier_under_if_stays_and_says_why() {
+        let err = lemma_prenex("if (∃n :: nat. P n) then Q else R").0.unwrap_err();
         assert!(err.contains("`∃n`") && err.contains("under `if`"), "{err}");
     }
 
     #[test]
+    fn iffs_nested_too_deeply_are_not_split() {
+        let mut stmt = String::from("(∃n :: nat. P n)");
+        for i in 0..24 {
+            stmt = format!("({stmt}) = Q{i}");
+        }
+        let err = lemma_prenex(&stmt).0.unwrap_err();
+        assert!(err.contains("`∃n`") && err.contains("nested too deeply"), "{err}");
+    }
+
+    #[test]
     fn a_quantifier_under_iff_moves_out_both_ways() {
-        let th = crate::check_theory("theory T imports Main begin\nlemma \"(∃n :: nat. P n) = Q\" oops\nend\n");
-        let lemma = th.lemma(0);
-        let mut locals = lemma.locals.clone();
-        let p = prenex(&mut locals, &lemma.premises, &lemma.conclusion, &mut |_| true).expect("a prenex form");
+        let (p, before, after) = lemma_prenex("(∃n :: nat. P n) = Q");
+        let p = p.expect("a prenex form");
         // `((∃n. P n) ⟶ Q) ∧ (Q ⟶ (∃n'. P n'))`: `∀n. ∃n'.`, the copy a new local.
         let quants: Vec<Quant> = p.prefix.iter().map(|(q, _)| *q).collect();
         assert_eq!(quants, [Quant::All, Quant::Ex]);
-        assert_eq!(locals.len(), lemma.locals.len() + 1);
+        assert_eq!(after, before + 1);
         assert_ne!(p.prefix[0].1, p.prefix[1].1);
     }
 }
