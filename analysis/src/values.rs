@@ -1,12 +1,12 @@
 //! Evaluating `value` items, in file order, on the evaluation engine
-//! (`codegen::engine::Evaluator`): compiled by default (the file's values together, once, at
+//! (`quickcheck::engine::Evaluator`): compiled by default (the file's values together, once, at
 //! the first value, within half of its time), each value the JIT cannot decide handed over
 //! to the reference interpreter; with `Options::interpreter`, by the interpreter alone.
 //! Owns the evaluation limits of a `value` and the diagnostic a failed one becomes.
 
-use codegen::engine::{Engine, Evaluator, JitTier};
 use lang::interp::{EvalError, Limits};
 use lang::{CheckedTheory, Diagnostic, Span, ValueOutcome};
+use quickcheck::engine::{Engine, Evaluator, JitTier};
 use std::time::{Duration, Instant};
 
 /// Wall-clock time each `value` may evaluate for.

@@ -1,5 +1,5 @@
 //! Partial values in the one-word layout, for code compiled in narrowing mode
-//! (`Jit::narrowing`): a hole (`lang::interp::Hole`) or a stuck computation
+//! (`Jit::narrowing`): a hole (`lang::value::Hole`) or a stuck computation
 //! (`Value::Stuck`) is a *partial word*, and a demand leaves compiled code as the status
 //! `ST_REFINE` with a *demand word* in `RunContext::detail`.
 //!
@@ -20,7 +20,7 @@
 //! A demand word is `BIT63 | whole << 33 | id`, never 0.
 
 use lang::core::ir::Ty;
-use lang::interp::{Demand, Hole, Value};
+use lang::value::{Demand, Hole, Value};
 
 pub(crate) const PARTIAL: u64 = 1 << 63;
 pub(crate) const STUCK: u64 = 1 << 32;
@@ -34,7 +34,7 @@ pub(crate) const INT_PARTIAL_END: i64 = i64::MIN + (1 << SUC_SHIFT);
 /// The most `Suc`s a hole's word holds: a `Suc` beyond hands the case over.
 pub(crate) const MAX_SUC: u32 = (1 << (63 - SUC_SHIFT)) - 1;
 
-/// How a consumer meeting a partial word demands it (the interpreter's rules, `lang::interp`'s
+/// How a consumer meeting a partial word demands it (the interpreter's rules, `lang::value`'s
 /// `partial` module): `Shape` and `Whole` as `blocked(v, whole)` (a stuck computation keeps
 /// its own demand), `FirstHole` as a demand for the first hole of an operand, whole.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -6,7 +6,7 @@ use crate::runtime::{alloc, rt_map_entry, rt_pap_entry, RunContext};
 use crate::translate::compares_structurally;
 use crate::{Jit, JitOutcome};
 use lang::core::ir::{Program, Ty};
-use lang::interp::{Closure, Int, SetValue, Value};
+use lang::value::{Closure, Int, SetValue, Value};
 use smallvec::SmallVec;
 use std::collections::HashMap;
 
@@ -225,7 +225,7 @@ pub(crate) fn static_universe(
     max: usize,
     statics: &mut Vec<Box<[u64]>>,
 ) -> Option<(u64, usize)> {
-    let values = lang::interp::enumerate(prog, ty).filter(|vs| vs.len() <= max)?;
+    let values = lang::value::enumerate(prog, ty).filter(|vs| vs.len() <= max)?;
     let mut words = vec![0, values.len() as u64];
     for v in &values {
         words.push(static_word(prog, v, ty, statics)?);

@@ -1,5 +1,5 @@
 //! `codegen`: the core IR JIT-compiled with Cranelift, agreeing with the reference interpreter
-//! (`lang::interp`) on every program, and never taking the process down.
+//! (`lang::value`) on every program, and never taking the process down.
 //!
 //! Pipeline: `Jit::compile` (`jit`) takes a `Program` as compiled code runs it
 //! (`compiled_program`), translates every function (`translate`; `call_graph` says where the
@@ -43,7 +43,6 @@
 
 mod call_graph;
 mod compiled_program;
-pub mod engine;
 mod holes;
 mod jit;
 mod layout;

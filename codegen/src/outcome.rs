@@ -2,7 +2,7 @@
 //! (`Jit::run_rows`) stopped (`LevelEnd`, `LevelCounts`).
 
 use lang::core::ir::Undef;
-use lang::interp::Demand;
+use lang::value::Demand;
 
 /// Why a run ended without a value.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -170,8 +170,8 @@ pub(crate) unsafe extern "C" fn rt_map_entry(ctx: *mut RunContext, cell: u64, ar
         // The interpreter demands the first hole of the argument before looking it up.
         match crate::layout::value_of(prog, x, ty, true) {
             Ok(v) => {
-                if let Some(h) = lang::interp::first_hole(&v) {
-                    let d = lang::interp::Demand { hole: h, whole: true };
+                if let Some(h) = lang::value::first_hole(&v) {
+                    let d = lang::value::Demand { hole: h, whole: true };
                     (*ctx).detail = holes::demand_word(d) as i64;
                     (*ctx).status = ST_REFINE;
                     return 0;
@@ -206,7 +206,7 @@ pub(crate) unsafe extern "C" fn rt_demand(ctx: *mut RunContext, w: u64, kind: i6
 
 /// `op` (0 `=`, 1 `<`, 2 `≤`) on words of type `compared_types[ty]` that may be partial or
 /// hold partial words (narrowing mode), decided as the interpreter decides it
-/// (`lang::interp::compare_partial`): 0 or 1, or `ST_REFINE` with the demand.
+/// (`lang::value::compare_partial`): 0 or 1, or `ST_REFINE` with the demand.
 pub(crate) unsafe extern "C" fn rt_partial_compare(ctx: *mut RunContext, op: i64, a: u64, b: u64, ty: i64) -> u64 {
     let c = &*ctx;
     let prog = &*c.prog;
@@ -218,11 +218,11 @@ pub(crate) unsafe extern "C" fn rt_partial_compare(ctx: *mut RunContext, op: i64
         return 0;
     };
     let op = match op {
-        0 => lang::interp::Comparison::Eq,
-        1 => lang::interp::Comparison::Lt,
-        _ => lang::interp::Comparison::Le,
+        0 => lang::value::Comparison::Eq,
+        1 => lang::value::Comparison::Lt,
+        _ => lang::value::Comparison::Le,
     };
-    match lang::interp::compare_partial(op, &x, &y) {
+    match lang::value::compare_partial(op, &x, &y) {
         Ok(r) => r as u64,
         Err(d) => {
             (*ctx).detail = holes::demand_word(d) as i64;

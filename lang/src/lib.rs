@@ -3,7 +3,8 @@
 //! Data flow: text → `syntax` (logos lexers, lalrpop grammars; an AST with spans) →
 //! `types` (name resolution, Hindley–Milner inference with sorts, a typed theory) →
 //! `core::lower` (pattern-match compilation and monomorphization into the core IR) →
-//! `interp` (the reference interpreter over the core IR). `theory` drives the pipeline for
+//! `value` (runtime values, shared with compiled code) → `interp` (the reference
+//! interpreter over the core IR). `theory` drives the pipeline for
 //! one file and is what the `hol` binary calls.
 //!
 //! Invariants: no IO (the prelude is compiled in); nothing here knows of Cranelift, rand,
@@ -23,6 +24,7 @@ mod stack;
 pub mod syntax;
 pub mod theory;
 pub mod types;
+pub mod value;
 
 pub use diagnostic::{Diagnostic, Label, Severity};
 pub use span::Span;

@@ -6,10 +6,10 @@
 //! reached), and the interpreter answers instead; so which engine ran never shows in a
 //! result, a count or a counterexample.
 
-use codegen::engine::{compile_deadline, Engine};
 use codegen::{Jit, JitOutcome, Word};
 use lang::core::ir::{FunId, Program, Ty};
 use lang::interp::{EvalError, Interp, Limits, Value};
+use quickcheck::engine::{compile_deadline, Engine};
 use std::time::Instant;
 
 pub struct PartialEvaluator<'p> {

@@ -11,7 +11,7 @@
 //! words, `codegen::Jit::narrowing`).
 //!
 //! What it does not know: how a case is evaluated beyond the contract for holes that the
-//! interpreter (`lang::interp::partial`) and compiled code (`codegen::holes`) share, and everything around a search (sizes, instances,
+//! interpreter and compiled code share (`lang::value::holes`, `codegen::holes`), and everything around a search (sizes, instances,
 //! limits, re-checks, reports), which is `quickcheck::driver`'s, as for every tester.
 
 mod arena_words;

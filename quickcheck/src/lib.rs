@@ -8,7 +8,7 @@
 //! registry's `portfolio`), walks the instances and sizes in `schedule` order within a
 //! `budget`, and hands each step to the tester's per-instance search (`testers`:
 //! `exhaustive` over `space`s, `random` with shrinking), which evaluates cases with a
-//! `runner` (on `codegen::engine`, which picks the interpreter or the JIT); every counterexample is re-checked
+//! `runner` (on `engine`, which picks the interpreter or the JIT); every counterexample is re-checked
 //! by the interpreter (`case`) before it becomes an `outcome`.
 //!
 //! Map: `driver` (the run around every search: instances, sizes, limits, verdicts, report),
@@ -16,11 +16,13 @@
 //! (the one table of testers, and tester names), `portfolio` (the default: testers side by
 //! side), `testers` (the `Tester` trait and one module per tester), `options` (parameters as
 //! written), `outcome` (the report), `case` (one case, and its re-check), `program` (a
-//! conjecture's steps), `runner` (evaluating parts), `space` (values by size), `types`.
+//! conjecture's steps), `runner` (evaluating parts), `engine` (interpreter or compiled code,
+//! for every evaluator of the workspace), `space` (values by size), `types`.
 
 pub mod budget;
 pub mod case;
 pub mod driver;
+pub mod engine;
 pub mod generalize;
 pub mod options;
 pub mod outcome;

@@ -1,6 +1,6 @@
 //! Running the parts of a conjecture on one assignment, for the testers. Where a part runs,
 //! compiled code or the reference interpreter, is the engine's decision
-//! (`codegen::engine::Evaluator`, on the run's `Engine`); this module keeps the assignment
+//! (`crate::engine::Evaluator`, on the run's `Engine`); this module keeps the assignment
 //! in both of their forms (JIT words, interpreter values, each read from the other when
 //! needed) and turns what a part gave into a `Verdict` or a `Stop`. What a verdict means
 //! for the search is the tester's to decide.
@@ -14,9 +14,9 @@
 //! - the batch runner (`Runner::batch`, a `Batch`): rows of words run through the parts in
 //!   one compiled loop.
 
-pub use codegen::engine::Engine;
+pub use crate::engine::Engine;
 
-use codegen::engine::{Answer, Evaluator};
+use crate::engine::{Answer, Evaluator};
 use codegen::{ArenaMark, Jit, LevelCounts, LevelEnd, SharedCells, Word};
 use lang::core::conjecture::{Conjecture, ConjectureVar};
 use lang::core::ir::{FunId, Ty, Undef};

@@ -6,7 +6,7 @@ use crate::layout::{self, SharedCells, Word};
 use crate::runtime::{alloc, RunContext};
 use crate::JitOutcome;
 use lang::core::ir::Ty;
-use lang::interp::Value;
+use lang::value::Value;
 
 /// A fill level of a `Jit`'s arena (`Jit::mark`).
 #[derive(Clone, Copy, Debug)]
@@ -192,7 +192,7 @@ impl Jit {
     /// Narrowing mode (`Jit::narrowing`): the word of hole `h`, `Suc^h.suc` of the hole for
     /// a `nat` (`Overflow` past the `Suc`s a word holds; `NotSupported` in another mode),
     /// so partial values are built without an interpreter value in between.
-    pub fn hole_word(&self, h: lang::interp::Hole) -> Result<Word, JitOutcome> {
+    pub fn hole_word(&self, h: lang::value::Hole) -> Result<Word, JitOutcome> {
         if !self.ctx.partial {
             return Err(JitOutcome::NotSupported);
         }

@@ -94,7 +94,7 @@ impl Jit {
 
     /// Compiles `prog` for the narrowing tester: its words may be partial (holes, stuck
     /// computations: `holes`), and a run that must look inside one ends with
-    /// `JitOutcome::Need`, demanding the hole the interpreter (`lang::interp::Interp::partial`)
+    /// `JitOutcome::Need`, demanding the hole the interpreter (`lang::value::Interp::partial`)
     /// demands. `call` converts holes in and out. The code of the other modes is not
     /// touched: every test compiled for partial words is compiled only here. The program
     /// runs as the interpreter runs it (no code equations, no passes that change the

@@ -10,7 +10,7 @@ use crate::runtime::{
 };
 use crate::{JitOutcome, LevelCounts, LevelEnd};
 use lang::core::ir::FunId;
-use lang::interp::{Limits, Value};
+use lang::value::{Limits, Value};
 
 /// Stack size of the thread a case moves to when the calling thread's stack runs low.
 pub const BIG_STACK: usize = 1 << 30;

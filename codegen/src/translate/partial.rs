@@ -1,5 +1,5 @@
 //! Narrowing mode (`Jit::narrowing`): the code that follows the interpreter's rules for
-//! partial values (`lang::interp`'s `partial` module) on partial words (`crate::holes`).
+//! partial values (`lang::value`'s `holes` module) on partial words (`crate::holes`).
 //! A demand sets `ST_REFINE` and leaves through the current fail target, like any failure.
 //!
 //! - Strict consumers (`case`, `if`, arithmetic, application) test their operand and demand

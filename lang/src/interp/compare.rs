@@ -6,14 +6,14 @@
 //!
 //! Walks over data are iterative (explicit work lists) or go through `eval`'s stack guard.
 
-use super::enumerate::most_frequent;
 use super::eval::{ill, Run, R};
 use super::sets;
 use super::types::TyInfo;
-use super::value::{Closure, Value};
 use super::EvalError;
 use crate::core::ir::Ty;
 use crate::stack;
+use crate::value::most_frequent;
+use crate::value::{Closure, Value};
 use std::cmp::Ordering;
 use std::rc::Rc;
 

@@ -6,11 +6,11 @@
 //! (wrong arities, unknown ids, variables out of range) becomes a `Node::Error` that fails
 //! with `NotExecutable` if it is ever reached, never a panic.
 
-use super::arith::Int;
 use super::types::{TyInfo, Types};
-use super::value::Value;
 use crate::core::ir::{free_vars, Expr, FunId, InductiveDef, Lit, NumTy, PredId, Prim, Program, Quant, Ty, Undef};
 use crate::stack;
+use crate::value::Int;
+use crate::value::Value;
 use std::cell::OnceCell;
 use std::collections::BTreeSet;
 use std::rc::Rc;

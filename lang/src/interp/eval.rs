@@ -8,15 +8,15 @@
 //! count towards the depth limit. Other nesting goes through `eval`, which moves to a fresh
 //! stack segment when the current one runs low (`stack::grow`).
 
-use super::arith::Int;
 use super::compile::{Code, FunCode, LambdaCode, Node, Op};
-use super::partial::{blocked, Hole};
 use super::sets;
 use super::types::TyInfo;
-use super::value::{Closure, Fields, SetValue, Value};
 use super::{EvalError, Limits};
 use crate::core::ir::{FunId, PredId, Quant};
 use crate::stack;
+use crate::value::holes::{blocked, Hole};
+use crate::value::Int;
+use crate::value::{Closure, Fields, SetValue, Value};
 use std::rc::Rc;
 use std::time::Instant;
 
@@ -347,11 +347,15 @@ impl<'c, 'p> Run<'c, 'p> {
                     rest = later;
                     self.invoke(fc, prev.iter().chain(now).cloned())?
                 }
-                Closure::Lambda { code, captured, args: prev } => {
+                Closure::Lambda { code: opaque, captured, args: prev } => {
+                    // Every λ value is made by `closure` below, from the interpreter's code.
+                    let Some(code) = opaque.downcast_ref::<LambdaCode>() else {
+                        return Err(ill("a λ without the interpreter's code"));
+                    };
                     let need = code.params.len().saturating_sub(prev.len());
                     if rest.len() < need {
                         let all = prev.iter().chain(rest).cloned().collect();
-                        let (code, captured) = (code.clone(), captured.clone());
+                        let (code, captured) = (opaque.clone(), captured.clone());
                         return Ok(Value::Fun(Rc::new(Closure::Lambda { code, captured, args: Fields::new(all) })));
                     }
                     let (now, later) = rest.split_at(need);
@@ -428,7 +432,7 @@ impl<'c, 'p> Run<'c, 'p> {
     #[inline(never)]
     fn closure(&mut self, lc: &Rc<LambdaCode>) -> Value {
         let captured = lc.captures.iter().map(|v| self.var(*v)).collect();
-        let code = lc.clone();
+        let code: Rc<dyn std::any::Any> = lc.clone();
         Value::Fun(Rc::new(Closure::Lambda { code, captured: Fields::new(captured), args: Fields::empty() }))
     }
 

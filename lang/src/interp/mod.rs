@@ -28,84 +28,32 @@
 //! nest, so tail-recursive loops are bounded by fuel only. Deep recursion moves to large
 //! stacks of its own (see `stack`); the calling thread needs about 512 KiB of free stack.
 //!
-//! Modules: `value` (runtime values, structural order), `arith` (numbers), `sets`,
-//! `compile` (IR → interpreter tree), `eval` (the machine), `partial` (holes and demands), `compare` (equality and order
-//! at a type), `pred` (inductive predicates), `enumerate` (finite types), `types` (per-type
-//! facts), `print` (theory syntax), `stack` (machine stack growth).
+//! Modules: `sets`, `compile` (IR → interpreter tree), `eval` (the machine), `partial`
+//! (evaluation on holes), `compare` (equality and order at a type), `pred` (inductive
+//! predicates), `types` (per-type facts), `print` (theory syntax). The values themselves,
+//! numbers, holes, finite types' universes, `Limits` and `EvalError` are `crate::value`'s.
 
-mod arith;
 mod compare;
 mod compile;
-mod enumerate;
 mod eval;
 mod partial;
 mod pred;
 mod print;
 mod sets;
 mod types;
-mod value;
 
 pub use crate::core::cardinality::cardinality;
-pub use arith::Int;
+// The values the interpreter computes with are `crate::value`'s, which compiled code
+// shares: they are named here too, as the interpreter's API.
+pub use crate::value::{
+    compare_partial, enumerate, first_hole, Closure, Comparison, Demand, EvalError, Fields, Hole, Int, Limits,
+    SetValue, Value, ENUM_CAP,
+};
 pub use compile::LambdaCode;
-pub use enumerate::ENUM_CAP;
-pub use partial::{compare_partial, first_hole, Comparison, Demand, Hole};
-pub use value::{Closure, Fields, SetValue, Value};
 
-use crate::core::ir::{Expr, FunId, Program, Ty, Undef};
+use crate::core::ir::{Expr, FunId, Program, Ty};
 use compile::Code;
 use eval::Run;
-use std::time::Instant;
-
-/// Resource limits for one evaluation.
-#[derive(Clone, Debug)]
-pub struct Limits {
-    /// Function calls, loop iterations and enumeration steps allowed.
-    pub fuel: u64,
-    /// Nesting depth of calls allowed.
-    pub max_depth: u32,
-    /// Wall-clock deadline, checked every few thousand steps.
-    pub deadline: Option<Instant>,
-}
-
-impl Default for Limits {
-    fn default() -> Limits {
-        Limits { fuel: 200_000_000, max_depth: 100_000, deadline: None }
-    }
-}
-
-/// Why evaluation ended without a value.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum EvalError {
-    /// An underspecified function was applied outside its domain (`hd []`).
-    Undefined(Undef),
-    OutOfFuel,
-    Timeout,
-    TooDeep,
-    /// The memory for values ran out (the JIT's arena).
-    OutOfMemory,
-    /// Something that cannot be computed (a quantifier over an infinite type), said why.
-    NotExecutable(String),
-    /// Evaluation must know more of a partial value (`partial`): only an evaluation given
-    /// holes ends so, and only the narrowing tester gives them.
-    Need(Demand),
-}
-
-impl std::fmt::Display for EvalError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            EvalError::Undefined(Undef::Match(name)) => write!(f, "undefined: no equation of `{name}` matches"),
-            EvalError::Undefined(Undef::Undefined) => write!(f, "undefined: `undefined` was evaluated"),
-            EvalError::Undefined(Undef::Case(_)) => write!(f, "undefined: no arm of a `case` expression matches"),
-            EvalError::OutOfFuel => write!(f, "evaluation did not finish: out of fuel"),
-            EvalError::Timeout => write!(f, "evaluation did not finish: timeout"),
-            EvalError::TooDeep => write!(f, "evaluation did not finish: recursion too deep"),
-            EvalError::OutOfMemory => write!(f, "evaluation did not finish: out of memory"),
-            EvalError::NotExecutable(why) => write!(f, "not executable: {why}"),
-            EvalError::Need(d) => write!(f, "needs the value of hole {} of a partial value", d.hole.id),
-        }
-    }
-}
 
 /// The reference interpreter for one program. Compiled code is kept between calls.
 pub struct Interp<'p> {
@@ -214,9 +162,4 @@ pub fn call(p: &Program, f: FunId, args: Vec<Value>, l: &Limits) -> Result<Value
 /// `v` of type `ty` in theory syntax.
 pub fn print_value(p: &Program, v: &Value, ty: &Ty) -> String {
     Interp::new(p).print(v, ty)
-}
-
-/// Every value of a finite type, ascending; `None` when infinite or larger than `ENUM_CAP`.
-pub fn enumerate(p: &Program, ty: &Ty) -> Option<Vec<Value>> {
-    enumerate::enumerate(p, ty)
 }

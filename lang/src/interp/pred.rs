@@ -15,9 +15,9 @@
 use super::compile::{ClauseCode, Node, Pat, PredCode};
 use super::eval::{ill, Run, R};
 use super::types::TyInfo;
-use super::value::Value;
 use super::EvalError;
 use crate::core::ir::PredId;
+use crate::value::Value;
 
 /// A head term to compare once its variables are bound.
 struct Check<'a> {

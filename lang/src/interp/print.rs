@@ -7,9 +7,9 @@
 //! becomes depth of the machine stack.
 
 use super::eval::Run;
-use super::partial::Hole;
-use super::value::{Closure, Value};
 use crate::core::ir::{DataDef, Ty};
+use crate::value::Hole;
+use crate::value::{Closure, Value};
 use std::fmt::Write;
 
 /// The most of a value `print` writes. Values share their parts, so one that is cheap to

@@ -5,7 +5,7 @@
 //! types equal sets are structurally equal. Elements are assumed canonical (functions in
 //! their tabulated form; the evaluator canonicalises before inserting or testing membership).
 
-use super::value::{SetValue, Value};
+use crate::value::{SetValue, Value};
 use std::cmp::Ordering;
 use std::rc::Rc;
 

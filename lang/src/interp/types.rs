@@ -3,10 +3,10 @@
 //! structural order is its HOL order (no sets or functions inside), and, for finite types,
 //! the sorted list of all its values (its `UNIV`).
 
-use super::enumerate::{enumerate, ENUM_CAP};
-use super::value::Value;
 use crate::core::cardinality::cardinality;
 use crate::core::ir::{Program, Ty};
+use crate::value::Value;
+use crate::value::{enumerate, ENUM_CAP};
 use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;

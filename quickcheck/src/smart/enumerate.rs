@@ -1,7 +1,7 @@
 //! Running the plans of `modes`: a relation in a mode enumerates, depth first, the tuples
 //! of its outputs for known inputs, on interpreter values: a goal in functional mode and
 //! every `Compute` (lifted into a function of its free variables) run on the search's
-//! engine (`codegen::engine::Evaluator`: the interpreter, compiled code once it pays, the
+//! engine (`crate::engine::Evaluator`: the interpreter, compiled code once it pays, the
 //! compiled program kept by the enumerator across its runs); a generated variable takes every value of the
 //! exhaustive space at the generator size. The depth bounds the derivation: each call of a
 //! recursive relation (one that calls itself, directly or not) costs one, so no mode runs
@@ -14,8 +14,8 @@
 //! What it does not know: which premises a lemma's query is made of, the conclusion.
 
 use super::modes::{free_vars, Mode, Modes, Plan, Step};
+use crate::engine::{Engine, Evaluator, JitTier};
 use crate::space::Spaces;
-use codegen::engine::{Engine, Evaluator, JitTier};
 use lang::core::horn::{Pattern, Rel};
 use lang::core::ir::{FunDef, FunId, Lit, Program, Ty, VarId};
 use lang::interp::{EvalError, Int, Limits, Value};

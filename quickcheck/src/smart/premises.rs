@@ -23,8 +23,8 @@
 
 use super::enumerate::{Enumerator, Flow, Session};
 use super::modes::Mode;
+use crate::engine::Engine;
 use crate::space::{Space, Spaces};
-use codegen::engine::Engine;
 use lang::core::conjecture::Conjecture;
 use lang::core::horn::Rel;
 use lang::core::ir::{Expr, FunDef, FunId, Program, Ty};

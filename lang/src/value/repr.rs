@@ -10,9 +10,9 @@
 //! list of a million elements can be compared and dropped on any thread's stack.
 
 use super::arith::Int;
-use super::compile::LambdaCode;
-use super::partial::{Demand, Hole};
+use super::holes::{Demand, Hole};
 use crate::core::ir::{FunId, Program, Ty};
+use std::any::Any;
 use std::cmp::Ordering;
 use std::fmt;
 use std::rc::Rc;
@@ -47,7 +47,10 @@ pub enum Closure {
     Partial { fun: FunId, args: Fields },
     /// A `λ` with the values of its free variables, applied to fewer arguments than it has
     /// parameters (possibly none).
-    Lambda { code: Rc<LambdaCode>, captured: Fields, args: Fields },
+    ///
+    /// `code` is the interpreter's code of the λ (`crate::interp`'s `LambdaCode`), opaque
+    /// here: values only tell two λs apart by it, by address.
+    Lambda { code: Rc<dyn Any>, captured: Fields, args: Fields },
     /// A finite map with a default, `(λ_. default)(k1 := v1, ...)`: `entries` sorted by key
     /// (structural order), keys distinct, no entry mapping to `default`. The form in which
     /// generators produce functions and in which the interpreter tabulates functions over
@@ -419,7 +422,7 @@ fn cmp_structural(a: &Value, b: &Value) -> Ordering {
                         Closure::Lambda { code: c1, captured: k1, args: a1 },
                         Closure::Lambda { code: c2, captured: k2, args: a2 },
                     ) => {
-                        let o = Rc::as_ptr(c1).cmp(&Rc::as_ptr(c2));
+                        let o = Rc::as_ptr(c1).cast::<u8>().cmp(&Rc::as_ptr(c2).cast::<u8>());
                         if o == Ordering::Equal {
                             push_seq(&mut stack, a1, a2);
                             push_seq(&mut stack, k1, k2);

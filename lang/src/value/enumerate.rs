@@ -9,7 +9,7 @@
 //! Values come out in ascending structural order, and functions in the canonical form the
 //! interpreter compares them in (`Closure::Map` with the most frequent value as default).
 
-use super::value::{Closure, SetValue, Value};
+use super::repr::{Closure, SetValue, Value};
 use crate::core::cardinality::cardinality;
 use crate::core::ir::{Program, Ty};
 use std::rc::Rc;

@@ -13,7 +13,7 @@
 //! program between evaluations (the theory whose `value`s are lowered into it) parks it
 //! with `Evaluator::into_tier` and picks it up again with `Evaluator::with_tier`.
 
-use crate::{BackgroundCompile, Jit, JitOutcome, LevelCounts, LevelEnd, Word, DEFAULT_ARENA_WORDS};
+use codegen::{BackgroundCompile, Jit, JitOutcome, LevelCounts, LevelEnd, Word, DEFAULT_ARENA_WORDS};
 use lang::core::ir::{FunId, Program, Ty};
 use lang::interp::{EvalError, Interp, Limits, Value};
 use std::time::Instant;
