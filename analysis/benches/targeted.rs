@@ -118,7 +118,7 @@ fn depths(t: &dyn Tester, c: &Conjecture, setting: Setting, lim: &Limits) -> Vec
     let per_size = t.name() == "smart_exhaustive";
     // The smart tester's derivation depth at generator size k is ⌈(k+1)·depth/size⌉.
     let opts_at = |depth: u64| Options {
-        tester: Some(TesterName::from(t.name().to_owned())),
+        testers: vec![TesterName::from(t.name().to_owned())],
         size: depth + 2,
         // The random tester draws until enough cases met the premise or the time is up.
         iterations: u64::MAX / 2,
@@ -252,7 +252,10 @@ fn targeted() {
         let shown = inner.trim_start_matches(',').trim();
         let mut cells = Vec::new();
         for tester in [Some("smt"), None] {
-            let o = Options { tester: tester.map(|t| TesterName::from(t.to_owned())), ..opts.clone() };
+            let o = Options {
+                testers: tester.map(|t| TesterName::from(t.to_owned())).into_iter().collect(),
+                ..opts.clone()
+            };
             let t0 = Instant::now();
             let r = quickcheck::check_lemma(&th, index, &o, Engine::Tiered, &registry, &quickcheck::Cancel::new());
             let secs = t0.elapsed().as_secs_f64();

@@ -192,7 +192,7 @@ const INTERNAL_ERROR: &str = "internal error: ";
 
 /// The tester a report names when no tester ran to say.
 fn tester_of(opts: &quickcheck::Options, registry: &Registry) -> TesterName {
-    opts.tester.clone().unwrap_or_else(|| registry.default_name())
+    opts.testers.first().cloned().unwrap_or_else(|| registry.default_name())
 }
 
 #[cfg(test)]

@@ -704,7 +704,7 @@ struct Bounds {
 
 fn options(tester: Option<&str>, bounds: Bounds, seed: u64) -> quickcheck::Options {
     quickcheck::Options {
-        tester: tester.map(|t| TesterName::from(t.to_owned())),
+        testers: tester.map(|t| TesterName::from(t.to_owned())).into_iter().collect(),
         size: bounds.size,
         timeout: bounds.timeout,
         seed: Some(seed),

@@ -19,7 +19,7 @@ fn registry() -> Registry {
 
 fn run(th: &lang::CheckedTheory, index: usize, tester: &'static str, size: u64) -> Report {
     let opts = Options {
-        tester: Some(TesterName::new(tester)),
+        testers: vec![TesterName::new(tester)],
         size,
         timeout: Duration::from_millis(300),
         ..Options::default()

@@ -15,7 +15,7 @@ mod corpus_walk;
 
 fn run(th: &lang::CheckedTheory, index: usize, engine: Engine, size: u64) -> Report {
     let opts = Options {
-        tester: Some(TesterName::new("narrowing")),
+        testers: vec![TesterName::new("narrowing")],
         size,
         timeout: Duration::from_millis(400),
         ..Options::default()

@@ -212,7 +212,7 @@ fn workload_theory(name: &str) -> String {
 /// not timed (`generalize = false`, as `hol mutants` runs).
 fn options(tester: &'static str, size: u64, depth: u64, timeout: Duration) -> Options {
     Options {
-        tester: Some(TesterName::new(tester)),
+        testers: vec![TesterName::new(tester)],
         size,
         depth,
         timeout,

@@ -61,7 +61,8 @@ pub fn fresh_seed() -> u64 {
 
 /// Tests lemma item `index` of `theory` with `opts`, running cases on `engine`
 /// (`Engine::Tiered` for the front ends; a `bool` says compiled or interpreted): with the
-/// tester `opts.tester` names in `registry`, or the registry's portfolio. The run ends
+/// testers `opts.testers` name in `registry` (side by side when several), or the
+/// registry's portfolio. The run ends
 /// early, with a report that says so, once `cancel` is cancelled.
 pub fn check_lemma(
     theory: &CheckedTheory,
@@ -75,14 +76,21 @@ pub fn check_lemma(
     let conjectures: Vec<Conjecture> =
         instances(theory, index, opts).iter().map(|inst| theory.lower_conjecture(index, inst)).collect();
     let seed = opts.seed.unwrap_or_else(fresh_seed);
-    match &opts.tester {
-        Some(name) => match registry.get(name.name()) {
-            Some(t) => run(t, &conjectures, opts, seed, engine, cancel.flag(), None),
+    let mut named = Vec::new();
+    for name in &opts.testers {
+        match registry.get(name.name()) {
+            Some(t) => named.push(t),
             // Only a caller that bypassed `lang`'s checks gets here.
-            None => Report::new(name.clone(), OutcomeKind::Error)
-                .with_message(format!("unknown tester `{name}` (the testers are {})", registry.names().join(", "))),
-        },
-        None => portfolio::run(registry, &conjectures, opts, seed, engine, cancel.flag()),
+            None => {
+                return Report::new(name.clone(), OutcomeKind::Error)
+                    .with_message(format!("unknown tester `{name}` (the testers are {})", registry.names().join(", ")))
+            }
+        }
+    }
+    match named[..] {
+        [] => portfolio::run(registry.portfolio(), true, &conjectures, opts, seed, engine, cancel.flag()),
+        [t] => run(t, &conjectures, opts, seed, engine, cancel.flag(), None),
+        _ => portfolio::run(named, false, &conjectures, opts, seed, engine, cancel.flag()),
     }
 }
 

@@ -28,8 +28,9 @@ impl Expect {
 /// The parameters of one quickcheck run.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Options {
-    /// `None`: the registry's portfolio.
-    pub tester: Option<TesterName>,
+    /// The testers named (`quickcheck[random, exhaustive]`), run side by side as a
+    /// portfolio as Isabelle runs them; empty: the registry's default portfolio.
+    pub testers: Vec<TesterName>,
     pub size: u64,
     pub iterations: u64,
     pub timeout: Duration,
@@ -56,7 +57,7 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Options {
         Options {
-            tester: None,
+            testers: Vec::new(),
             size: 5,
             iterations: 100,
             // Isabelle waits 30 s; a lemma that takes that long in native code is almost
@@ -80,11 +81,21 @@ impl Default for Options {
 
 impl Options {
     /// Applies options as written, later ones winning. In `declare [[...]]` the names carry
-    /// the `quickcheck_` prefix (`strip_prefix`).
+    /// the `quickcheck_` prefix (`strip_prefix`). The testers named in one list all run
+    /// (`quickcheck[exhaustive, random]`, or `tester = ` twice), and replace those of an
+    /// earlier list (a `declare`), as in Isabelle.
     pub fn apply(&mut self, opts: &[RawOption], strip_prefix: bool) {
+        let mut named: Vec<TesterName> = Vec::new();
         for o in opts {
             let name = if strip_prefix { o.name.strip_prefix("quickcheck_").unwrap_or(&o.name) } else { &o.name };
-            self.set(name, o.value.as_deref());
+            match tester_named(name, o.value.as_deref()) {
+                Some(t) if !named.contains(&t) => named.push(t),
+                Some(_) => {}
+                None => self.set(name, o.value.as_deref()),
+            }
+        }
+        if !named.is_empty() {
+            self.testers = named;
         }
     }
 
@@ -93,7 +104,7 @@ impl Options {
     pub fn set(&mut self, name: &str, value: Option<&str>) {
         let flag = |v: Option<&str>| v.is_none_or(|v| v == "true");
         match (name, value) {
-            ("tester", Some(v)) => self.tester = Some(TesterName::from(v.to_owned())),
+            _ if tester_named(name, value).is_some() => self.testers = tester_named(name, value).into_iter().collect(),
             ("size", Some(v)) => self.size = v.parse().unwrap_or(self.size),
             ("iterations", Some(v)) => self.iterations = v.parse().unwrap_or(self.iterations),
             ("depth", Some(v)) => self.depth = v.parse().unwrap_or(self.depth),
@@ -121,13 +132,23 @@ impl Options {
             ("generalize", v) => self.generalize = flag(v),
             ("counterexamples", Some(v)) => self.counterexamples = v.parse().unwrap_or(self.counterexamples),
             ("default_type", Some(v)) => self.default_type = v.to_string(),
-            // Any other name without a value is a tester (`quickcheck[random]`): the checker
-            // let only the registry's through.
-            (t, None) if !VALUED.contains(&t) => self.tester = Some(TesterName::from(t.to_owned())),
             _ => {}
         }
     }
 }
+
+/// The tester an option names: `tester = t`, or any other name without a value
+/// (`quickcheck[random]`; the checker let only the registry's through).
+fn tester_named(name: &str, value: Option<&str>) -> Option<TesterName> {
+    match (name, value) {
+        ("tester", Some(v)) => Some(TesterName::from(v.to_owned())),
+        (t, None) if !VALUED.contains(&t) && !FLAGS.contains(&t) => Some(TesterName::from(t.to_owned())),
+        _ => None,
+    }
+}
+
+/// The options that are flags: written bare, they mean `= true`.
+const FLAGS: [&str; 6] = ["finite_types", "genuine_only", "quiet", "verbose", "report", "generalize"];
 
 /// The options that take a value: written bare, they are not testers (the checker reported
 /// them).
@@ -156,7 +177,7 @@ pub struct Overrides {
 impl Overrides {
     pub fn apply(&self, o: &mut Options) {
         if let Some(t) = &self.tester {
-            o.tester = Some(t.clone());
+            o.testers = vec![t.clone()];
         }
         if let Some(s) = self.size {
             o.size = s;
@@ -170,5 +191,45 @@ impl Overrides {
         if let Some(k) = self.counterexamples {
             o.counterexamples = k;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lang::span::Span;
+
+    fn written(opts: &[(&str, Option<&str>)]) -> Vec<RawOption> {
+        let raw = |(n, v): &(&str, Option<&str>)| RawOption {
+            name: n.to_string(),
+            value: v.map(str::to_owned),
+            span: Span::new(0, 0),
+        };
+        opts.iter().map(raw).collect()
+    }
+
+    fn testers(o: &Options) -> Vec<&str> {
+        o.testers.iter().map(|t| t.name()).collect()
+    }
+
+    /// Testers named in one list all run, once each; a later list's replace them; flags
+    /// written bare are flags, not testers.
+    #[test]
+    fn testers_of_one_list_accumulate_and_a_later_list_replaces_them() {
+        let mut o = Options::default();
+        o.apply(&written(&[("quickcheck_tester", Some("narrowing"))]), true);
+        assert_eq!(testers(&o), ["narrowing"]);
+        o.apply(
+            &written(&[("exhaustive", None), ("quiet", None), ("tester", Some("random")), ("exhaustive", None)]),
+            false,
+        );
+        assert_eq!(testers(&o), ["exhaustive", "random"]);
+        assert!(o.quiet);
+        o.apply(&written(&[("size", Some("3")), ("verbose", None)]), false);
+        assert_eq!((testers(&o), o.size, o.verbose), (vec!["exhaustive", "random"], 3, true));
+        o.set("tester", Some("smt"));
+        assert_eq!(testers(&o), ["smt"]);
+        Overrides { tester: Some(TesterName::new("random")), ..Overrides::default() }.apply(&mut o);
+        assert_eq!(testers(&o), ["random"]);
     }
 }

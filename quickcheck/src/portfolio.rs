@@ -1,5 +1,5 @@
-//! The default when no tester is named: the registry's portfolio rows that apply run side
-//! by side, each on its own thread (each compiles its own JIT: compiled code is not shared
+//! The default when no tester is named, and the testers named when several are: the rows
+//! that apply run side by side, each on its own thread (each compiles its own JIT: compiled code is not shared
 //! across threads), and the first definite answer wins. A genuine counterexample from any
 //! tester is definite and cancels the others; otherwise an answer that covered every case
 //! up to its size (`Coverage::Complete`, the exhaustive tester's) is preferred, since "none
@@ -9,7 +9,7 @@
 use crate::driver;
 use crate::options::Options;
 use crate::outcome::{OutcomeKind, Report};
-use crate::registry::{Registry, TesterName};
+use crate::registry::TesterName;
 use crate::runner::Engine;
 use crate::testers::{Coverage, Tester};
 use lang::core::conjecture::Conjecture;
@@ -24,8 +24,12 @@ use std::time::{Duration, Instant};
 /// the heap's.
 const TESTER_STACK: usize = 32 << 20;
 
+/// Runs the testers `rows` side by side. `by_default`: the registry's default portfolio,
+/// where a row runs only where it suits the lemma (`Tester::suits`); testers a user named
+/// run wherever they apply.
 pub fn run(
-    registry: &Registry,
+    rows: Vec<&dyn Tester>,
+    by_default: bool,
     conjectures: &[Conjecture],
     opts: &Options,
     seed: u64,
@@ -34,10 +38,11 @@ pub fn run(
 ) -> Report {
     // Each row with whether it applies to every instance (asked once: `smt` encodes the
     // parts to answer).
-    let rows: Vec<(&dyn Tester, bool)> = registry
-        .portfolio()
+    // The row a report names when none ran.
+    let first = rows.first().map(|t| TesterName::new(t.name()));
+    let rows: Vec<(&dyn Tester, bool)> = rows
         .into_iter()
-        .map(|t| (t, conjectures.iter().all(|c| t.applies(c).is_ok() && t.suits(c))))
+        .map(|t| (t, conjectures.iter().all(|c| t.applies(c).is_ok() && (!by_default || t.suits(c)))))
         .collect();
     // A tester that would run but cannot on this machine is left out, and said so.
     let unavailable: Vec<String> = rows
@@ -102,7 +107,8 @@ pub fn run(
             reports.push((coverage, row, r));
         }
     });
-    let mut report = pick(reports).unwrap_or_else(|| Report::new(registry.default_name(), OutcomeKind::Error));
+    let mut report =
+        pick(reports).unwrap_or_else(|| Report::new(first.unwrap_or(TesterName::new("none")), OutcomeKind::Error));
     report.log.splice(0..0, unavailable);
     report
 }

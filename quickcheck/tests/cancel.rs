@@ -25,7 +25,7 @@ fn cancelled(tester: Option<&'static str>) {
     let th = lang::check_theory(THEORY);
     assert!(th.diagnostics.is_empty(), "{:?}", th.diagnostics);
     let opts = Options {
-        tester: tester.map(TesterName::new),
+        testers: tester.map(TesterName::new).into_iter().collect(),
         size: 10_000,
         timeout: Duration::from_secs(3600),
         seed: Some(1),
@@ -75,7 +75,7 @@ fn a_run_cancelled_before_it_starts_tests_nothing() {
     let th = lang::check_theory(THEORY);
     let cancel = Cancel::new();
     cancel.cancel();
-    let opts = Options { tester: Some(TesterName::new("exhaustive")), ..Options::default() };
+    let opts = Options { testers: vec![TesterName::new("exhaustive")], ..Options::default() };
     let report = check_lemma(&th, 0, &opts, Engine::Tiered, &Registry::standard(), &cancel);
     assert!(report.cancelled && report.tests == 0, "{report:?}");
 }

@@ -48,7 +48,7 @@ fn list_functions_commute_or_not() {
     for (index, pair) in lemmas.iter().zip(&pairs) {
         let run = |tester: &'static str| {
             let opts = Options {
-                tester: Some(TesterName::new(tester)),
+                testers: vec![TesterName::new(tester)],
                 size: 4,
                 timeout: Duration::from_millis(500),
                 seed: Some(1),

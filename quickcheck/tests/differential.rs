@@ -27,7 +27,7 @@ fn jit_and_interpreter_agree_on_every_lemma() {
     let files = theories();
     assert!(files.len() > 20, "theories found: {files:?}");
     let opts = Options {
-        tester: Some(TesterName::new("exhaustive")),
+        testers: vec![TesterName::new("exhaustive")],
         size: 3,
         timeout: Duration::from_millis(500),
         ..Options::default()
@@ -71,7 +71,7 @@ fn jit_and_interpreter_agree_on_every_lemma() {
 #[test]
 fn smart_tiered_and_interpreter_agree_on_every_lemma_with_premises() {
     let opts = Options {
-        tester: Some(TesterName::new("smart_exhaustive")),
+        testers: vec![TesterName::new("smart_exhaustive")],
         size: 3,
         timeout: Duration::from_millis(200),
         generalize: false,

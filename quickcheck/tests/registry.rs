@@ -95,7 +95,7 @@ fn a_tester_added_through_the_registry_runs() {
     );
     assert!(th.diagnostics.is_empty(), "{:?}", th.diagnostics);
     let opts = command_options(&th, 0);
-    assert_eq!(opts.tester, Some(TesterName::new("smallest")));
+    assert_eq!(opts.testers, [TesterName::new("smallest")]);
     let r = run(&registry, &th, 0, &opts);
     assert_eq!((r.tester.name(), r.outcome), ("smallest", OutcomeKind::Counterexample), "{r:?}");
     let cx = r.counterexample.expect("a counterexample");
@@ -105,8 +105,13 @@ fn a_tester_added_through_the_registry_runs() {
     let opts = command_options(&th, 1);
     let r = run(&registry, &th, 1, &opts);
     assert_eq!((r.tester.name(), r.outcome, r.tests), ("smallest", OutcomeKind::NoCounterexample, 1), "{r:?}");
-    let exhaustive = Options { tester: Some(TesterName::new("exhaustive")), ..opts };
+    let exhaustive = Options { testers: vec![TesterName::new("exhaustive")], ..opts.clone() };
     assert_eq!(run(&registry, &th, 1, &exhaustive).outcome, OutcomeKind::Counterexample);
+    // Both named, both run (Isabelle's `quickcheck[smallest, exhaustive]`): the
+    // counterexample of one stands over the other's "none".
+    let both = Options { testers: vec![TesterName::new("smallest"), TesterName::new("exhaustive")], ..opts };
+    let r = run(&registry, &th, 1, &both);
+    assert_eq!((r.tester.name(), r.outcome), ("exhaustive", OutcomeKind::Counterexample), "{r:?}");
 
     // Without the row, the same names are errors at their spans, listing the testers.
     let standard = Registry::standard();
@@ -134,7 +139,7 @@ fn a_tester_added_through_the_registry_runs() {
 fn an_unknown_tester_is_an_error_report() {
     let registry = Registry::standard();
     let th = theory(&registry, "lemma \"n = (0 :: nat)\" oops");
-    let opts = Options { tester: Some(TesterName::from("smallest".to_owned())), ..Options::default() };
+    let opts = Options { testers: vec![TesterName::from("smallest".to_owned())], ..Options::default() };
     let r = run(&registry, &th, 0, &opts);
     assert_eq!((r.tester.name(), r.outcome), ("smallest", OutcomeKind::Error));
     assert_eq!(

@@ -65,7 +65,7 @@ fn enumerating_smt_agrees_with_exhaustive_on_finite_lemmas() {
                 continue;
             }
             let mut outcome = |tester: &'static str| {
-                opts.tester = Some(TesterName::new(tester));
+                opts.testers = vec![TesterName::new(tester)];
                 check_lemma(&th, index, &opts, Engine::Tiered, &registry, &Cancel::new())
             };
             let (ex, smt) = (outcome("exhaustive"), outcome("smt_enumerating"));
