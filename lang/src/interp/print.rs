@@ -189,12 +189,31 @@ impl<'p> Run<'_, 'p> {
                     out.push_str("()");
                 } else if fields.is_empty() {
                     out.push_str(&ctor.name);
-                } else if let Some(names) = crate::syntax::record_fields(&ctor.name) {
-                    // A record: `⦇xpos = 1, ypos = 2⦈`.
+                } else if crate::syntax::record_ext_fields(&ctor.name).is_some() {
+                    // A record, its extensions' fields inline: `⦇xpos = 1, ypos = 2, colour =
+                    // Red⦈`; a rest that is no record's is `… = a1`, and `()` is left out.
+                    let mut items: Vec<(String, Value, &Ty)> = Vec::new();
+                    let (mut cur, mut cur_ty) = (v.clone(), ty);
+                    while let (Value::Ctor(0, f), Ty::Data(cid)) = (&cur, cur_ty) {
+                        let c = &p.data(*cid).ctors[0];
+                        let Some(names) = crate::syntax::record_ext_fields(&c.name) else { break };
+                        if f.len() != names.len() + 1 || c.fields.len() != f.len() {
+                            break;
+                        }
+                        items.extend(
+                            names.iter().zip(f.iter().zip(&c.fields)).map(|(n, (x, t))| (n.to_string(), x.clone(), t)),
+                        );
+                        let next = (f[names.len()].clone(), &c.fields[names.len()]);
+                        (cur, cur_ty) = next;
+                    }
+                    let unit = matches!(cur_ty, Ty::Data(cid) if p.data(*cid).name == "unit");
+                    if !unit {
+                        items.push(("…".to_string(), cur, cur_ty));
+                    }
                     out.push('⦇');
                     tasks.push(Task::Str("⦈"));
-                    for (i, ((x, t), name)) in fields.iter().zip(&ctor.fields).zip(names).enumerate().rev() {
-                        tasks.push(Task::Val(x.clone(), t, false, canonical));
+                    for (i, (name, x, t)) in items.into_iter().enumerate().rev() {
+                        tasks.push(Task::Val(x, t, false, canonical));
                         tasks.push(Task::Text(format!("{}{name} = ", if i > 0 { ", " } else { "" })));
                     }
                 } else {

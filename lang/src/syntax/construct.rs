@@ -664,16 +664,34 @@ fn apply_spanning(mut f: Box<Term>, name_span: Span, span: Span, args: impl Into
     f
 }
 
-/// The name of a record's constructor: its fields in order, `⦇xpos, ypos⦈`. No name a user
-/// writes looks like it, and a record term `⦇xpos = 1, ypos = 2⦈` names it by its fields,
-/// as Isabelle's translation finds the record by them (in the order declared).
+/// The name of a record term's constructor: its fields in order, `⦇xpos, ypos⦈`. No name a
+/// user writes looks like it; a record term `⦇xpos = 1, ypos = 2⦈` names it by its fields,
+/// and elaboration finds the records that have them (`record_ext_fields`), as Isabelle's
+/// translation finds the record by them (in the order declared).
 pub fn record_constructor(fields: &[&str]) -> String {
     format!("⦇{}⦈", fields.join(", "))
 }
 
-/// The fields of a record constructor's name (`record_constructor`), `None` for any other.
+/// The fields of a record term's constructor name (`record_constructor`), `None` for any
+/// other.
 pub fn record_fields(ctor: &str) -> Option<Vec<&str>> {
     let inner = ctor.strip_prefix('⦇')?.strip_suffix('⦈')?;
+    if inner.ends_with('…') {
+        return None;
+    }
+    Some(inner.split(", ").collect())
+}
+
+/// The name of the constructor of a record's extension datatype (`record_commands`): the
+/// fields the record adds, then the rest of the value, `⦇colour, …⦈`.
+pub fn record_ext_constructor(fields: &[&str]) -> String {
+    format!("⦇{}, …⦈", fields.join(", "))
+}
+
+/// The fields a record's extension constructor adds (`record_ext_constructor`), `None` for
+/// any other constructor.
+pub fn record_ext_fields(ctor: &str) -> Option<Vec<&str>> {
+    let inner = ctor.strip_prefix('⦇')?.strip_suffix(", …⦈")?;
     Some(inner.split(", ").collect())
 }
 
@@ -918,13 +936,25 @@ fn dismantle_types(mut types: Vec<Type>) {
     }
 }
 
-/// `record 'a point = xpos :: nat  ypos :: "'a list"` as the commands it stands for: the
-/// datatype `'a point` with one constructor (`record_constructor`) whose fields have the
-/// selectors `xpos` and `ypos`, and for each field Isabelle's update function,
-/// `xpos_update :: (nat ⇒ nat) ⇒ 'a point ⇒ 'a point`.
+/// `record 'a point = xpos :: nat  ypos :: "'a list"` as the commands it stands for, in
+/// Isabelle's encoding, so that a record can be extended and the parent's selectors and
+/// updates work on the extension:
+/// - the extension datatype `('a, 'z) point_ext` with one constructor
+///   (`record_ext_constructor`) holding the fields and, last, the rest of the value (of an
+///   extension, `point.more`);
+/// - `'a point` is `('a, unit) point_ext`, and `('a, 'z) point_scheme` is `('a, 'z)
+///   point_ext`, the point or anything that extends it;
+/// - the selectors (`xpos`, those of the datatype) and for each field Isabelle's update
+///   function, `xpos_update :: (nat ⇒ nat) ⇒ ('a, 'z) point_scheme ⇒ ('a, 'z) point_scheme`.
+///
+/// With a parent (`record 'a cpoint = "'a point" + colour :: colour`), the extension
+/// datatype holds the new fields, and `'a cpoint` is `('a, ('a, unit) cpoint_ext)
+/// point_scheme`; the selectors and updates reach the new fields through the parent's
+/// `point.more` and `point.more_update`, so `xpos` and `xpos_update` apply to a `cpoint`.
 pub fn record_commands(
     params: Vec<TypeVar>,
     name: Ident,
+    parent: Option<Type>,
     fields: Vec<(Ident, Type)>,
     span: Span,
 ) -> Result<Vec<CommandKind>, Diagnostic> {
@@ -935,40 +965,131 @@ pub fn record_commands(
                 .with_secondary(first.span, "first declared here"));
         }
     }
+    let parent = match parent {
+        None => None,
+        Some(Type { kind: TypeKind::App(p, args), .. }) => Some((p, args)),
+        Some(t) => {
+            return Err(Diagnostic::error(t.span, "the parent of a record must be a record type")
+                .with_label("not a record type")
+                .with_help("write the parent record's name, with its type arguments: `\"'a point\" + ...`"))
+        }
+    };
+    let sp = name.span;
+    let ident = |n: &str| Ident { name: n.to_string(), span: sp };
+    let ty_app = |n: &str, args: Vec<Type>| Type { kind: TypeKind::App(ident(n), args), span: sp };
+    // The type of the rest of the value: a name none of the record's parameters has.
+    let more_var = (0..)
+        .map(|i| if i == 0 { "'z".to_string() } else { format!("'z{i}") })
+        .find(|z| params.iter().all(|p| p.name.name != *z))
+        .expect("a fresh name");
+    let more_ty = Type { kind: TypeKind::Var(TypeVar { name: ident(&more_var), sort: Vec::new() }), span: sp };
+    let param_tys: Vec<Type> = params.iter().map(|p| Type { kind: TypeKind::Var(p.clone()), span: sp }).collect();
+    let ext_name = format!("{}_ext", name.name);
+    // `(params, more) point_ext`, and the record (or its scheme) around it: the extension
+    // type itself, or the parent's scheme with it as the parent's rest.
+    let ext_ty = |more: Type| ty_app(&ext_name, param_tys.iter().cloned().chain([more]).collect());
+    let whole = |more: Type| match &parent {
+        None => ext_ty(more),
+        // At the parent's name: elaboration tells a parent that is no record by it.
+        Some((p, args)) => Type {
+            kind: TypeKind::App(
+                Ident { name: format!("{}_scheme", p.name), span: p.span },
+                args.iter().cloned().chain([ext_ty(more)]).collect(),
+            ),
+            span: p.span,
+        },
+    };
+    let param_names: Vec<Ident> = params.iter().map(|p| p.name.clone()).collect();
+    let unit = ty_app("unit", Vec::new());
+    // The extension's own selectors and updates: the user's names at the root, qualified
+    // by the extension's name below a parent (where the user's names go through the
+    // parent's rest).
+    let own = |f: &str| if parent.is_none() { f.to_string() } else { format!("{ext_name}.{f}") };
+    let more_field = format!("{}.more", name.name);
+    let own_more = if parent.is_none() { more_field.clone() } else { format!("{ext_name}.more") };
+    // Every selector and update is declared with its type, so that a record's parameters
+    // are one at every level of it (an extension's datatype holds them all, used or not).
+    let fun_ty = |a: Type, b: Type| Type { kind: TypeKind::Fun(Box::new(a), Box::new(b)), span: sp };
+    let update_ty = |field: &Type, rec: Type| fun_ty(fun_ty(field.clone(), field.clone()), fun_ty(rec.clone(), rec));
     let field_names: Vec<&str> = fields.iter().map(|(f, _)| f.name.as_str()).collect();
-    let ctor = Ident { name: record_constructor(&field_names), span: name.span };
+    let ctor = ident(&record_ext_constructor(&field_names));
+    let mut args: Vec<CtorArg> = fields
+        .iter()
+        .map(|(f, t)| CtorArg { selector: Some(Ident { name: own(&f.name), span: f.span }), ty: t.clone() })
+        .collect();
+    args.push(CtorArg { selector: Some(ident(&own_more)), ty: more_ty.clone() });
+    let mut ext_params = params.clone();
+    ext_params.push(TypeVar { name: ident(&more_var), sort: Vec::new() });
     let datatype = DatatypeDecl {
-        params,
-        name,
-        ctors: vec![CtorDecl {
-            name: ctor.clone(),
-            args: fields.iter().map(|(f, t)| CtorArg { selector: Some(f.clone()), ty: t.clone() }).collect(),
-            span,
-            discriminator: None,
-        }],
+        params: ext_params,
+        name: ident(&ext_name),
+        ctors: vec![CtorDecl { name: ctor.clone(), args, span, discriminator: None }],
         span,
     };
-    let mut commands = vec![CommandKind::Datatype(vec![datatype])];
+    let mut commands = vec![
+        CommandKind::Datatype(vec![datatype]),
+        CommandKind::TypeSynonym { params: param_names.clone(), name: name.clone(), rhs: whole(unit) },
+        CommandKind::TypeSynonym {
+            params: param_names.into_iter().chain([ident(&more_var)]).collect(),
+            name: ident(&format!("{}_scheme", name.name)),
+            rhs: whole(more_ty.clone()),
+        },
+    ];
     // Names no user writes (`%` is λ), so no constant or constructor of the theory is meant.
     let at = |n: &str, sp: Span| Term { kind: TermKind::Name(Ident { name: n.to_string(), span: sp }), span: sp };
     let apply = |f: Term, args: Vec<Term>, sp: Span| {
         args.into_iter().fold(f, |f, a| Term { kind: TermKind::App(Box::new(f), Box::new(a)), span: sp })
     };
-    let vars: Vec<String> = (0..fields.len()).map(|i| format!("%x{i}")).collect();
-    for (i, (field, _)) in fields.iter().enumerate() {
-        let sp = field.span;
-        let update = Ident { name: format!("{}_update", field.name), span: sp };
+    let equation = |lhs: Term, rhs: Term, sp: Span| Equation {
+        name: None,
+        term: Term { kind: TermKind::BinOp(BinOp::Eq, sp, Box::new(lhs), Box::new(rhs)), span: sp },
+    };
+    // The updates of the extension's fields, its rest's last.
+    let vars: Vec<String> = (0..=fields.len()).map(|i| format!("%x{i}")).collect();
+    let updated: Vec<(String, Span, &Type)> =
+        fields.iter().map(|(f, t)| (f.name.clone(), f.span, t)).chain([("more".to_string(), sp, &more_ty)]).collect();
+    for (i, (field, fsp, fty)) in updated.iter().enumerate() {
+        let sp = *fsp;
+        let own_field = if i == fields.len() { own_more.clone() } else { own(field) };
+        let update = Ident { name: format!("{own_field}_update"), span: sp };
         let pattern = apply(at(&ctor.name, sp), vars.iter().map(|v| at(v, sp)).collect(), sp);
         let lhs = apply(at(&update.name, sp), vec![at("%f", sp), pattern], sp);
         let updated =
             |j: usize| if j == i { apply(at("%f", sp), vec![at(&vars[j], sp)], sp) } else { at(&vars[j], sp) };
         let rhs = apply(at(&ctor.name, sp), (0..vars.len()).map(updated).collect(), sp);
-        let term = Term { kind: TermKind::BinOp(BinOp::Eq, sp, Box::new(lhs), Box::new(rhs)), span: sp };
         commands.push(CommandKind::Fun {
             kind: FunKind::Primrec,
-            consts: vec![ConstDecl { name: update, ty: None }],
-            equations: vec![Equation { name: None, term }],
+            consts: vec![ConstDecl { name: update, ty: Some(update_ty(fty, ext_ty(more_ty.clone()))) }],
+            equations: vec![equation(lhs, rhs, sp)],
         });
+    }
+    // Below a parent, the user's selectors and updates: through the parent's rest.
+    if let Some((p, _)) = &parent {
+        let (p_more, p_more_update) = (format!("{}.more", p.name), format!("{}.more_update", p.name));
+        for (i, (field, fsp, fty)) in updated.iter().enumerate() {
+            let sp = *fsp;
+            let (user, inner) =
+                if i == fields.len() { (more_field.clone(), own_more.clone()) } else { (field.clone(), own(field)) };
+            let r = at("%r", sp);
+            let select = apply(at(&inner, sp), vec![apply(at(&p_more, sp), vec![r.clone()], sp)], sp);
+            commands.push(CommandKind::Definition {
+                decl: Some(ConstDecl {
+                    name: Ident { name: user.clone(), span: sp },
+                    ty: Some(fun_ty(whole(more_ty.clone()), (*fty).clone())),
+                }),
+                equation: equation(apply(at(&user, sp), vec![r.clone()], sp), select, sp),
+            });
+            let user_update = format!("{user}_update");
+            let inner_update = apply(at(&format!("{inner}_update"), sp), vec![at("%f", sp)], sp);
+            let rhs = apply(at(&p_more_update, sp), vec![inner_update, r.clone()], sp);
+            commands.push(CommandKind::Definition {
+                decl: Some(ConstDecl {
+                    name: Ident { name: user_update.clone(), span: sp },
+                    ty: Some(update_ty(fty, whole(more_ty.clone()))),
+                }),
+                equation: equation(apply(at(&user_update, sp), vec![at("%f", sp), r], sp), rhs, sp),
+            });
+        }
     }
     Ok(commands)
 }

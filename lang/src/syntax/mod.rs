@@ -27,7 +27,7 @@ lalrpop_util::lalrpop_mod!(
     "/syntax/outer.rs"
 );
 
-pub use construct::record_fields;
+pub use construct::{record_ext_constructor, record_ext_fields, record_fields};
 pub(crate) use parser::edit_distance;
 pub use parser::{parse_term, parse_theory, parse_type, CommandClass, Parsed, COMMANDS};
 

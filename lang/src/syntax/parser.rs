@@ -1168,11 +1168,6 @@ impl<'a> Driver<'a> {
                 .with_label("expected the first equation here")
                 .with_help("`|` separates equations: the first one has none before it");
         }
-        if word == "record" && self.text.get(at.range()) == Some("+") {
-            return Diagnostic::error(at, "extending a record (`parent + fields`) is not supported")
-                .with_label("hol reads records without a parent")
-                .with_help("repeat the parent's fields in this record");
-        }
         if word == "record" && at_end && prev_word == Some("=") {
             return Diagnostic::error(prev.map_or(at, |t| t.span), "a record needs at least one field")
                 .with_label("expected `name :: type` after this");

@@ -991,23 +991,62 @@ fn proofs_text_and_unsupported() {
     assert_eq!(shapes.join(" "), want);
 }
 
-#[test]
-fn a_record_is_its_datatype_and_update_functions() {
-    let p = parse_theory("theory T imports Main begin\nrecord 'a point = xpos :: nat  ypos :: \"'a list\"\nend\n");
+/// The names each command of a record defines, in order: `datatype T`, `type T`,
+/// `fun f`, `definition f`.
+fn record_shapes(src: &str) -> Vec<String> {
+    let p = parse_theory(&format!("theory T imports Main begin\n{src}\nend\n"));
     assert!(p.diagnostics.is_empty(), "{:?}", p.diagnostics);
-    let kinds: Vec<&CommandKind> = p.theory.commands.iter().map(|c| &c.kind).collect();
-    let [CommandKind::Datatype(ds), CommandKind::Fun { consts: x, .. }, CommandKind::Fun { consts: y, .. }] =
-        kinds.as_slice()
-    else {
-        panic!("{kinds:?}")
+    let shape = |c: &CommandKind| match c {
+        CommandKind::Datatype(ds) => format!("datatype {}", ds[0].name.name),
+        CommandKind::TypeSynonym { name, .. } => format!("type {}", name.name),
+        CommandKind::Fun { consts, .. } => format!("fun {}", consts[0].name.name),
+        CommandKind::Definition { decl: Some(d), .. } => format!("definition {}", d.name.name),
+        other => format!("{other:?}"),
     };
-    assert_eq!(ds[0].name.name, "point");
-    assert_eq!(ds[0].params.len(), 1);
-    assert_eq!(ds[0].ctors[0].name.name, "⦇xpos, ypos⦈");
+    p.theory.commands.iter().map(|c| shape(&c.kind)).collect()
+}
+
+#[test]
+fn a_record_is_its_extension_datatype_synonyms_and_update_functions() {
+    let p = parse_theory("theory T imports Main begin\nrecord 'a point = xpos :: nat  ypos :: \"'a list\"\nend\n");
+    let CommandKind::Datatype(ds) = &p.theory.commands[0].kind else { panic!("{:?}", p.theory.commands) };
+    let params: Vec<&str> = ds[0].params.iter().map(|v| v.name.name.as_str()).collect();
+    assert_eq!((ds[0].name.name.as_str(), params), ("point_ext", vec!["'a", "'z"]));
+    assert_eq!(ds[0].ctors[0].name.name, "⦇xpos, ypos, …⦈");
     let selectors: Vec<&str> =
         ds[0].ctors[0].args.iter().map(|a| a.selector.as_ref().map_or("", |s| s.name.as_str())).collect();
-    assert_eq!(selectors, ["xpos", "ypos"]);
-    assert_eq!((x[0].name.name.as_str(), y[0].name.name.as_str()), ("xpos_update", "ypos_update"));
+    assert_eq!(selectors, ["xpos", "ypos", "point.more"]);
+    assert_eq!(
+        record_shapes("record 'a point = xpos :: nat  ypos :: \"'a list\""),
+        [
+            "datatype point_ext",
+            "type point",
+            "type point_scheme",
+            "fun xpos_update",
+            "fun ypos_update",
+            "fun point.more_update"
+        ]
+    );
+    // An extension: its own datatype, reached through the parent's rest.
+    assert_eq!(
+        record_shapes("record point = xpos :: nat\nrecord cpoint = point + colour :: bool"),
+        [
+            "datatype point_ext",
+            "type point",
+            "type point_scheme",
+            "fun xpos_update",
+            "fun point.more_update",
+            "datatype cpoint_ext",
+            "type cpoint",
+            "type cpoint_scheme",
+            "fun cpoint_ext.colour_update",
+            "fun cpoint_ext.more_update",
+            "definition colour",
+            "definition colour_update",
+            "definition cpoint.more",
+            "definition cpoint.more_update",
+        ]
+    );
     // Record terms: the constructor of the fields, and the update functions.
     assert_eq!(t("⦇xpos = 1, ypos = []⦈"), "(⦇xpos, ypos⦈ 1 [])");
     assert_eq!(t("f r⦇xpos := 2⦈"), "(f (xpos_update (λ [_] 2) r))");

@@ -347,6 +347,9 @@ impl<'e> Elab<'e> {
             }
             ast::TypeKind::Fun(a, b) => Ok(Type::fun(self.convert_type(a, vars)?, self.convert_type(b, vars)?)),
             ast::TypeKind::App(name, args) => {
+                if let Some(d) = self.record_parent_error(name, args.len()) {
+                    return Err(d);
+                }
                 let args = args.iter().map(|a| self.convert_type(a, vars)).collect::<R<Vec<_>>>()?;
                 let arity_error = |expected: usize| {
                     Diagnostic::error(
@@ -417,6 +420,54 @@ impl<'e> Elab<'e> {
                         Err(d)
                     }
                 }
+            }
+        }
+    }
+
+    /// The parent of a record extension (`record cpoint = point + ...`, which stands for
+    /// `point_scheme` at `point`'s span, `syntax::record_commands`) that is no record, or
+    /// a record given the wrong number of type arguments: an error about the parent as
+    /// written.
+    fn record_parent_error(&self, name: &ast::Ident, arity: usize) -> Option<Diagnostic> {
+        let parent = name.name.strip_suffix("_scheme")?;
+        if self.src.get(name.span.range()) != Some(parent) {
+            return None;
+        }
+        match self.env.types.get(name.name.as_str()) {
+            Some(TypeRef::Synonym(params, _)) if params.len() == arity => None,
+            Some(TypeRef::Synonym(params, _)) => {
+                let (expected, given) = (params.len() - 1, arity - 1);
+                let d = Diagnostic::error(
+                    name.span,
+                    format!(
+                        "record `{parent}` takes {expected} type argument{}, but {given} {} given",
+                        if expected == 1 { "" } else { "s" },
+                        if given == 1 { "was" } else { "were" }
+                    ),
+                );
+                Some(d.with_label("wrong number of type arguments").with_help(format!(
+                    "write the parent with its arguments, as `\"{} {parent}\" + ...`",
+                    if expected == 1 {
+                        "'a".to_string()
+                    } else {
+                        format!(
+                            "({})",
+                            (0..expected)
+                                .map(|i| format!("'{}", (b'a' + i as u8) as char))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        )
+                    }
+                )))
+            }
+            _ if self.scope.failed_type(parent, name.span).is_some() => self.scope.failed_type(parent, name.span),
+            _ => {
+                let d = Diagnostic::error(name.span, format!("`{parent}` is not a record, so no record can extend it"))
+                    .with_label("not a record of this theory");
+                Some(match suggest(parent, self.record_levels().map(|(n, _)| n)) {
+                    Some(s) => d.with_help(format!("a record with a similar name exists: `{s}`")),
+                    None => d.with_help("a record extends a record declared before it with `record`"),
+                })
             }
         }
     }
@@ -492,13 +543,99 @@ impl<'e> Elab<'e> {
         Err(d)
     }
 
+    /// The extension datatypes of the records in scope (`syntax::record_commands`): each
+    /// record's name and the fields it adds, the latest first.
+    fn record_levels(&self) -> impl Iterator<Item = (&str, Vec<&str>)> + '_ {
+        self.env.datas.iter().rev().filter_map(|d| match d.ctors.as_slice() {
+            [c] => {
+                let fields = crate::syntax::record_ext_fields(&c.name)?;
+                Some((d.name.strip_suffix("_ext").unwrap_or(&d.name), fields))
+            }
+            _ => None,
+        })
+    }
+
+    /// A record term `⦇xpos = a, ypos = b, colour = c⦈` (the parser's record constructor
+    /// applied to the values) as Isabelle reads it: the extension constructors of the
+    /// records that add these fields, each holding the next, and `()` at the end,
+    /// `⦇xpos, ypos, …⦈ a b (⦇colour, …⦈ c ())`. `None` when `t` is not a record term; an
+    /// error when no records have these fields in this order. Terms and patterns alike.
+    /// With it, the type of the record the innermost adds (`record_type`).
+    fn record_term(&mut self, t: &ast::Term) -> Option<R<(ast::Term, Option<Type>)>> {
+        let (head, args) = t.spine();
+        let ast::TermKind::Name(id) = &head.kind else { return None };
+        let fields = crate::syntax::record_fields(&id.name)?;
+        if fields.len() != args.len() {
+            return None;
+        }
+        // The levels, outermost first: each the extension constructor and how many fields.
+        let mut levels: Vec<(String, usize)> = Vec::new();
+        let mut records: Vec<String> = Vec::new();
+        let mut at = 0;
+        while at < fields.len() {
+            let level = self.record_levels().find(|(_, added)| added.first() == Some(&fields[at]));
+            match level {
+                Some((record, added)) if fields[at..].starts_with(&added) => {
+                    records.push(record.to_string());
+                    levels.push((crate::syntax::record_ext_constructor(&added), added.len()));
+                    at += added.len();
+                }
+                _ => return Some(Err(self.record_syntax_error(&id.name, head.span).expect("a record term"))),
+            }
+        }
+        // The levels must be a record and its ancestors, outermost first.
+        let innermost = records.last().expect("a field").clone();
+        if self.record_ancestry(&innermost).as_ref() != Some(&records) {
+            return Some(Err(self.record_syntax_error(&id.name, head.span).expect("a record term")));
+        }
+        let ty = self.record_type(&innermost);
+        let node = |kind| ast::Term { kind, span: t.span };
+        let mut rest = node(ast::TermKind::Tuple(Vec::new()));
+        for (ctor, n) in levels.iter().rev() {
+            at -= n;
+            let name = ast::Term {
+                kind: ast::TermKind::Name(ast::Ident { name: ctor.clone(), span: id.span }),
+                span: head.span,
+            };
+            let values = args[at..at + n].iter().map(|a| (*a).clone()).chain([rest]);
+            rest = values.fold(name, |f, x| node(ast::TermKind::App(Box::new(f), Box::new(x))));
+        }
+        Some(Ok((rest, ty)))
+    }
+
+    /// Record `name` and the records it extends, outermost first (`point`, `cpoint`), read
+    /// off its type synonym's extension datatypes.
+    fn record_ancestry(&self, name: &str) -> Option<Vec<String>> {
+        let Some(TypeRef::Synonym(_, rhs)) = self.env.types.get(name) else { return None };
+        let mut out = Vec::new();
+        let mut cur = rhs;
+        while let Type::Con(c, args) = cur {
+            let (Some(record), Some(rest)) = (c.strip_suffix("_ext"), args.last()) else { break };
+            out.push(record.to_string());
+            cur = rest;
+        }
+        Some(out)
+    }
+
+    /// The type of record `name` (its type synonym) with fresh type variables for its
+    /// parameters: a record term is one, its parameters the same at every level (an
+    /// extension's datatype has them all, used or not).
+    fn record_type(&mut self, name: &str) -> Option<Type> {
+        let Some(TypeRef::Synonym(params, rhs)) = self.env.types.get(name) else { return None };
+        let (params, rhs) = (params.clone(), rhs.clone());
+        let map = params.into_iter().map(|p| (p, self.inf.fresh(Sort::new()))).collect();
+        Some(rhs.subst_params(&map))
+    }
+
     /// A record term `⦇x = a, y = b⦈` or update `r⦇z := c⦈` whose fields no record has, in
     /// that order: an error that says which record was meant (never a free variable).
     fn record_syntax_error(&self, name: &str, span: Span) -> Option<Diagnostic> {
+        // Each record with all its fields, its ancestors' first.
         let records = || {
-            self.env.datas.iter().filter_map(|d| match d.ctors.as_slice() {
-                [c] => crate::syntax::record_fields(&c.name).map(|fields| (&d.name, fields)),
-                _ => None,
+            self.record_levels().filter_map(|(record, _)| {
+                let levels = self.record_ancestry(record)?;
+                let fields = levels.iter().map(|l| self.record_levels().find(|(r, _)| r == l).map(|(_, f)| f));
+                Some((record, fields.collect::<Option<Vec<_>>>()?.concat()))
             })
         };
         if let Some(given) = crate::syntax::record_fields(name) {
@@ -545,6 +682,14 @@ impl<'e> Elab<'e> {
             }
             K::Wildcard => {
                 Err(Diagnostic::error(span, "`_` may only stand in a pattern").with_label("not a pattern position"))
+            }
+            K::App(..) if let Some(record) = self.record_term(t) => {
+                let (record, ty) = record?;
+                let record = self.term(&record)?;
+                if let Some(ty) = ty {
+                    self.expect(&record.ty, &ty, span, "")?;
+                }
+                Ok(record)
             }
             K::App(f, x) => {
                 let f = self.term(f)?;
@@ -1118,6 +1263,14 @@ impl<'e> Elab<'e> {
                 self.ctor_pat("Cons", &[first, &tail], expected, span, bound)
             }
             K::BinOp(ast::BinOp::Cons, _, x, xs) => self.ctor_pat("Cons", &[x, xs], expected, span, bound),
+            K::App(..) if let Some(record) = self.record_term(p) => {
+                let (record, ty) = record?;
+                let record = self.pat(&record, expected, bound)?;
+                if let Some(ty) = ty {
+                    self.expect(&record.ty, &ty, span, "")?;
+                }
+                Ok(record)
+            }
             K::Name(_) | K::App(..) => {
                 let (head, args) = p.spine();
                 let K::Name(id) = &head.kind else {

@@ -190,6 +190,7 @@ impl TypePrinter {
                     out.push(')');
                 }
             }
+            Type::Con(c, args) if let Some(record) = record_type(c, args) => self.go(&record, prec, out),
             Type::Con(c, args) => match args.len() {
                 0 => out.push_str(c),
                 1 => {
@@ -211,9 +212,44 @@ impl TypePrinter {
     }
 }
 
+/// A record's type as Isabelle shows it: its extension datatypes (`syntax::record_commands`,
+/// named `…_ext`; Isabelle reserves those names for records), each holding the next as its
+/// last argument, are `'a cpoint` when the innermost holds `unit`, and `('a, 'z)
+/// cpoint_scheme` otherwise. `None` for any other type.
+fn record_type(c: &str, args: &[Type]) -> Option<Type> {
+    let mut name = c.strip_suffix("_ext")?;
+    let (mut rest, mut own) = args.split_last()?;
+    while let Type::Con(c, args) = rest {
+        let (Some(inner), Some((more, inner_own))) = (c.strip_suffix("_ext"), args.split_last()) else { break };
+        (name, rest, own) = (inner, more, inner_own);
+    }
+    Some(match rest {
+        Type::Con(u, none) if &**u == "unit" && none.is_empty() => Type::con(name, own.to_vec()),
+        _ => Type::con(&format!("{name}_scheme"), own.iter().chain([rest]).cloned().collect()),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Records print as Isabelle prints them, extensions and schemes included.
+    #[test]
+    fn records_print_by_their_names() {
+        let ext = |n: &str, args: Vec<Type>| Type::con(n, args);
+        let unit = Type::con("unit", vec![]);
+        let point = ext("point_ext", vec![unit.clone()]);
+        let cpoint = ext("point_ext", vec![ext("cpoint_ext", vec![Type::nat(), unit])]);
+        let scheme = ext("point_ext", vec![ext("cpoint_ext", vec![Type::nat(), Type::Param("'z".into())])]);
+        let show = |t: &Type| TypePrinter::default().print(t);
+        assert_eq!(show(&point), "point");
+        assert_eq!(show(&cpoint), "nat cpoint");
+        assert_eq!(show(&scheme), "(nat, 'z) cpoint_scheme");
+        assert_eq!(
+            show(&Type::con(FUN, vec![cpoint.clone(), Type::con("list", vec![point])])),
+            "nat cpoint ⇒ point list"
+        );
+    }
 
     /// `nat × nat`, doubled `n` times, shared: 2^(n+1) - 1 nodes as a tree.
     fn doubled(n: u32) -> Type {
