@@ -370,6 +370,11 @@ fn check_theory(text: &str) {
                 check_span(text, keyword.span, "command keyword");
                 defines.iter().flatten().for_each(|n| check_span(text, n.span, "defined name"));
             }
+            CommandKind::Locale { keyword, name } => {
+                check_span(text, keyword.span, "command keyword");
+                check_span(text, name.span, "locale name");
+            }
+            CommandKind::Target(t) => t.iter().for_each(|n| check_span(text, n.span, "locale name")),
             CommandKind::Proof | CommandKind::Text => {}
         }
     }

@@ -64,7 +64,15 @@ pub enum CommandKind {
     /// A command that does not change what a lemma means or how it is tested (`lemmas`,
     /// `notation`, `ML`, `hide_const`, ...): skipped, with a note per kind from the parser.
     Skipped(Ident),
-    /// A command keyword outside the subset (`locale`, `record`, `class`, ...), kept so the
+    /// `locale name ...`, outside the subset: reported like `Unsupported`, but what it
+    /// defines is known (its predicates), so later commands are checked as usual; lemmas in
+    /// its context are not tested.
+    Locale { keyword: Ident, name: Ident },
+    /// The commands from here on are in the context of a locale (`context name begin`,
+    /// `locale name ... begin`, `lemma (in name)`), or, with `None`, of the theory again:
+    /// inserted by the parser where the context changes.
+    Target(Option<Ident>),
+    /// A command keyword outside the subset (`class`, `typedef`, ...), kept so the
     /// checker can report it; its tokens up to the next command are skipped.
     Unsupported(Ident),
     /// A command that did not parse (its error is already reported), kept so the checker

@@ -659,8 +659,10 @@ struct Driver<'a> {
     commands: Vec<Command>,
     /// `end` seen (the span of the `end` keyword).
     ended: Option<Span>,
-    /// Open `context ... begin` (and the like) blocks, closed by `end`.
-    blocks: usize,
+    /// Open `context ... begin` (and the like) blocks, closed by `end`: each with the locale
+    /// whose context it is (`context name begin`, `locale name ... begin`; an anonymous
+    /// block keeps the one around it).
+    blocks: Vec<Option<Ident>>,
     /// The last command failed to parse (or was an unknown command): the `quickcheck`
     /// commands after it are dropped too, rather than attached to an earlier lemma.
     lemma_failed: bool,
@@ -683,7 +685,7 @@ impl<'a> Driver<'a> {
             header_span: None,
             commands: Vec::new(),
             ended: None,
-            blocks: 0,
+            blocks: Vec::new(),
             lemma_failed: false,
             skipped: Vec::new(),
             legacy: lexed.legacy.into_iter().map(|(l, s)| (Legacy::Outer(l), s)).collect(),
@@ -936,23 +938,45 @@ impl<'a> Driver<'a> {
             }
             CommandClass::Skipped => {
                 // `bundle name begin ... end` opens a block its `end` closes.
+                self.open_anonymous_block(chunk);
+                self.note_skipped(word, first.span);
+                let ident = Ident { name: word.to_string(), span: first.span };
+                self.push(CommandKind::Skipped(ident), chunk);
+            }
+            CommandClass::Unsupported if word == "context" && self.locale_context(chunk).is_some() => {
+                let name = self.locale_context(chunk);
+                self.open_block(name, chunk);
+            }
+            // `context begin`, `context includes syntax begin`: a block that fixes and assumes
+            // nothing, in the context around it.
+            CommandClass::Unsupported if word == "context" && self.plain_context(chunk) => {
+                self.open_anonymous_block(chunk);
+            }
+            CommandClass::Unsupported if word == "locale" && chunk.get(1).is_some_and(|t| t.kind == Kind::Ident) => {
+                let keyword = Ident { name: word.to_string(), span: first.span };
+                let name = Ident { name: self.word(&chunk[1]).to_string(), span: chunk[1].span };
+                self.push(CommandKind::Locale { keyword, name: name.clone() }, chunk);
                 if chunk.iter().any(|t| t.kind == Kind::Ident && self.word(t) == "begin") {
-                    self.blocks += 1;
+                    self.open_block(Some(name), chunk);
                 }
+            }
+            CommandClass::Unsupported if self.only_registers(word, chunk) => {
                 self.note_skipped(word, first.span);
                 let ident = Ident { name: word.to_string(), span: first.span };
                 self.push(CommandKind::Skipped(ident), chunk);
             }
             CommandClass::Unsupported => {
-                if chunk.iter().any(|t| t.kind == Kind::Ident && self.word(t) == "begin") {
-                    self.blocks += 1;
-                }
+                self.open_anonymous_block(chunk);
                 let ident = Ident { name: word.to_string(), span: first.span };
                 self.push(CommandKind::Unsupported(ident), chunk);
             }
             CommandClass::End => {
-                if self.blocks > 0 {
-                    self.blocks -= 1;
+                if let Some(closed) = self.blocks.pop() {
+                    let around = self.target();
+                    if around != closed {
+                        let at = Span::new(first.span.start as usize, first.span.start as usize);
+                        self.commands.push(Command { kind: CommandKind::Target(around), span: at });
+                    }
                     return;
                 }
                 self.ended = Some(first.span);
@@ -966,7 +990,19 @@ impl<'a> Driver<'a> {
                     );
                 }
             }
-            CommandClass::Parsed => self.command(word, chunk, next, broken),
+            CommandClass::Parsed => {
+                // `lemma (in name)`: this command alone is in the locale's context.
+                let target = self.in_target(chunk).filter(|t| Some(t) != self.target().as_ref());
+                let span = Self::span_of(chunk);
+                let at = |offset: u32| Span::new(offset as usize, offset as usize);
+                if let Some(t) = &target {
+                    self.commands.push(Command { kind: CommandKind::Target(Some(t.clone())), span: at(span.start) });
+                }
+                self.command(word, chunk, next, broken);
+                if target.is_some() {
+                    self.commands.push(Command { kind: CommandKind::Target(self.target()), span: at(span.end) });
+                }
+            }
         }
     }
 
@@ -1092,6 +1128,75 @@ impl<'a> Driver<'a> {
                 self.push_unparsed(word, chunk);
             }
         }
+    }
+
+    /// The locale whose context the commands are in (the innermost block's).
+    fn target(&self) -> Option<Ident> {
+        self.blocks.last().cloned().flatten()
+    }
+
+    /// Opens a block in the context of locale `name` (`None`: the theory's), saying so to
+    /// the checker where the context changes.
+    fn open_block(&mut self, name: Option<Ident>, chunk: &[Token]) {
+        if name != self.target() {
+            let end = Self::span_of(chunk).end as usize;
+            self.commands.push(Command { kind: CommandKind::Target(name.clone()), span: Span::new(end, end) });
+        }
+        self.blocks.push(name);
+    }
+
+    /// A command with `begin` (`bundle b begin`, `context begin`) opens a block in the
+    /// context around it.
+    fn open_anonymous_block(&mut self, chunk: &[Token]) {
+        if chunk.iter().any(|t| t.kind == Kind::Ident && self.word(t) == "begin") {
+            self.blocks.push(self.target());
+        }
+    }
+
+    /// `context name begin`: the locale named.
+    fn locale_context(&self, chunk: &[Token]) -> Option<Ident> {
+        match chunk {
+            [_, name, begin] if name.kind == Kind::Ident && self.word(begin) == "begin" => {
+                Some(Ident { name: self.word(name).to_string(), span: name.span })
+            }
+            _ => None,
+        }
+    }
+
+    /// `context begin` or `context includes b1 b2 begin` (syntax bundles only).
+    fn plain_context(&self, chunk: &[Token]) -> bool {
+        let words: Vec<&str> = chunk.iter().map(|t| self.word(t)).collect();
+        match words.as_slice() {
+            [_, "begin"] => true,
+            [_, "includes", bundles @ .., "begin"] => {
+                !bundles.is_empty() && chunk[2..chunk.len() - 1].iter().all(|t| t.kind == Kind::Ident)
+            }
+            _ => false,
+        }
+    }
+
+    /// `(in name)` after a command word (`lemma (in name) ...`): the locale named.
+    fn in_target(&self, chunk: &[Token]) -> Option<Ident> {
+        match chunk {
+            [_, open, word, name, close, ..]
+                if open.kind == Kind::LParen
+                    && self.word(word) == "in"
+                    && name.kind == Kind::Ident
+                    && close.kind == Kind::RParen =>
+            {
+                Some(Ident { name: self.word(name).to_string(), span: name.span })
+            }
+            _ => None,
+        }
+    }
+
+    /// An interpretation of a locale that defines nothing (`interpretation Truth .`,
+    /// `sublocale total ⊆ order`) only registers facts about it, which change no lemma
+    /// hol tests (lemmas in a locale's context are not tested): skipped. One that
+    /// `defines` constants, or opens a context, is unsupported.
+    fn only_registers(&self, word: &str, chunk: &[Token]) -> bool {
+        matches!(word, "interpretation" | "global_interpretation" | "sublocale" | "interpret")
+            && !chunk.iter().any(|t| t.kind == Kind::Ident && matches!(self.word(t), "defines" | "rewrites" | "begin"))
     }
 
     /// Keeps a command that did not parse as `CommandKind::Unparsed`, with the constants its

@@ -716,9 +716,9 @@ fn error_files_give_their_errors() {
                 assert!(p.diagnostics.is_empty(), "{}", show_diags(&text, &p));
                 let c = &p.theory.commands[0];
                 match &c.kind {
-                    CommandKind::Unsupported(id) => {
-                        assert_eq!(id.name, "locale");
-                        assert_eq!(line_of(&text, id.span), 3);
+                    CommandKind::Locale { keyword, name } => {
+                        assert_eq!((keyword.name.as_str(), name.name.as_str()), ("locale", "antisym"));
+                        assert_eq!(line_of(&text, keyword.span), 3);
                     }
                     other => panic!("{other:?}"),
                 }
@@ -984,6 +984,7 @@ fn proofs_text_and_unsupported() {
             CommandKind::Text => "text".to_string(),
             CommandKind::Unsupported(id) => format!("unsupported {}", id.name),
             CommandKind::Skipped(id) => format!("skipped {}", id.name),
+            CommandKind::Locale { keyword, .. } => format!("unsupported {}", keyword.name),
             other => format!("{other:?}"),
         })
         .collect();
@@ -1054,11 +1055,41 @@ fn a_record_is_its_extension_datatype_synonyms_and_update_functions() {
 
 #[test]
 fn context_blocks_do_not_end_the_theory() {
+    // `context begin` fixes nothing: a block, not a command.
     let th = theory(&wrap("context begin\nlemma \"A\" sorry\nend\nlemma \"B\" oops"));
     let kinds: Vec<String> = th.commands.iter().map(|c| format!("{:?}", std::mem::discriminant(&c.kind))).collect();
-    assert_eq!(kinds.len(), 5);
+    assert_eq!(kinds.len(), 4);
+    assert!(matches!(th.commands[0].kind, CommandKind::Lemma(_)));
+    assert!(matches!(th.commands[2].kind, CommandKind::Lemma(_)));
+    // One that fixes something is outside the subset, and still a block.
+    let th = theory(&wrap("context fixes x :: nat begin\nlemma \"A\" sorry\nend\nlemma \"B\" oops"));
     assert!(matches!(th.commands[0].kind, CommandKind::Unsupported(_)));
     assert!(matches!(th.commands[3].kind, CommandKind::Lemma(_)));
+}
+
+/// Where the commands are in a locale's context: `context l begin`, `locale l ... begin`
+/// and `lemma (in l)` say so to the checker (`Target`), and `end` says where the context is
+/// the theory's again; an anonymous block keeps the context around it.
+#[test]
+fn locale_contexts_are_marked() {
+    let p = parse_theory(
+        "theory T imports Main begin\nlocale a = fixes f :: \"nat ⇒ nat\" assumes \"f x = x\"\n\
+         locale b = a + assumes \"f 1 = 1\" begin\nlemma \"f 1 = 1\" oops\nend\n\
+         context a begin\ncontext begin\nlemma \"f 1 = 1\" oops\nend\nend\n\
+         lemma (in b) l: \"f 0 = 0\" oops\nlemma \"f 0 = 0\" oops\nend\n",
+    );
+    assert!(p.diagnostics.is_empty(), "{:?}", p.diagnostics);
+    let shape = |c: &CommandKind| match c {
+        CommandKind::Locale { name, .. } => format!("locale {}", name.name),
+        CommandKind::Target(t) => format!("in {}", t.as_ref().map_or("theory", |t| t.name.as_str())),
+        CommandKind::Lemma(_) => "lemma".to_string(),
+        CommandKind::Proof => "proof".to_string(),
+        other => format!("{other:?}"),
+    };
+    let shapes: Vec<String> = p.theory.commands.iter().map(|c| shape(&c.kind)).collect();
+    let want = "locale a, locale b, in b, lemma, proof, in theory, in a, lemma, proof, in theory, \
+                in b, lemma, in theory, proof, lemma, proof";
+    assert_eq!(shapes.join(", "), want);
 }
 
 #[test]

@@ -177,6 +177,23 @@ fn defined_names(cmd: &ast::Command) -> Option<Vec<String>> {
         K::TypeSynonym { .. } | K::Lemma(_) | K::Value(_) | K::Quickcheck(_) => Some(Vec::new()),
         K::QuickcheckParams(_) | K::Declare(_) | K::Proof | K::Text | K::Ignored(_) | K::Skipped(_) => Some(Vec::new()),
         K::Unsupported(_) => None,
+        // A locale defines its predicate (`foo`, with assumptions) and that of its own
+        // assumptions (`foo_axioms`); its parameters are names only in its context.
+        K::Locale { name, .. } => Some(vec![name.name.clone(), format!("{}_axioms", name.name)]),
+        K::Target(_) => Some(Vec::new()),
+    }
+}
+
+/// Where `cmd` names the constant it would define in a locale's context (`fun`,
+/// `definition`, `inductive`, ...: constants that take the locale's parameters as hidden
+/// arguments); `None` for any other command.
+fn defined_in_locale(cmd: &ast::Command) -> Option<Span> {
+    use ast::CommandKind as K;
+    match &cmd.kind {
+        K::Fun { consts, .. } | K::Inductive { consts, .. } => consts.first().map(|c| c.name.span),
+        K::Definition { decl: Some(d), .. } => Some(d.name.span),
+        K::Definition { decl: None, equation } => Some(equation.term.span),
+        _ => None,
     }
 }
 
@@ -256,6 +273,8 @@ pub(super) fn check_theory(text: &str, loader: &dyn imports::TheoryLoader, teste
     // The source command whose definition just failed: the others it stands for (a
     // `record`'s update functions, the synonyms of one `types`) fail with it, unreported.
     let mut failed_at: Option<Span> = None;
+    // The locale whose context the commands are in, if any.
+    let mut target: Option<ast::Ident> = None;
     for cmd in &parsed.theory.commands {
         use ast::CommandKind as K;
         if failed_at == Some(cmd.span) {
@@ -286,6 +305,24 @@ pub(super) fn check_theory(text: &str, loader: &dyn imports::TheoryLoader, teste
             }
         }
         let result = match &cmd.kind {
+            // Where the context changes: a lemma's `quickcheck` commands stay attached to it.
+            K::Target(t) => {
+                target = t.clone();
+                Ok(())
+            }
+            // A lemma in a locale holds under the locale's assumptions, which hol does not
+            // read: tested without them, it could be refuted where Isabelle proves it.
+            K::Lemma(l) if let Some(t) = &target => {
+                let statement = l.shows.iter().map(|t| t.span).reduce(Span::to).unwrap_or(cmd.span);
+                let reason = format!("it is stated in locale `{}`, whose assumptions hol does not read", t.name);
+                let name = l.name.as_ref().map(|n| n.name.clone());
+                items.push(Item {
+                    span: cmd.span,
+                    kind: ItemKind::Untested { name, statement, quickchecks: vec![], reason },
+                });
+                last_lemma = Some(Some(vec![items.len() - 1]));
+                Ok(())
+            }
             K::Lemma(l) => {
                 let statement = l.shows.iter().map(|t| t.span).reduce(Span::to).unwrap_or(cmd.span);
                 match c.lemma_command(l, cmd.span) {
@@ -381,7 +418,12 @@ pub(super) fn check_theory(text: &str, loader: &dyn imports::TheoryLoader, teste
             }
             _ => {
                 last_lemma = None;
-                let r = c.command(cmd);
+                let r = match (&target, defined_in_locale(cmd)) {
+                    (Some(t), Some(at)) => Err(Diagnostic::error(at, "definitions inside a locale are not supported")
+                        .with_label(format!("defined in the context of locale `{}`", t.name))
+                        .with_note("lemmas that use it are not tested")),
+                    _ => c.command(cmd),
+                };
                 match &r {
                     Err(_) => {
                         record_failure(&mut c, cmd, None);

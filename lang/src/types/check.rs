@@ -114,6 +114,12 @@ impl<'s> Checker<'s> {
             C::Unsupported(kw) => Err(Diagnostic::error(kw.span, format!("`{}` is not supported", kw.name))
                 .with_label("hol reads a subset of Isabelle's theory language")
                 .with_note("the rest of the file is still checked")),
+            C::Locale { keyword, name } => Err(Diagnostic::error(keyword.span, "`locale` is not supported")
+                .with_label("hol reads a subset of Isabelle's theory language")
+                .with_note(format!(
+                    "the rest of the file is still checked; lemmas in the context of `{}` are not tested",
+                    name.name
+                ))),
             _ => Ok(()),
         }
     }
