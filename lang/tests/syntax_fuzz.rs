@@ -374,6 +374,10 @@ fn check_theory(text: &str) {
                 check_span(text, keyword.span, "command keyword");
                 check_span(text, name.span, "locale name");
             }
+            CommandKind::Declares { keyword, consts, types } => {
+                check_span(text, keyword.span, "command keyword");
+                consts.iter().chain(types).for_each(|n| check_span(text, n.span, "declared name"));
+            }
             CommandKind::Target(t) => t.iter().for_each(|n| check_span(text, n.span, "locale name")),
             CommandKind::Proof | CommandKind::Text => {}
         }

@@ -960,6 +960,10 @@ impl<'a> Driver<'a> {
                     self.open_block(Some(name), chunk);
                 }
             }
+            CommandClass::Unsupported if let Some((consts, types)) = self.declared(word, chunk) => {
+                let keyword = Ident { name: word.to_string(), span: first.span };
+                self.push(CommandKind::Declares { keyword, consts, types }, chunk);
+            }
             CommandClass::Unsupported if self.only_registers(word, chunk) => {
                 self.note_skipped(word, first.span);
                 let ident = Ident { name: word.to_string(), span: first.span };
@@ -1172,6 +1176,58 @@ impl<'a> Driver<'a> {
                 !bundles.is_empty() && chunk[2..chunk.len() - 1].iter().all(|t| t.kind == Kind::Ident)
             }
             _ => false,
+        }
+    }
+
+    /// The constants and types a declaration outside the subset declares, read off its
+    /// tokens: `consts c :: "T"  d :: "U"` (each name before a `::`), `axiomatization c ::
+    /// "T" and d where ...` (the names before `where`, each first or after `and`),
+    /// `typedecl 'a t` (the name after the parameters). `None` for other commands, and
+    /// when the names cannot be told (then later names are unknowable, as for any
+    /// unsupported command).
+    fn declared(&self, word: &str, chunk: &[Token]) -> Option<(Vec<Ident>, Vec<Ident>)> {
+        let ident = |t: &Token| Ident { name: self.word(t).to_string(), span: t.span };
+        let is_word = |t: &Token, w: &str| t.kind == Kind::Ident && self.word(t) == w;
+        // Tokens outside parentheses (mixfix annotations, type parameter lists).
+        let mut depth = 0usize;
+        let mut top: Vec<(usize, &Token)> = Vec::new();
+        for (i, t) in chunk.iter().enumerate().skip(1) {
+            match t.kind {
+                Kind::LParen | Kind::LBrack => depth += 1,
+                Kind::RParen | Kind::RBrack => depth = depth.saturating_sub(1),
+                _ if depth == 0 => top.push((i, t)),
+                _ => {}
+            }
+        }
+        match word {
+            "consts" => {
+                let names: Vec<Ident> = top
+                    .iter()
+                    .filter(|(i, t)| t.kind == Kind::Ident && chunk.get(i + 1).is_some_and(|n| n.kind == Kind::ColCol))
+                    .map(|(_, t)| ident(t))
+                    .collect();
+                (!names.is_empty()).then_some((names, Vec::new()))
+            }
+            "axiomatization" => {
+                let mut names = Vec::new();
+                let mut expect_name = true;
+                for (_, t) in top.iter().take_while(|(_, t)| !is_word(t, "where")) {
+                    match t.kind {
+                        Kind::Ident if is_word(t, "and") => expect_name = true,
+                        Kind::Ident if expect_name => {
+                            names.push(ident(t));
+                            expect_name = false;
+                        }
+                        _ => {}
+                    }
+                }
+                Some((names, Vec::new()))
+            }
+            "typedecl" => {
+                let name = top.iter().find(|(_, t)| t.kind == Kind::Ident)?;
+                Some((Vec::new(), vec![ident(name.1)]))
+            }
+            _ => None,
         }
     }
 

@@ -985,10 +985,11 @@ fn proofs_text_and_unsupported() {
             CommandKind::Unsupported(id) => format!("unsupported {}", id.name),
             CommandKind::Skipped(id) => format!("skipped {}", id.name),
             CommandKind::Locale { keyword, .. } => format!("unsupported {}", keyword.name),
+            CommandKind::Declares { keyword, types, .. } => format!("unsupported {} {}", keyword.name, types[0].name),
             other => format!("{other:?}"),
         })
         .collect();
-    let want = "text text lemma proof proof proof lemma proof proof proof proof proof proof proof proof proof proof proof proof proof lemma proof unsupported locale unsupported typedecl skipped lemmas text";
+    let want = "text text lemma proof proof proof lemma proof proof proof proof proof proof proof proof proof proof proof proof proof lemma proof unsupported locale unsupported typedecl point skipped lemmas text";
     assert_eq!(shapes.join(" "), want);
 }
 

@@ -156,6 +156,7 @@ fn defined_types(cmd: &ast::Command) -> Vec<&str> {
     match &cmd.kind {
         K::Datatype(decls) => decls.iter().map(|d| d.name.name.as_str()).collect(),
         K::TypeSynonym { name, .. } => vec![name.name.as_str()],
+        K::Declares { types, .. } => types.iter().map(|t| t.name.as_str()).collect(),
         _ => Vec::new(),
     }
 }
@@ -181,6 +182,7 @@ fn defined_names(cmd: &ast::Command) -> Option<Vec<String>> {
         // assumptions (`foo_axioms`); its parameters are names only in its context.
         K::Locale { name, .. } => Some(vec![name.name.clone(), format!("{}_axioms", name.name)]),
         K::Target(_) => Some(Vec::new()),
+        K::Declares { consts, .. } => Some(named(&mut consts.iter())),
     }
 }
 

@@ -114,6 +114,19 @@ impl<'s> Checker<'s> {
             C::Unsupported(kw) => Err(Diagnostic::error(kw.span, format!("`{}` is not supported", kw.name))
                 .with_label("hol reads a subset of Isabelle's theory language")
                 .with_note("the rest of the file is still checked")),
+            C::Declares { keyword, consts, types } => {
+                let names: Vec<String> = consts.iter().chain(types).map(|n| format!("`{}`", n.name)).collect();
+                let note = match names.as_slice() {
+                    [] => "the rest of the file is still checked".to_string(),
+                    _ => format!(
+                        "the rest of the file is still checked; lemmas that use {} are not tested",
+                        names.join(", ")
+                    ),
+                };
+                Err(Diagnostic::error(keyword.span, format!("`{}` is not supported", keyword.name))
+                    .with_label("hol reads a subset of Isabelle's theory language")
+                    .with_note(note))
+            }
             C::Locale { keyword, name } => Err(Diagnostic::error(keyword.span, "`locale` is not supported")
                 .with_label("hol reads a subset of Isabelle's theory language")
                 .with_note(format!(
