@@ -152,7 +152,8 @@ const FLAGS: [&str; 6] = ["finite_types", "genuine_only", "quiet", "verbose", "r
 
 /// The options that take a value: written bare, they are not testers (the checker reported
 /// them).
-const VALUED: [&str; 9] = [
+const VALUED: [&str; 10] = [
+    "locale",
     "tester",
     "size",
     "iterations",

@@ -588,6 +588,9 @@ struct ChunkIter<'a, 't> {
     tokens: std::slice::Iter<'t, Token>,
     /// The token before was `lemma` (or another command that names a fact next).
     after_fact_command: bool,
+    /// The token before opened or continued a list (`[`, `,`): a command word there is an
+    /// option's or attribute's name (`quickcheck[locale = expand]`).
+    in_list: bool,
 }
 
 impl<'a> Iterator for ChunkIter<'a, '_> {
@@ -601,8 +604,13 @@ impl<'a> Iterator for ChunkIter<'a, '_> {
         let is_name = self.after_fact_command
             && t.kind == Kind::Ident
             && !matches!(word, "shows" | "assumes" | "fixes" | "obtains" | "defines" | "notes" | "includes");
-        let tok = if is_name { OTok::Ident(word) } else { otok(self.text, t) };
+        let tok = match otok(self.text, t) {
+            _ if is_name => OTok::Ident(word),
+            OTok::Command(_) if self.in_list => OTok::Ident(word),
+            tok => tok,
+        };
         self.after_fact_command = t.kind == Kind::Ident && NAMES_A_FACT.contains(&word);
+        self.in_list = matches!(t.kind, Kind::LBrack | Kind::Comma);
         Some(Ok((t.span.start as usize, tok, t.span.end as usize)))
     }
 }
@@ -704,6 +712,13 @@ impl<'a> Driver<'a> {
             // A fact's name right after `lemma` is a name even when it is also a command
             // word (`lemma defs: ...`, `theorem value: ...`).
             Kind::Ident if prev.is_some_and(|p| p.kind == Kind::Ident && NAMES_A_FACT.contains(&self.word(p))) => None,
+            // An option or attribute in a list (`quickcheck[locale = expand]`, `[simp, code]`)
+            // is a name even when it is a command word, unless it starts a line.
+            Kind::Ident
+                if prev.is_some_and(|p| matches!(p.kind, Kind::LBrack | Kind::Comma)) && !self.at_line_start(t) =>
+            {
+                None
+            }
             Kind::Ident => command_class(self.word(t)),
             Kind::Other if self.word(t) == "." => {
                 let second_dot = prev.is_some_and(|p| p.span.end == t.span.start && self.word(p) == ".");
@@ -1028,7 +1043,7 @@ impl<'a> Driver<'a> {
         next: Option<&Token>,
         f: impl FnOnce(ChunkIter<'a, '_>) -> Result<T, ParseError<usize, OTok<'a>, Box<Diagnostic>>>,
     ) -> Result<T, Diagnostic> {
-        f(ChunkIter { text: self.text, tokens: chunk.iter(), after_fact_command: false }).map_err(|e| {
+        f(ChunkIter { text: self.text, tokens: chunk.iter(), after_fact_command: false, in_list: false }).map_err(|e| {
             let end = chunk.last().map_or(0, |t| t.span.end as usize);
             errors::convert(e, self.text, 0, end, Some(self.eof_found(chunk, next)), Grammar::Outer)
         })

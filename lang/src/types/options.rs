@@ -27,6 +27,9 @@ enum Kind {
     Bool,
     Expect,
     TypeName,
+    /// Isabelle's `locale` modes, `interpret` and/or `expand`: how a lemma in a locale is
+    /// tested. hol tests no lemma in a locale, so the option is checked and changes nothing.
+    LocaleModes,
 }
 
 /// The largest `size` (and `depth`): far beyond what any enumeration reaches in a day.
@@ -55,6 +58,7 @@ const OPTIONS: &[(&str, Kind)] = &[
     ("default_type", Kind::TypeName),
     ("generalize", Kind::Bool),
     ("counterexamples", Kind::Nat(1, MAX_COUNTEREXAMPLES)),
+    ("locale", Kind::LocaleModes),
 ];
 
 /// The most counterexamples one run reports (`counterexamples = k`).
@@ -107,6 +111,11 @@ pub fn check_option(
     };
     let span = o.value.as_ref().map_or(o.span, |v| v.span);
     match check_value(*kind, name, v, env, testers) {
+        Ok(()) if matches!(kind, Kind::LocaleModes) => Ok(Some(
+            Diagnostic::warning(o.name.span, format!("`{written}` changes nothing in hol"))
+                .with_label("how a lemma in a locale is tested")
+                .with_note("hol does not test lemmas in a locale's context: their assumptions are not read"),
+        )),
         Ok(()) => Ok(None),
         Err(what) => Err(Diagnostic::error(span, what).with_label(format!("the value of `{name}`"))),
     }
@@ -153,6 +162,10 @@ fn check_other(kind: Kind, v: &str, env: &Env, testers: &[&str]) -> Option<Strin
             "an expectation (counterexample, no_counterexample or no_expectation)",
         ),
         Kind::TypeName => ok(env.types.contains_key(v), "a known type"),
+        Kind::LocaleModes => ok(
+            v.split_whitespace().all(|m| m == "interpret" || m == "expand"),
+            "a list of locale modes (`interpret`, `expand`)",
+        ),
         Kind::Nat(..) | Kind::Seconds(_) => None,
     }
 }
