@@ -68,7 +68,7 @@ pub enum CommandKind {
     /// defines is known (its predicates), so later commands are checked as usual; lemmas in
     /// its context are not tested.
     Locale { keyword: Ident, name: Ident },
-    /// `consts`, `axiomatization` or `typedecl`, outside the subset: reported like
+    /// `consts`, `axiomatization`, `typedecl` or `typedef`, outside the subset: reported like
     /// `Unsupported`, but the constants and types it declares are known (and have no
     /// definition hol could run), so only lemmas that use them are not tested.
     Declares { keyword: Ident, consts: Vec<Ident>, types: Vec<Ident> },

@@ -1197,7 +1197,8 @@ impl<'a> Driver<'a> {
     /// The constants and types a declaration outside the subset declares, read off its
     /// tokens: `consts c :: "T"  d :: "U"` (each name before a `::`), `axiomatization c ::
     /// "T" and d where ...` (the names before `where`, each first or after `and`),
-    /// `typedecl 'a t` (the name after the parameters). `None` for other commands, and
+    /// `typedecl 'a t` (the name after the parameters), `typedef` (the type and its
+    /// morphisms). `None` for other commands, and
     /// when the names cannot be told (then later names are unknowable, as for any
     /// unsupported command).
     fn declared(&self, word: &str, chunk: &[Token]) -> Option<(Vec<Ident>, Vec<Ident>)> {
@@ -1241,6 +1242,24 @@ impl<'a> Driver<'a> {
             "typedecl" => {
                 let name = top.iter().find(|(_, t)| t.kind == Kind::Ident)?;
                 Some((Vec::new(), vec![ident(name.1)]))
+            }
+            // `typedef 'a t = "S" morphisms rep abs`: the type and its representation and
+            // abstraction functions (`Rep_t`, `Abs_t` unless named).
+            "typedef" => {
+                let (_, name) = top.iter().find(|(_, t)| t.kind == Kind::Ident)?;
+                let name = ident(name);
+                let named = top.iter().position(|(_, t)| is_word(t, "morphisms")).map(|at| &top[at + 1..]);
+                let consts = match named {
+                    Some([(_, rep), (_, abs), ..]) if rep.kind == Kind::Ident && abs.kind == Kind::Ident => {
+                        vec![ident(rep), ident(abs)]
+                    }
+                    Some(_) => return None,
+                    None => ["Rep_", "Abs_"]
+                        .iter()
+                        .map(|p| Ident { name: format!("{p}{}", name.name), span: name.span })
+                        .collect(),
+                };
+                Some((consts, vec![name]))
             }
             _ => None,
         }
