@@ -102,9 +102,12 @@ impl Options {
     /// Sets one option; unknown names and unparsable values are ignored (the checker has
     /// already reported them).
     pub fn set(&mut self, name: &str, value: Option<&str>) {
+        if let Some(t) = tester_named(name, value) {
+            self.testers = vec![t];
+            return;
+        }
         let flag = |v: Option<&str>| v.is_none_or(|v| v == "true");
         match (name, value) {
-            _ if tester_named(name, value).is_some() => self.testers = tester_named(name, value).into_iter().collect(),
             ("size", Some(v)) => self.size = v.parse().unwrap_or(self.size),
             ("iterations", Some(v)) => self.iterations = v.parse().unwrap_or(self.iterations),
             ("depth", Some(v)) => self.depth = v.parse().unwrap_or(self.depth),
@@ -138,32 +141,15 @@ impl Options {
 }
 
 /// The tester an option names: `tester = t`, or any other name without a value
-/// (`quickcheck[random]`; the checker let only the registry's through).
+/// (`quickcheck[random]`; the checker let only the registry's through). A parameter
+/// written bare is a flag (`quiet`), never a tester.
 fn tester_named(name: &str, value: Option<&str>) -> Option<TesterName> {
     match (name, value) {
         ("tester", Some(v)) => Some(TesterName::from(v.to_owned())),
-        (t, None) if !VALUED.contains(&t) && !FLAGS.contains(&t) => Some(TesterName::from(t.to_owned())),
+        (t, None) if !lang::types::options::is_parameter(t) => Some(TesterName::from(t.to_owned())),
         _ => None,
     }
 }
-
-/// The options that are flags: written bare, they mean `= true`.
-const FLAGS: [&str; 6] = ["finite_types", "genuine_only", "quiet", "verbose", "report", "generalize"];
-
-/// The options that take a value: written bare, they are not testers (the checker reported
-/// them).
-const VALUED: [&str; 10] = [
-    "locale",
-    "tester",
-    "size",
-    "iterations",
-    "depth",
-    "finite_type_size",
-    "timeout",
-    "expect",
-    "default_type",
-    "counterexamples",
-];
 
 /// Command-line settings that override everything written in the theory.
 #[derive(Clone, Debug, Default, PartialEq)]

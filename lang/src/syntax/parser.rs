@@ -958,9 +958,11 @@ impl<'a> Driver<'a> {
                 let ident = Ident { name: word.to_string(), span: first.span };
                 self.push(CommandKind::Skipped(ident), chunk);
             }
-            CommandClass::Unsupported if word == "context" && self.locale_context(chunk).is_some() => {
-                let name = self.locale_context(chunk);
-                self.open_block(name, chunk);
+            CommandClass::Unsupported
+                if word == "context"
+                    && let Some(name) = self.locale_context(chunk) =>
+            {
+                self.open_block(Some(name), chunk);
             }
             // `context begin`, `context includes syntax begin`: a block that fixes and assumes
             // nothing, in the context around it.
@@ -971,7 +973,7 @@ impl<'a> Driver<'a> {
                 let keyword = Ident { name: word.to_string(), span: first.span };
                 let name = Ident { name: self.word(&chunk[1]).to_string(), span: chunk[1].span };
                 self.push(CommandKind::Locale { keyword, name: name.clone() }, chunk);
-                if chunk.iter().any(|t| t.kind == Kind::Ident && self.word(t) == "begin") {
+                if self.opens_block(chunk) {
                     self.open_block(Some(name), chunk);
                 }
             }
@@ -993,8 +995,7 @@ impl<'a> Driver<'a> {
                 if let Some(closed) = self.blocks.pop() {
                     let around = self.target();
                     if around != closed {
-                        let at = Span::new(first.span.start as usize, first.span.start as usize);
-                        self.commands.push(Command { kind: CommandKind::Target(around), span: at });
+                        self.mark_target(around, first.span.start);
                     }
                     return;
                 }
@@ -1013,13 +1014,12 @@ impl<'a> Driver<'a> {
                 // `lemma (in name)`: this command alone is in the locale's context.
                 let target = self.in_target(chunk).filter(|t| Some(t) != self.target().as_ref());
                 let span = Self::span_of(chunk);
-                let at = |offset: u32| Span::new(offset as usize, offset as usize);
-                if let Some(t) = &target {
-                    self.commands.push(Command { kind: CommandKind::Target(Some(t.clone())), span: at(span.start) });
+                if target.is_some() {
+                    self.mark_target(target.clone(), span.start);
                 }
                 self.command(word, chunk, next, broken);
                 if target.is_some() {
-                    self.commands.push(Command { kind: CommandKind::Target(self.target()), span: at(span.end) });
+                    self.mark_target(self.target(), span.end);
                 }
             }
         }
@@ -1154,12 +1154,23 @@ impl<'a> Driver<'a> {
         self.blocks.last().cloned().flatten()
     }
 
+    /// Tells the checker that the commands from offset `at` on are in the context of
+    /// `target`. The mark spans nothing, so no command's span (`failed_at`) is its.
+    fn mark_target(&mut self, target: Option<Ident>, at: u32) {
+        let at = Span::new(at as usize, at as usize);
+        self.commands.push(Command { kind: CommandKind::Target(target), span: at });
+    }
+
+    /// Does the command open a block (`... begin`)?
+    fn opens_block(&self, chunk: &[Token]) -> bool {
+        chunk.iter().any(|t| t.kind == Kind::Ident && self.word(t) == "begin")
+    }
+
     /// Opens a block in the context of locale `name` (`None`: the theory's), saying so to
     /// the checker where the context changes.
     fn open_block(&mut self, name: Option<Ident>, chunk: &[Token]) {
         if name != self.target() {
-            let end = Self::span_of(chunk).end as usize;
-            self.commands.push(Command { kind: CommandKind::Target(name.clone()), span: Span::new(end, end) });
+            self.mark_target(name.clone(), Self::span_of(chunk).end);
         }
         self.blocks.push(name);
     }
@@ -1167,7 +1178,7 @@ impl<'a> Driver<'a> {
     /// A command with `begin` (`bundle b begin`, `context begin`) opens a block in the
     /// context around it.
     fn open_anonymous_block(&mut self, chunk: &[Token]) {
-        if chunk.iter().any(|t| t.kind == Kind::Ident && self.word(t) == "begin") {
+        if self.opens_block(chunk) {
             self.blocks.push(self.target());
         }
     }

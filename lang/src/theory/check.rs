@@ -312,22 +312,21 @@ pub(super) fn check_theory(text: &str, loader: &dyn imports::TheoryLoader, teste
                 target = t.clone();
                 Ok(())
             }
-            // A lemma in a locale holds under the locale's assumptions, which hol does not
-            // read: tested without them, it could be refuted where Isabelle proves it.
-            K::Lemma(l) if let Some(t) = &target => {
-                let statement = l.shows.iter().map(|t| t.span).reduce(Span::to).unwrap_or(cmd.span);
-                let reason = format!("it is stated in locale `{}`, whose assumptions hol does not read", t.name);
-                let name = l.name.as_ref().map(|n| n.name.clone());
-                items.push(Item {
-                    span: cmd.span,
-                    kind: ItemKind::Untested { name, statement, quickchecks: vec![], reason },
-                });
-                last_lemma = Some(Some(vec![items.len() - 1]));
-                Ok(())
-            }
             K::Lemma(l) => {
                 let statement = l.shows.iter().map(|t| t.span).reduce(Span::to).unwrap_or(cmd.span);
-                match c.lemma_command(l, cmd.span) {
+                // Elaborated, or not tested with a reason, or an error. A lemma in a locale
+                // holds under the locale's assumptions, which hol does not read: tested
+                // without them, it could be refuted where Isabelle proves it.
+                let elaborated = match &target {
+                    Some(t) => {
+                        Err(Ok(format!("it is stated in locale `{}`, whose assumptions hol does not read", t.name)))
+                    }
+                    // Not tested when the lemma uses what failed before it.
+                    None => {
+                        c.lemma_command(l, cmd.span).map_err(|d| c.scope.take_skip().map(|skip| skip.reason).ok_or(d))
+                    }
+                };
+                match elaborated {
                     Ok(indices) => {
                         // One item per proposition, at its own span, named as Isabelle names
                         // the facts: `l(1)`, `l(2)`.
@@ -349,26 +348,23 @@ pub(super) fn check_theory(text: &str, loader: &dyn imports::TheoryLoader, teste
                         last_lemma = Some(Some(lemma_items));
                         Ok(())
                     }
-                    Err(d) => match c.scope.take_skip() {
-                        // Not an error of the lemma: it uses what failed before it.
-                        Some(skip) => {
-                            items.push(Item {
-                                span: cmd.span,
-                                kind: ItemKind::Untested {
-                                    name: l.name.as_ref().map(|n| n.name.clone()),
-                                    statement,
-                                    quickchecks: vec![],
-                                    reason: skip.reason,
-                                },
-                            });
-                            last_lemma = Some(Some(vec![items.len() - 1]));
-                            Ok(())
-                        }
-                        None => {
-                            last_lemma = Some(None);
-                            Err(d)
-                        }
-                    },
+                    Err(Ok(reason)) => {
+                        items.push(Item {
+                            span: cmd.span,
+                            kind: ItemKind::Untested {
+                                name: l.name.as_ref().map(|n| n.name.clone()),
+                                statement,
+                                quickchecks: vec![],
+                                reason,
+                            },
+                        });
+                        last_lemma = Some(Some(vec![items.len() - 1]));
+                        Ok(())
+                    }
+                    Err(Err(d)) => {
+                        last_lemma = Some(None);
+                        Err(d)
+                    }
                 }
             }
             K::Quickcheck(opts) => match &last_lemma {

@@ -111,28 +111,19 @@ impl<'s> Checker<'s> {
                 );
                 Ok(())
             }
-            C::Unsupported(kw) => Err(Diagnostic::error(kw.span, format!("`{}` is not supported", kw.name))
-                .with_label("hol reads a subset of Isabelle's theory language")
-                .with_note("the rest of the file is still checked")),
+            C::Unsupported(kw) => Err(unsupported(kw, String::new())),
             C::Declares { keyword, consts, types } => {
                 let names: Vec<String> = consts.iter().chain(types).map(|n| format!("`{}`", n.name)).collect();
-                let note = match names.as_slice() {
-                    [] => "the rest of the file is still checked".to_string(),
-                    _ => format!(
-                        "the rest of the file is still checked; lemmas that use {} are not tested",
-                        names.join(", ")
-                    ),
+                let hidden = if names.is_empty() {
+                    String::new()
+                } else {
+                    format!("lemmas that use {} are not tested", names.join(", "))
                 };
-                Err(Diagnostic::error(keyword.span, format!("`{}` is not supported", keyword.name))
-                    .with_label("hol reads a subset of Isabelle's theory language")
-                    .with_note(note))
+                Err(unsupported(keyword, hidden))
             }
-            C::Locale { keyword, name } => Err(Diagnostic::error(keyword.span, "`locale` is not supported")
-                .with_label("hol reads a subset of Isabelle's theory language")
-                .with_note(format!(
-                    "the rest of the file is still checked; lemmas in the context of `{}` are not tested",
-                    name.name
-                ))),
+            C::Locale { keyword, name } => {
+                Err(unsupported(keyword, format!("lemmas in the context of `{}` are not tested", name.name)))
+            }
             _ => Ok(()),
         }
     }
@@ -1132,6 +1123,18 @@ fn nonuniform_occurrence(t: &Type, group: &[&str], uniform: &impl Fn(&Type) -> b
         }
     }
     None
+}
+
+/// The error for a command outside the subset at its keyword; `hidden` says what the
+/// rest of the file does not get (empty: nothing).
+fn unsupported(keyword: &ast::Ident, hidden: String) -> Diagnostic {
+    let note = match hidden.as_str() {
+        "" => "the rest of the file is still checked".to_string(),
+        _ => format!("the rest of the file is still checked; {hidden}"),
+    };
+    Diagnostic::error(keyword.span, format!("`{}` is not supported", keyword.name))
+        .with_label("hol reads a subset of Isabelle's theory language")
+        .with_note(note)
 }
 
 /// Calls `f` on every name in a surface term (bound or free, patterns included).

@@ -436,7 +436,9 @@ impl<'e> Elab<'e> {
         match self.env.types.get(name.name.as_str()) {
             Some(TypeRef::Synonym(params, _)) if params.len() == arity => None,
             Some(TypeRef::Synonym(params, _)) => {
-                let (expected, given) = (params.len() - 1, arity - 1);
+                // The scheme's parameters: the record's, then its rest's.
+                let own = &params[..params.len() - 1];
+                let (expected, given) = (own.len(), arity - 1);
                 let d = Diagnostic::error(
                     name.span,
                     format!(
@@ -445,22 +447,16 @@ impl<'e> Elab<'e> {
                         if given == 1 { "was" } else { "were" }
                     ),
                 );
-                Some(d.with_label("wrong number of type arguments").with_help(format!(
-                    "write the parent with its arguments, as `\"{} {parent}\" + ...`",
-                    if expected == 1 {
-                        "'a".to_string()
-                    } else {
-                        format!(
-                            "({})",
-                            (0..expected)
-                                .map(|i| format!("'{}", (b'a' + i as u8) as char))
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        )
-                    }
-                )))
+                let written = match own {
+                    [one] => one.to_string(),
+                    _ => format!("({})", own.join(", ")),
+                };
+                Some(
+                    d.with_label("wrong number of type arguments")
+                        .with_help(format!("write the parent with its arguments, as `\"{written} {parent}\" + ...`")),
+                )
             }
-            _ if self.scope.failed_type(parent, name.span).is_some() => self.scope.failed_type(parent, name.span),
+            _ if let Some(d) = self.scope.failed_type(parent, name.span) => Some(d),
             _ => {
                 let d = Diagnostic::error(name.span, format!("`{parent}` is not a record, so no record can extend it"))
                     .with_label("not a record of this theory");
@@ -562,9 +558,14 @@ impl<'e> Elab<'e> {
     /// error when no records have these fields in this order. Terms and patterns alike.
     /// With it, the type of the record the innermost adds (`record_type`).
     fn record_term(&mut self, t: &ast::Term) -> Option<R<(ast::Term, Option<Type>)>> {
-        let (head, args) = t.spine();
+        // Every application comes here: the head is looked at before anything is allocated.
+        let mut head = t;
+        while let ast::TermKind::App(f, _) = &head.kind {
+            head = f;
+        }
         let ast::TermKind::Name(id) = &head.kind else { return None };
         let fields = crate::syntax::record_fields(&id.name)?;
+        let (head, args) = t.spine();
         if fields.len() != args.len() {
             return None;
         }

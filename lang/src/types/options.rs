@@ -61,6 +61,12 @@ const OPTIONS: &[(&str, Kind)] = &[
     ("locale", Kind::LocaleModes),
 ];
 
+/// Is `name` one of the options (`size`, `quiet`, `tester`, ...)? Written bare, an option
+/// is a flag or an error; any other bare name is a tester.
+pub fn is_parameter(name: &str) -> bool {
+    OPTIONS.iter().any(|(n, _)| *n == name)
+}
+
 /// The most counterexamples one run reports (`counterexamples = k`).
 pub const MAX_COUNTEREXAMPLES: u64 = 20;
 
