@@ -123,7 +123,7 @@ fn depths(t: &dyn Tester, c: &Conjecture, setting: Setting, lim: &Limits) -> Vec
         // The random tester draws until enough cases met the premise or the time is up.
         iterations: u64::MAX / 2,
         timeout: Duration::from_secs(lim.seconds * (lim.max_depth + 1)),
-        depth: depth + 1,
+        depth: Some(depth + 1),
         seed: Some(0),
         ..Options::default()
     };

@@ -214,7 +214,7 @@ fn options(tester: &'static str, size: u64, depth: u64, timeout: Duration) -> Op
     Options {
         testers: vec![TesterName::new(tester)],
         size,
-        depth,
+        depth: Some(depth),
         timeout,
         seed: Some(0),
         generalize: false,
@@ -261,7 +261,7 @@ fn one_size(tester: &dyn Tester, c: &Conjecture, opts: &Options, size: u64) -> S
 fn produced_in_space(in_space: &Conjecture, opts: &Options) -> (u64, u64) {
     let search = PremiseSearch::new(in_space, Engine::Tiered, None);
     let (mut inside, mut outside) = (BTreeSet::new(), BTreeSet::new());
-    let depth = u32::try_from(opts.depth).expect("a small depth");
+    let depth = u32::try_from(opts.depth.expect("the workloads give a depth")).expect("a small depth");
     let stats = search.run(depth, opts.size, &|| false, &mut |vals, holds| {
         assert!(holds, "the premise alone holds on what it produces");
         let vals: Vec<Value> = vals.iter().map(|v| v.clone().unwrap_or(Value::Bool(false))).collect();

@@ -43,8 +43,9 @@ pub struct Options {
     pub quiet: bool,
     pub verbose: bool,
     pub report: bool,
-    /// Depth bound of the smart generators.
-    pub depth: u64,
+    /// Depth bound of the smart generators at the last size; `None` (not given): the larger
+    /// of 5 and `size`, so a larger `size` searches deeper too.
+    pub depth: Option<u64>,
     /// `None`: a seed is drawn and printed.
     pub seed: Option<u64>,
     /// Generalize a counterexample (`generalize = false` skips it).
@@ -71,7 +72,7 @@ impl Default for Options {
             quiet: false,
             verbose: false,
             report: false,
-            depth: 5,
+            depth: None,
             seed: None,
             generalize: true,
             counterexamples: 1,
@@ -110,7 +111,7 @@ impl Options {
         match (name, value) {
             ("size", Some(v)) => self.size = v.parse().unwrap_or(self.size),
             ("iterations", Some(v)) => self.iterations = v.parse().unwrap_or(self.iterations),
-            ("depth", Some(v)) => self.depth = v.parse().unwrap_or(self.depth),
+            ("depth", Some(v)) => self.depth = v.parse().ok().or(self.depth),
             ("finite_type_size", Some(v)) => self.finite_type_size = v.parse().unwrap_or(self.finite_type_size),
             ("timeout", Some(v)) => {
                 if let Ok(s) = v.parse::<f64>() {

@@ -10,9 +10,11 @@
 //! the order they run), the plans, and what the exhaustive space gives.
 //!
 //! Depth and size: at the driver's size `k` of `size` the derivation depth is
-//! `⌈k · depth / size⌉`, so the last size reaches the `depth` option (5); variables no
-//! premise produces, and those a relation's plan generates, take the exhaustive space at
-//! size `k`. "No counterexample" says both bounds and whether every premise-satisfying
+//! `⌈k · depth / size⌉`, so the last size reaches the `depth` option; where it is not given,
+//! the larger of 5 and `size` (so `size = 8` searches deeper than the default, as a user
+//! raising the size expects, and `size = 3` keeps small values without shallow
+//! derivations). Variables no premise produces, and those a relation's plan generates,
+//! take the exhaustive space at size `k`. "No counterexample" says both bounds and whether every premise-satisfying
 //! assignment within them was tested: a goal left undecided (a check cut by the depth
 //! bound, an undefined value, a limit) produces nothing and is counted instead.
 //!
@@ -68,7 +70,8 @@ impl Tester for SmartExhaustiveTester {
 struct Smart<'c> {
     premises: PremiseSearch<'c>,
     conclusion: Conclusion<'c>,
-    depth: u64,
+    /// The `depth` option, if given.
+    depth: Option<u64>,
     size: u64,
     /// The data flow, said once in `verbose` output.
     told: bool,
@@ -142,6 +145,17 @@ impl Conclusion<'_> {
     }
 }
 
+/// The derivation depth the last size reaches when the `depth` option is not given, unless
+/// the size is larger.
+const DEFAULT_DEPTH: u64 = 5;
+
+/// The derivation depth at the driver's size `k` of `size`: the share `⌈k · depth / size⌉`
+/// of the `depth` option, or, without one, of the larger of `DEFAULT_DEPTH` and `size`.
+fn derivation_depth(k: u64, depth: Option<u64>, size: u64) -> u32 {
+    let depth = depth.unwrap_or(DEFAULT_DEPTH.max(size));
+    k.saturating_mul(depth).div_ceil(size.max(1)).min(u64::from(u32::MAX)) as u32
+}
+
 /// What "no counterexample" covered at derivation depth `depth` and generator size `size`:
 /// every premise-satisfying assignment within those bounds, unless `unknown` goals were left
 /// undecided.
@@ -160,7 +174,7 @@ fn coverage_note(depth: u32, size: u64, unknown: u64) -> String {
 impl Search for Smart<'_> {
     fn run_size(&mut self, turn: &mut Turn) -> SizeResult {
         let k = turn.size + 1;
-        let depth = (k * self.depth).div_ceil(self.size).min(u64::from(u32::MAX)) as u32;
+        let depth = derivation_depth(k, self.depth, self.size);
         let mut res = SizeResult::default();
         let mut end = None;
         let budget = turn.budget;
@@ -190,5 +204,22 @@ impl Search for Smart<'_> {
             res.end = turn.budget.over().or(Some(End::Stopped(crate::runner::Stop::Timeout)));
         }
         res
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::derivation_depth;
+
+    /// Without a `depth` option the last size reaches the larger of 5 and the size; with
+    /// one, that depth.
+    #[test]
+    fn depth_follows_the_size_unless_given() {
+        assert_eq!((1..=8).map(|k| derivation_depth(k, None, 8)).collect::<Vec<_>>(), [1, 2, 3, 4, 5, 6, 7, 8]);
+        assert_eq!((1..=5).map(|k| derivation_depth(k, None, 5)).collect::<Vec<_>>(), [1, 2, 3, 4, 5]);
+        assert_eq!((1..=3).map(|k| derivation_depth(k, None, 3)).collect::<Vec<_>>(), [2, 4, 5]);
+        assert_eq!((1..=5).map(|k| derivation_depth(k, Some(10), 5)).collect::<Vec<_>>(), [2, 4, 6, 8, 10]);
+        assert_eq!((1..=8).map(|k| derivation_depth(k, Some(5), 8)).collect::<Vec<_>>(), [1, 2, 2, 3, 4, 4, 5, 5]);
+        assert_eq!(derivation_depth(u64::MAX, Some(u64::MAX), 1), u32::MAX);
     }
 }
