@@ -36,6 +36,7 @@
 mod compare;
 mod compile;
 mod eval;
+mod forward;
 mod partial;
 mod pred;
 mod print;

@@ -10,7 +10,8 @@
 //! no result found under such a cut is remembered, so the answer is exact.
 //!
 //! A clause that fails with `Undefined` or `NotExecutable` does not stop the search: another
-//! clause may still prove the predicate, and the error is reported only if none does.
+//! clause may still prove the predicate, and the error is reported only if none does, and,
+//! for `NotExecutable`, only if the facts derived forwards (`forward`) do not decide it.
 
 use super::compile::{ClauseCode, Node, Pat, PredCode};
 use super::eval::{ill, Run, R};
@@ -38,13 +39,13 @@ impl<'c, 'p> Run<'c, 'p> {
         self.tick()?;
         self.enter()?;
         self.pred_goals.push((id, args.into()));
-        let r = self.pred_holds(pc, args);
+        let r = self.pred_holds(pc, id, args);
         self.pred_goals.pop();
         self.depth -= 1;
         r
     }
 
-    fn pred_holds(&mut self, pc: &'c PredCode, args: &[Value]) -> R<bool> {
+    fn pred_holds(&mut self, pc: &'c PredCode, id: PredId, args: &[Value]) -> R<bool> {
         let mut deferred: Option<EvalError> = None;
         for cl in pc.clauses.iter() {
             self.tick()?;
@@ -66,6 +67,8 @@ impl<'c, 'p> Run<'c, 'p> {
             }
         }
         match deferred {
+            // Backwards a clause cannot be tried: forwards, the facts may still decide it.
+            Some(e @ EvalError::NotExecutable(_)) => self.pred_forward(pc, id, args)?.ok_or(e),
             Some(e) => Err(e),
             None => Ok(false),
         }

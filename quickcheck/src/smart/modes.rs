@@ -297,7 +297,28 @@ impl<'p> Modes<'p> {
             n if n == args.len() => 100 + n.min(150) as u8,
             n => 3 + n.min(90) as u8,
         };
+        // A mode that makes its outputs up from generated parts alone (a record's selector
+        // run backwards, `pc1 s = Idle`: every other field generated) is generate-and-test;
+        // a relation that derives them (`reach s`) goes first even without inputs.
+        let rank = rank.saturating_add(GENERATED_WEIGHT.saturating_mul(self.generated(rel, mode)));
         Some((rank, Step::Call { rel, mode, args }))
+    }
+
+    /// For `rel` in `mode` as planned so far, when no clause derives anything (no call that
+    /// produces a value: a selector or a projection run backwards), the most variables one
+    /// clause generates; 0 for a relation with a derivation, whose generated variables are
+    /// the leaves it needs anyway (a tree's keys).
+    fn generated(&self, rel: Rel, mode: Mode) -> u8 {
+        let Some(Some(plans)) = self.table.get(&(rel, mode)) else { return 0 };
+        let derives = plans.iter().flat_map(|p| &p.steps).any(|s| match s {
+            Step::Call { mode, args, .. } => (0..args.len()).any(|i| !mode.is_input(i)),
+            _ => false,
+        });
+        if derives {
+            return 0;
+        }
+        let most = plans.iter().map(|p| p.steps.iter().filter(|s| matches!(s, Step::Generate(_))).count()).max();
+        most.unwrap_or(0).min(usize::from(u8::MAX)) as u8
     }
 
     /// Whether `rel` in `mode`, as planned so far, gets its output `i` only by generating it:
@@ -322,6 +343,11 @@ impl<'p> Modes<'p> {
         !plans.is_empty() && all && generated
     }
 }
+
+/// How much a variable a call's plan generates weighs against a call's outputs when goals
+/// are ranked: more than a call with no input at all (whose rank is 100 and up) is worth,
+/// from about five generated variables on.
+const GENERATED_WEIGHT: u8 = 20;
 
 /// What the pending goals compute and from what: for each variable of a `Compute`'s
 /// target or a function call's result, the goal's unknown inputs.
