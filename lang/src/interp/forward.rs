@@ -46,7 +46,13 @@ impl<'c, 'p> Run<'c, 'p> {
     /// a `NotExecutable` error when more than `MAX_FACTS` facts do not include it; limits
     /// (fuel, time) are errors as everywhere.
     pub(super) fn pred_forward(&mut self, pc: &'c PredCode, id: PredId, args: &[Value]) -> R<Option<bool>> {
-        if args.iter().any(|a| matches!(a, Value::Fun(_) | Value::Hole(_) | Value::Stuck(_))) {
+        // Facts are told apart by their representation, which for functions (and values
+        // holding them) is not their meaning: such predicates keep the backward error.
+        let prog = self.code.prog;
+        let Some(def) = prog.inductives.get(id.0 as usize) else { return Ok(None) };
+        if def.params.iter().any(|t| self.code.ty(t).has_fun)
+            || args.iter().any(|a| matches!(a, Value::Hole(_) | Value::Stuck(_)))
+        {
             return Ok(None);
         }
         let Some(clauses) = pc.clauses.iter().map(|cl| split(cl, id)).collect::<Option<Vec<Forward<'c>>>>() else {
