@@ -44,6 +44,18 @@ pub(crate) struct Run<'c, 'p> {
     deadline: Option<Instant>,
     /// The inductive predicate goals being proved, outermost first (`pred`'s loop check).
     pub pred_goals: Vec<(PredId, Box<[Value]>)>,
+    /// The depth bounds of the predicate checks under way, innermost last (`pred`'s
+    /// iterative deepening).
+    pub pred_scopes: Vec<PredScope>,
+}
+
+/// One predicate check's iterative deepening: recursive goals more than `bound` below the
+/// goal at `base` of `pred_goals` are cut (false, and `cut` is set, so a false answer is
+/// not final).
+pub struct PredScope {
+    pub base: usize,
+    pub bound: usize,
+    pub cut: bool,
 }
 
 /// The elements a quantifier or comprehension ranges over.
@@ -74,6 +86,7 @@ impl<'c, 'p> Run<'c, 'p> {
             max_depth: limits.max_depth,
             deadline: limits.deadline,
             pred_goals: Vec::new(),
+            pred_scopes: Vec::new(),
         }
     }
 

@@ -192,6 +192,18 @@ impl<'c, 'p> Run<'c, 'p> {
                 return r;
             }
         }
+        if self.unbound_infinite(cl, &g.vars, bound) {
+            // `step s s'` with `s` known: the successors `step` gives.
+            let done = self.through_outputs(&g.node, &g.vars, bound, &mut |run, bound| {
+                if run.eval_bool(&g.node)? {
+                    run.conditions(f, k + 1, bound, out)?;
+                }
+                Ok(false)
+            })?;
+            if done.is_some() {
+                return Ok(());
+            }
+        }
         self.enumerate(cl, &g.vars, bound, &mut |run, bound| {
             if run.eval_bool(&g.node)? {
                 run.conditions(f, k + 1, bound, out)
@@ -202,7 +214,7 @@ impl<'c, 'p> Run<'c, 'p> {
     }
 
     /// Runs `then` for every value of the unbound ones among `vars` (of finite types).
-    fn enumerate(
+    pub(super) fn enumerate(
         &mut self,
         cl: &'c ClauseCode,
         vars: &[u32],
@@ -231,7 +243,7 @@ impl<'c, 'p> Run<'c, 'p> {
     }
 
     /// The value of a head pattern, its variables bound.
-    fn pat_value(&mut self, p: &'c Pat) -> R<Value> {
+    pub(super) fn pat_value(&mut self, p: &'c Pat) -> R<Value> {
         Ok(match p {
             Pat::Var(x, _) => self.var(*x),
             Pat::Const(c) => c.clone(),
@@ -273,7 +285,7 @@ fn split(cl: &ClauseCode, id: PredId) -> Option<Forward<'_>> {
 }
 
 /// The clause variables of a head pattern.
-fn pat_vars(p: &Pat, out: &mut Vec<u32>) {
+pub(super) fn pat_vars(p: &Pat, out: &mut Vec<u32>) {
     match p {
         Pat::Var(x, _) => out.push(*x),
         Pat::Const(_) => {}

@@ -37,6 +37,7 @@ mod compare;
 mod compile;
 mod eval;
 mod forward;
+mod outputs;
 mod partial;
 mod pred;
 mod print;

@@ -4,7 +4,10 @@
 //! once their variables are bound and compared), then proving its premises in order. A
 //! premise `v = t` with `v` unbound binds `v`; any other clause variable still unbound when a
 //! goal needs it is enumerated over its type if that is finite (`NotExecutable` otherwise).
-//! Recursion through premises counts towards the depth limit. A goal met again while it is
+//! Recursion through premises counts towards the depth limit, and a check deepens
+//! iteratively (`Run::pred`), so an infinite chain of goals does not hide a derivation.
+//! An unknown variable of an infinite type in a premise `step s s'` takes the values
+//! `step`'s clauses give (`outputs`). A goal met again while it is
 //! being proved (a cycle: `star r x z` through `r x y`, `r y x`) is false there: a proof
 //! through itself has a shorter one without the cycle, which the goal further up finds, and
 //! no result found under such a cut is remembered, so the answer is exact.
@@ -14,28 +17,58 @@
 //! for `NotExecutable`, only if the facts derived forwards (`forward`) do not decide it.
 
 use super::compile::{ClauseCode, Node, Pat, PredCode};
-use super::eval::{ill, Run, R};
+use super::eval::{ill, PredScope, Run, R};
 use super::types::TyInfo;
 use super::EvalError;
 use crate::core::ir::PredId;
 use crate::value::Value;
 
+/// The first depth bound of a predicate check's iterative deepening (`Run::pred`).
+const FIRST_DEPTH_BOUND: usize = 8;
+
 /// A head term to compare once its variables are bound.
-struct Check<'a> {
-    node: &'a Node,
-    vars: &'a [u32],
-    value: Value,
-    ty: &'a TyInfo,
+pub(super) struct Check<'a> {
+    pub node: &'a Node,
+    pub vars: &'a [u32],
+    pub value: Value,
+    pub ty: &'a TyInfo,
 }
 
 impl<'c, 'p> Run<'c, 'p> {
-    /// Whether inductive predicate `id` holds of `args`.
+    /// Whether inductive predicate `id` holds of `args`. A check that is not itself a
+    /// recursive goal of `id` deepens iteratively: its recursive goals are searched to a
+    /// depth bound, doubled while a false answer met the bound, so a search along an
+    /// infinite chain of goals (`star step x z` over an unbounded state space) still finds
+    /// a derivation on another branch, and a false answer is final.
     pub fn pred(&mut self, id: PredId, args: &[Value]) -> R<bool> {
         let code = self.code;
         let Some(pc) = code.pred(id) else { return Err(ill("unknown inductive predicate")) };
         if self.pred_goals.iter().any(|(g, a)| *g == id && a[..] == args[..]) {
             return Ok(false);
         }
+        if self.pred_goals.iter().any(|(g, _)| *g == id) {
+            if let Some(scope) = self.pred_scopes.last_mut() {
+                if self.pred_goals.len() - scope.base >= scope.bound {
+                    scope.cut = true;
+                    return Ok(false);
+                }
+            }
+            return self.pred_goal(pc, id, args);
+        }
+        let mut bound = FIRST_DEPTH_BOUND;
+        loop {
+            self.pred_scopes.push(PredScope { base: self.pred_goals.len(), bound, cut: false });
+            let r = self.pred_goal(pc, id, args);
+            let cut = self.pred_scopes.pop().is_some_and(|s| s.cut);
+            match r {
+                Ok(false) if cut => bound = bound.saturating_mul(2),
+                r => return r,
+            }
+        }
+    }
+
+    /// `pred`'s goal itself: its clauses tried, the goal on `pred_goals` meanwhile.
+    fn pred_goal(&mut self, pc: &'c PredCode, id: PredId, args: &[Value]) -> R<bool> {
         self.tick()?;
         self.enter()?;
         self.pred_goals.push((id, args.into()));
@@ -84,7 +117,7 @@ impl<'c, 'p> Run<'c, 'p> {
         self.solve(pc, cl, &checks, 0, bound)
     }
 
-    fn eq_at(&mut self, a: &Value, b: &Value, ty: &TyInfo) -> R<bool> {
+    pub(super) fn eq_at(&mut self, a: &Value, b: &Value, ty: &TyInfo) -> R<bool> {
         if ty.has_fun {
             self.eq_typed(a, b, &ty.ty)
         } else {
@@ -92,7 +125,13 @@ impl<'c, 'p> Run<'c, 'p> {
         }
     }
 
-    fn match_pat(&mut self, pat: &'c Pat, v: &Value, bound: &mut [bool], checks: &mut Vec<Check<'c>>) -> R<bool> {
+    pub(super) fn match_pat(
+        &mut self,
+        pat: &'c Pat,
+        v: &Value,
+        bound: &mut [bool],
+        checks: &mut Vec<Check<'c>>,
+    ) -> R<bool> {
         match pat {
             Pat::Var(x, ty) => {
                 let i = *x as usize;
@@ -175,6 +214,16 @@ impl<'c, 'p> Run<'c, 'p> {
         let unbound: Vec<u32> = vars.iter().copied().filter(|v| !bound[*v as usize]).collect();
         if unbound.is_empty() {
             return if self.goal_holds(cl, checks, k)? { self.solve(pc, cl, checks, k + 1, bound) } else { Ok(false) };
+        }
+        if k >= nc && self.unbound_infinite(cl, vars, bound) {
+            // A premise `step s s'` with `s` known: the successors `step` gives.
+            let g = &cl.premises[k - nc];
+            let found = self.through_outputs(&g.node, vars, bound, &mut |run, bound| {
+                Ok(run.goal_holds(cl, checks, k)? && run.solve(pc, cl, checks, k + 1, bound)?)
+            })?;
+            if let Some(found) = found {
+                return Ok(found);
+            }
         }
         let p = self.code.prog;
         let mut univs = Vec::with_capacity(unbound.len());
