@@ -100,17 +100,8 @@ impl<'c, 'p> Run<'c, 'p> {
 
     /// Every fact clause `f` derives from `all` with at least one premise from `delta`.
     fn fire(&mut self, f: &Forward<'c>, all: &BTreeSet<Fact>, delta: &BTreeSet<Fact>, out: &mut Vec<Fact>) -> R<()> {
-        let cl = f.clause;
-        let saved_base = self.base;
-        let new_base = self.stack.len();
-        self.stack.resize(new_base + cl.num_vars, Value::FILLER);
-        self.base = new_base;
-        let mut bound = vec![false; cl.num_vars];
         let all: Vec<&Fact> = all.iter().collect();
-        let r = self.premise_facts(f, &all, delta, 0, false, &mut bound, out);
-        self.stack.truncate(new_base);
-        self.base = saved_base;
-        r
+        self.in_clause_frame(f.clause, |run, bound| run.premise_facts(f, &all, delta, 0, false, bound, out))
     }
 
     /// Binds recursive premise `k..` to facts, then solves the conditions.

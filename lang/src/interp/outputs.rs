@@ -154,15 +154,7 @@ impl<'c, 'p> Run<'c, 'p> {
         let mut out = Vec::new();
         for cl in pc.clauses.iter() {
             self.tick()?;
-            let saved_base = self.base;
-            let new_base = self.stack.len();
-            self.stack.resize(new_base + cl.num_vars, Value::FILLER);
-            self.base = new_base;
-            let mut bound = vec![false; cl.num_vars];
-            let r = self.clause_outputs(cl, known, &mut bound, &mut out);
-            self.stack.truncate(new_base);
-            self.base = saved_base;
-            match r {
+            match self.in_clause_frame(cl, |run, bound| run.clause_outputs(cl, known, bound, &mut out)) {
                 Ok(()) => {}
                 // A clause that cannot run this way gives nothing to go on: the caller's
                 // error stands.

@@ -82,15 +82,7 @@ impl<'c, 'p> Run<'c, 'p> {
         let mut deferred: Option<EvalError> = None;
         for cl in pc.clauses.iter() {
             self.tick()?;
-            let saved_base = self.base;
-            let new_base = self.stack.len();
-            self.stack.resize(new_base + cl.num_vars, Value::FILLER);
-            self.base = new_base;
-            let mut bound = vec![false; cl.num_vars];
-            let r = self.try_clause(pc, cl, args, &mut bound);
-            self.stack.truncate(new_base);
-            self.base = saved_base;
-            match r {
+            match self.in_clause_frame(cl, |run, bound| run.try_clause(pc, cl, args, bound)) {
                 Ok(true) => return Ok(true),
                 Ok(false) => {}
                 Err(e @ (EvalError::Undefined(_) | EvalError::NotExecutable(_))) => {
@@ -105,6 +97,23 @@ impl<'c, 'p> Run<'c, 'p> {
             Some(e) => Err(e),
             None => Ok(false),
         }
+    }
+
+    /// Runs `f` in a new frame for clause `cl`'s variables, none of them bound yet.
+    pub(super) fn in_clause_frame<T>(
+        &mut self,
+        cl: &ClauseCode,
+        f: impl FnOnce(&mut Self, &mut [bool]) -> R<T>,
+    ) -> R<T> {
+        let saved_base = self.base;
+        let new_base = self.stack.len();
+        self.stack.resize(new_base + cl.num_vars, Value::FILLER);
+        self.base = new_base;
+        let mut bound = vec![false; cl.num_vars];
+        let r = f(self, &mut bound);
+        self.stack.truncate(new_base);
+        self.base = saved_base;
+        r
     }
 
     fn try_clause(&mut self, pc: &'c PredCode, cl: &'c ClauseCode, args: &[Value], bound: &mut [bool]) -> R<bool> {
