@@ -481,6 +481,29 @@ pub fn postfix(operand: Box<Term>, ops: Vec<(UnOp, Span)>) -> Result<Box<Term>, 
     Ok(Box::new(Term { kind: TermKind::UnOp(op, span, operand), span: whole }))
 }
 
+/// A postfix operator's term applied to arguments: `r⇧*⇧* x y`, whose predicate forms
+/// Isabelle gives priority 1000 (an argument or a function); the set forms (`r⇧*`, 999)
+/// are not applied without parentheses.
+pub fn postfix_applied(
+    operand: Box<Term>,
+    ops: Vec<(UnOp, Span)>,
+    args: Vec<Box<Term>>,
+) -> Result<Box<Term>, Diagnostic> {
+    let (last, last_span) = *ops.last().expect("the grammar gives one operator at least");
+    let predicate_form = matches!(last, UnOp::Tranclp | UnOp::Rtranclp | UnOp::Reflclp | UnOp::Conversep);
+    if !predicate_form {
+        let first = args.first().map_or(last_span, |a| a.span);
+        return Err(Diagnostic::error(
+            first,
+            format!("a term with `{}` cannot be applied without parentheses", unop_text(last)),
+        )
+        .with_label("an argument after it")
+        .with_secondary(last_span, "this operator's term is a set, with a lower priority than an application")
+        .with_help(format!("put it in parentheses, as in `(r{})`", unop_text(last))));
+    }
+    Ok(args.into_iter().fold(postfix(operand, ops)?, app))
+}
+
 pub fn app(f: Box<Term>, a: Box<Term>) -> Box<Term> {
     let span = f.span.to(a.span);
     Box::new(Term { kind: TermKind::App(f, a), span })
