@@ -100,8 +100,7 @@ impl<'c, 'p> Run<'c, 'p> {
 
     /// Every fact clause `f` derives from `all` with at least one premise from `delta`.
     fn fire(&mut self, f: &Forward<'c>, all: &BTreeSet<Fact>, delta: &BTreeSet<Fact>, out: &mut Vec<Fact>) -> R<()> {
-        let all: Vec<&Fact> = all.iter().collect();
-        self.in_clause_frame(f.clause, |run, bound| run.premise_facts(f, &all, delta, 0, false, bound, out))
+        self.in_clause_frame(f.clause, |run, bound| run.premise_facts(f, all, delta, 0, false, bound, out))
     }
 
     /// Binds recursive premise `k..` to facts, then solves the conditions.
@@ -109,7 +108,7 @@ impl<'c, 'p> Run<'c, 'p> {
     fn premise_facts(
         &mut self,
         f: &Forward<'c>,
-        all: &[&Fact],
+        all: &BTreeSet<Fact>,
         delta: &BTreeSet<Fact>,
         k: usize,
         used_delta: bool,
@@ -121,13 +120,9 @@ impl<'c, 'p> Run<'c, 'p> {
         }
         // The last premise takes a fact of the last round if none before did.
         let last_needs_delta = k + 1 == f.recursive.len() && !used_delta;
-        let candidates: Vec<(&Fact, bool)> = if last_needs_delta {
-            delta.iter().map(|d| (d, true)).collect()
-        } else {
-            all.iter().map(|a| (*a, delta.contains(*a))).collect()
-        };
-        for (fact, from_delta) in candidates {
+        for fact in if last_needs_delta { delta } else { all } {
             self.tick()?;
+            let from_delta = last_needs_delta || delta.contains(fact);
             let mut newly = Vec::new();
             let mut fits = true;
             for (arg, v) in f.recursive[k].iter().zip(fact.iter()) {

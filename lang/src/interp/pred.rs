@@ -43,10 +43,17 @@ impl<'c, 'p> Run<'c, 'p> {
     pub fn pred(&mut self, id: PredId, args: &[Value]) -> R<bool> {
         let code = self.code;
         let Some(pc) = code.pred(id) else { return Err(ill("unknown inductive predicate")) };
-        if self.pred_goals.iter().any(|(g, a)| *g == id && a[..] == args[..]) {
-            return Ok(false);
+        // One pass over the goals under way: this goal again (a cycle), or `id` recursing.
+        let mut recursive = false;
+        for (g, a) in &self.pred_goals {
+            if *g == id {
+                if a[..] == args[..] {
+                    return Ok(false);
+                }
+                recursive = true;
+            }
         }
-        if self.pred_goals.iter().any(|(g, _)| *g == id) {
+        if recursive {
             if let Some(scope) = self.pred_scopes.last_mut() {
                 if self.pred_goals.len() - scope.base >= scope.bound {
                     scope.cut = true;
@@ -79,6 +86,9 @@ impl<'c, 'p> Run<'c, 'p> {
     }
 
     fn pred_holds(&mut self, pc: &'c PredCode, id: PredId, args: &[Value]) -> R<bool> {
+        // Whether a goal was cut before this one: a forward derivation decides this goal
+        // exactly, whatever was cut under its backward attempts.
+        let cut_before = self.pred_scopes.last().map(|s| s.cut);
         let mut deferred: Option<EvalError> = None;
         for cl in pc.clauses.iter() {
             self.tick()?;
@@ -93,7 +103,19 @@ impl<'c, 'p> Run<'c, 'p> {
         }
         match deferred {
             // Backwards a clause cannot be tried: forwards, the facts may still decide it.
-            Some(e @ EvalError::NotExecutable(_)) => self.pred_forward(pc, id, args)?.ok_or(e),
+            Some(e @ EvalError::NotExecutable(_)) => {
+                // Cuts under the backward attempts no longer count; one under the forward
+                // derivation (a condition calling the predicate) does.
+                let cut_backwards = self.pred_scopes.last_mut().map(|s| std::mem::take(&mut s.cut));
+                let decided = self.pred_forward(pc, id, args);
+                if let Some(scope) = self.pred_scopes.last_mut() {
+                    scope.cut |= match decided {
+                        Ok(Some(_)) => cut_before.unwrap_or(false),
+                        _ => cut_backwards.unwrap_or(false),
+                    };
+                }
+                decided?.ok_or(e)
+            }
             Some(e) => Err(e),
             None => Ok(false),
         }
