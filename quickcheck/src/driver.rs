@@ -251,7 +251,27 @@ pub(crate) fn run(
             }
         }
     }
-    let mut first = sweep(&mut searches, conjectures, &order, budget, opts, &mut rng, None, &mut report);
+    let mut first = Sweep::new(searches.len());
+    let mut slice = (searches.len() > 1).then(|| opts.timeout / SLICE_SHARE);
+    let pass = Pass { slice, ..Pass::new(&order, budget, opts) };
+    sweep(&mut searches, conjectures, &pass, &mut rng, &mut report, &mut first);
+    // The steps put off, each instance from the size it was cut at, on new searches (a
+    // search cut in the middle of a size is not taken up again), with twice the time per
+    // step; the last instance left has all the time there is.
+    while first.end.is_none() && first.put_off.iter().any(Option::is_some) && !budget.exceeded() {
+        let put_off = std::mem::replace(&mut first.put_off, vec![None; searches.len()]);
+        for (i, from) in put_off.iter().enumerate() {
+            if from.is_some() {
+                searches[i] = tester.search(&conjectures[i], &setup);
+            }
+        }
+        let rest: Vec<(usize, u64)> =
+            order.iter().copied().filter(|&(i, k)| put_off[i].is_some_and(|from| k >= from)).collect();
+        let left = put_off.iter().flatten().count();
+        slice = slice.map(|s| s * 2).filter(|_| left > 1);
+        let pass = Pass { slice, ..Pass::new(&rest, budget, opts) };
+        sweep(&mut searches, conjectures, &pass, &mut rng, &mut report, &mut first);
+    }
     if matches!(first.end, Some(End::Spurious(_))) && !opts.genuine_only {
         // A potentially spurious counterexample (`hd []` on the way) says less than a
         // genuine one: `hd (xs @ ys) = hd ys` fails first at `xs = [], ys = []`, genuinely
@@ -269,12 +289,14 @@ pub(crate) fn run(
                 first.size
             ));
         }
-        let next = sweep(&mut searches, conjectures, &order[from..], own, &genuine_only, &mut rng, None, &mut report);
+        let mut next = Sweep::new(searches.len());
+        let pass = Pass::new(&order[from..], own, &genuine_only);
+        sweep(&mut searches, conjectures, &pass, &mut rng, &mut report, &mut next);
         if matches!(next.end, Some(End::Genuine(..))) {
             first = next;
         }
     }
-    let Sweep { mut end, end_at, mut covered, too_big, mut note, size } = first;
+    let Sweep { mut end, end_at, mut covered, too_big, mut note, size, .. } = first;
     report.size = size;
     for (i, s) in searches.iter().enumerate() {
         if s.exhausted() {
@@ -299,7 +321,9 @@ pub(crate) fn run(
         while report.further.len() + 1 < opts.counterexamples as usize && !own.exceeded() {
             let mut again: Vec<Box<dyn Search>> = conjectures.iter().map(|c| tester.search(c, &setup)).collect();
             let covers = |g: &[Option<Value>]| known.covers(g);
-            let next = sweep(&mut again, conjectures, &order, own, opts, &mut rng, Some(&covers), &mut report);
+            let mut next = Sweep::new(again.len());
+            let pass = Pass { known: Some(&covers), ..Pass::new(&order, own, opts) };
+            sweep(&mut again, conjectures, &pass, &mut rng, &mut report, &mut next);
             let Some(End::Genuine(mut cx, generated)) = next.end else { break };
             // A tester that cannot pass over them (narrowing on a statement with quantifiers
             // inside, the smt tester's models made smaller) finds the same one again.
@@ -390,7 +414,7 @@ pub(crate) fn run(
 /// a potentially spurious one (`run`): a tenth, as for generalizing.
 const GENUINE_SHARE: u32 = 10;
 
-/// What one pass over the schedule ended with.
+/// What the passes over the schedule ended with.
 struct Sweep {
     end: Option<End>,
     /// The instance it ended at.
@@ -399,30 +423,68 @@ struct Sweep {
     covered: Vec<u64>,
     /// The instances whose spaces grew too big to enumerate.
     too_big: Vec<bool>,
+    /// Per instance, the size whose step took longer than the pass's time slice: put off,
+    /// with the instance's larger sizes, for the other instances first (`Pass::slice`).
+    put_off: Vec<Option<u64>>,
     /// What the last size searched adds to the report.
     note: Option<String>,
     /// The size reached.
     size: u64,
 }
 
-/// Runs `searches` (one per instance of `conjectures`) through the schedule `order` until
-/// one ends the run, adding their figures and verbose lines to `report`. A failing case
-/// that `known` covers is passed over (an instance of a counterexample reported before).
-#[allow(clippy::too_many_arguments)]
+impl Sweep {
+    fn new(instances: usize) -> Sweep {
+        Sweep {
+            end: None,
+            end_at: 0,
+            covered: vec![0; instances],
+            too_big: vec![false; instances],
+            put_off: vec![None; instances],
+            note: None,
+            size: 0,
+        }
+    }
+}
+
+/// One pass over the schedule: its steps (instance, size) in order, until `budget` ends;
+/// with a `slice`, a step may take that long before it is put off (`Sweep::put_off`); a
+/// failing case that `known` covers is passed over (an instance of a counterexample
+/// reported before).
+struct Pass<'p> {
+    order: &'p [(usize, u64)],
+    budget: Budget<'p>,
+    slice: Option<Duration>,
+    opts: &'p Options,
+    known: Option<PassOver<'p>>,
+}
+
+impl<'p> Pass<'p> {
+    fn new(order: &'p [(usize, u64)], budget: Budget<'p>, opts: &'p Options) -> Pass<'p> {
+        Pass { order, budget, slice: None, opts, known: None }
+    }
+}
+
+/// The share of the time limit that one step of the schedule (an instance at a size) may
+/// take in the first pass, when there are other instances: a step that needs more is put
+/// off, with the instance's larger sizes, until the other instances had their sizes, then
+/// resumed with twice the time per step, and so on (`run`). Without it, a one-element
+/// instance whose size-4 space takes the whole limit starves the two-element instance
+/// whose size 3 holds the counterexample. Steps that fit keep Isabelle's order.
+const SLICE_SHARE: u32 = 20;
+
+/// Runs `searches` (one per instance of `conjectures`) through `pass`, until one ends the
+/// run, into `out`, adding their figures and verbose lines to `report`.
 fn sweep(
     searches: &mut [Box<dyn Search + '_>],
     conjectures: &[Conjecture],
-    order: &[(usize, u64)],
-    budget: Budget,
-    opts: &Options,
+    pass: &Pass<'_>,
     rng: &mut Xoshiro256PlusPlus,
-    known: Option<PassOver<'_>>,
     report: &mut Report,
-) -> Sweep {
-    let n = searches.len();
-    let mut out = Sweep { end: None, end_at: 0, covered: vec![0; n], too_big: vec![false; n], note: None, size: 0 };
-    for &(i, k) in order {
-        if searches[i].exhausted() || out.too_big[i] {
+    out: &mut Sweep,
+) {
+    let (budget, opts) = (pass.budget, pass.opts);
+    for &(i, k) in pass.order {
+        if searches[i].exhausted() || out.too_big[i] || out.put_off[i].is_some() {
             continue;
         }
         // A search may cover a small size without looking at its budget: a cancelled run
@@ -432,18 +494,35 @@ fn sweep(
             out.end = Some(End::Cancelled);
             break;
         }
-        let mut turn = Turn::new(k - 1, budget, opts.genuine_only, rng);
-        turn.judge.known = known;
+        let step = match pass.slice {
+            Some(slice) => Budget { deadline: budget.deadline.min(Instant::now() + slice), ..budget },
+            None => budget,
+        };
+        let mut turn = Turn::new(k - 1, step, opts.genuine_only, rng);
+        turn.judge.known = pass.known;
         let res = searches[i].run_size(&mut turn);
-        report.tests += res.tests;
-        report.passed_premises += res.passed;
-        report.too_large += res.too_large;
-        if let Some(n) = res.refinements {
-            *report.refinements.get_or_insert(0) += n;
+        // The step's slice ended, not the run's time: the other instances go first, and
+        // the step is run again later, its figures then.
+        let put_off =
+            pass.slice.is_some() && matches!(res.end, Some(End::Stopped(runner::Stop::Timeout))) && !budget.exceeded();
+        if !put_off {
+            report.tests += res.tests;
+            report.passed_premises += res.passed;
+            report.too_large += res.too_large;
+            if let Some(n) = res.refinements {
+                *report.refinements.get_or_insert(0) += n;
+            }
         }
-        if opts.verbose {
+        let inst = || {
             let inst: Vec<String> = conjectures[i].instance.iter().map(|(a, t)| format!("{a} = {t}")).collect();
-            let inst = if inst.is_empty() { String::new() } else { format!(" ({})", inst.join(", ")) };
+            if inst.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", inst.join(", "))
+            }
+        };
+        if opts.verbose {
+            let inst = inst();
             let plural = if res.tests == 1 { "" } else { "s" };
             let skipped =
                 if res.too_large > 0 { format!(", {} too large to build", res.too_large) } else { String::new() };
@@ -476,6 +555,15 @@ fn sweep(
                 out.covered[i] = k;
             }
             Some(End::TooBig) => out.too_big[i] = true,
+            Some(_) if put_off => {
+                out.put_off[i] = Some(k);
+                if opts.verbose {
+                    let slice = pass.slice.unwrap_or_default().as_secs_f64();
+                    report
+                        .log
+                        .push(format!("size {k}{}: put off after {slice:.2} s, the other instances first", inst()));
+                }
+            }
             Some(e) => {
                 out.size = k;
                 out.end = Some(e);
@@ -484,7 +572,6 @@ fn sweep(
             }
         }
     }
-    out
 }
 
 /// The counterexamples reported so far, for `counterexamples = k`: their values and their

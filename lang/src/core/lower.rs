@@ -431,7 +431,10 @@ impl Lowerer {
             }
             TermKind::SetCompr(l, dom, body) => {
                 let ty = self.local_ty(cx, *l);
-                let domain = dom.as_ref().map(|d| Box::new(self.expr(cx, d)));
+                let domain = match dom {
+                    Some(d) => Some(Box::new(self.expr(cx, d))),
+                    None => self.bounded_range(cx, *l, &ty, body).map(Box::new),
+                };
                 let var = cx.bind(*l);
                 Expr::SetCompr { var, ty, domain, body: Box::new(self.expr(cx, body)) }
             }
@@ -463,6 +466,69 @@ impl Lowerer {
                 }
             }
         }
+    }
+
+    /// The finite range that bounds a comprehension `{x. … ∧ x < e ∧ …}` over `nat` (an
+    /// upper bound among the conjuncts; a lower one too over `int`), as its domain: the
+    /// same set (the body stays the filter), but enumerable, so `card {x. x < n ∧ P x}`
+    /// and the intervals `{..<n}`, `{a<..b}` (comprehensions, `syntax::construct`) run.
+    /// `None` when the bounds do not make it finite: it stays a predicate, whose membership
+    /// is decided and whose enumeration is not executable.
+    fn bounded_range(&mut self, cx: &mut Cx, l: LocalId, ty: &Ty, body: &Term) -> Option<Expr> {
+        if !matches!(ty, Ty::Nat | Ty::Int) {
+            return None;
+        }
+        let (mut lower, mut upper) = (None, None);
+        for c in conjuncts(body) {
+            let (head, args) = c.spine();
+            let strict = match head.kind {
+                TermKind::Builtin(Builtin::Less) => true,
+                TermKind::Builtin(Builtin::LessEq) => false,
+                _ => continue,
+            };
+            let [a, b] = args[..] else { continue };
+            let is_x = |t: &Term| matches!(t.kind, TermKind::Local(v) if v == l);
+            let mentions_x = |t: &Term| {
+                let mut found = false;
+                t.visit(&mut |u| found |= matches!(u.kind, TermKind::Local(v) if v == l));
+                found
+            };
+            if is_x(a) && !mentions_x(b) && upper.is_none() {
+                upper = Some((strict, b));
+            } else if is_x(b) && !mentions_x(a) && lower.is_none() {
+                lower = Some((strict, a));
+            }
+        }
+        let (up_strict, up) = upper?;
+        let one = |t: &Ty| match t {
+            Ty::Int => Expr::Lit(Lit::Int(BigInt::from(1))),
+            _ => Expr::Lit(Lit::Nat(BigUint::from(1u32))),
+        };
+        if *ty == Ty::Nat {
+            // `set (upt lo hi)`, hi exclusive.
+            let hi = self.expr(cx, up);
+            let hi = if up_strict { hi } else { Expr::Prim(Prim::Suc, vec![hi]) };
+            let lo = match lower {
+                None => Expr::Lit(Lit::Nat(BigUint::from(0u32))),
+                Some((strict, lo)) => {
+                    let lo = self.expr(cx, lo);
+                    if strict {
+                        Expr::Prim(Prim::Suc, vec![lo])
+                    } else {
+                        lo
+                    }
+                }
+            };
+            let (upt, set) = (self.prelude_fun("upt", vec![])?, self.prelude_fun("set", vec![Ty::Nat])?);
+            return Some(Expr::Call(set, vec![Expr::Call(upt, vec![lo, hi])]));
+        }
+        // `set (upto lo hi)`, both inclusive.
+        let (lo_strict, lo) = lower?;
+        let (lo, hi) = (self.expr(cx, lo), self.expr(cx, up));
+        let lo = if lo_strict { Expr::Prim(Prim::Add(NumTy::Int), vec![lo, one(ty)]) } else { lo };
+        let hi = if up_strict { Expr::Prim(Prim::Sub(NumTy::Int), vec![hi, one(ty)]) } else { hi };
+        let (upto, set) = (self.prelude_fun("upto", vec![])?, self.prelude_fun("set", vec![Ty::Int])?);
+        Some(Expr::Call(set, vec![Expr::Call(upto, vec![lo, hi])]))
     }
 
     /// `∀x∈set xs. P` and `∃x∈set xs. P` walk the list instead of building the set (the
@@ -1065,4 +1131,18 @@ impl Lowerer {
         f.num_vars = cx.next;
         Some(fid)
     }
+}
+
+/// The conjuncts of `t` (`A ∧ B ∧ C`: A, B, C; any other term: itself).
+fn conjuncts(t: &Term) -> Vec<&Term> {
+    let mut out = Vec::new();
+    let mut stack = vec![t];
+    while let Some(t) = stack.pop() {
+        let (head, args) = t.spine();
+        match (&head.kind, &args[..]) {
+            (TermKind::Builtin(Builtin::And), [a, b]) => stack.extend([*b, *a]),
+            _ => out.push(t),
+        }
+    }
+    out
 }

@@ -742,15 +742,27 @@ pub fn record_update(t: Box<Term>, binds: Vec<(Ident, Term)>, r: usize) -> Box<T
     })
 }
 
-/// `{m..<n}` is `set [m..<n]`, `{m..n}` is `set [m..n]`; without a lower bound (`from` is
-/// the span of the dots) `{..<n}` is `set [0..<n]` and `{..n}` is `set [0..n]`.
-// FIXME: `{..<n}` and `{..n}` start at 0 only over `nat`; over `int` they are infinite sets
-// in Isabelle, which this desugaring gets wrong (it yields a finite set from 0).
-pub fn set_interval(from: Result<Box<Term>, Span>, to: Box<Term>, exclusive: bool, l: usize, r: usize) -> Box<Term> {
-    let from = from.unwrap_or_else(|dots| Box::new(Term { kind: TermKind::Num("0".to_string()), span: dots }));
-    let range = term(TermKind::Range { from, to, exclusive }, l, r);
-    let set = name("set", l, l + 1);
-    Box::new(Term { kind: TermKind::App(set, range), span: Span::new(l, r) })
+/// The name of the element variable of an interval's comprehension: not a name a theory can
+/// write, so it captures no variable of the bounds.
+pub const INTERVAL_VAR: &str = "·x";
+
+/// A set interval, Isabelle's `{a..b}`, `{a..<b}`, `{a<..b}`, `{a<..<b}`, `{..b}`, `{..<b}`,
+/// `{a..}`, `{a<..}` (`atLeastAtMost a b` and so on), each bound with whether it is
+/// strict: the comprehension `{x. a ≤ x ∧ x ≤ b}` that defines it. Over `nat` and `int`
+/// the bounds make it finite where they do (`core::lower` enumerates the range); `{..b}`
+/// over `int` stays infinite, as in Isabelle.
+pub fn set_interval(from: Option<(Box<Term>, bool)>, to: Option<(Box<Term>, bool)>, l: usize, r: usize) -> Box<Term> {
+    let span = Span::new(l, r);
+    let x = || name(INTERVAL_VAR, l, l + 1);
+    let cmp = |strict: bool| if strict { BinOp::Lt } else { BinOp::Le };
+    let lower = from.map(|(a, strict)| bin(cmp(strict), a.span, a, x()));
+    let upper = to.map(|(b, strict)| bin(cmp(strict), b.span, x(), b));
+    let body = match (lower, upper) {
+        (Some(lo), Some(up)) => bin(BinOp::And, span, lo, up),
+        (Some(b), None) | (None, Some(b)) => b,
+        (None, None) => term(TermKind::Name(ident("True", l, r)), l, r),
+    };
+    Box::new(Term { kind: TermKind::SetCompr(x(), body), span })
 }
 
 pub fn ty(kind: TypeKind, l: usize, r: usize) -> Box<Type> {

@@ -63,6 +63,11 @@ pub enum Tok<'a> {
     DotDot,
     #[token("..<")]
     DotDotLt,
+    /// `<..` and `<..<` of the intervals `{a<..b}`, `{a<..<b}`, `{a<..}`.
+    #[token("<..")]
+    LtDotDot,
+    #[token("<..<")]
+    LtDotDotLt,
     #[token("::")]
     #[token("∷")]
     #[token("\\<Colon>")]

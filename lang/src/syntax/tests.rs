@@ -1418,11 +1418,20 @@ fn bounded_quantifiers_with_greater() {
 
 #[test]
 fn set_intervals() {
-    assert_eq!(t("{m..<n}"), t("set [m..<n]"));
-    assert_eq!(t("{m..n}"), t("set [m..n]"));
-    assert_eq!(t("{..<n}"), t("set [0..<n]"));
-    assert_eq!(t("{..n}"), t("set [0..n]"));
-    assert_eq!(t("{1..<3::nat}"), t("set [1..<(3::nat)]"));
+    // Comprehensions over a variable no theory can write (`·x`), so `{x..y}` captures nothing.
+    for (interval, compr) in [
+        ("{m..<n}", "{x. m ≤ x ∧ x < n}"),
+        ("{m..n}", "{x. m ≤ x ∧ x ≤ n}"),
+        ("{m<..n}", "{x. m < x ∧ x ≤ n}"),
+        ("{m<..<n}", "{x. m < x ∧ x < n}"),
+        ("{..<n}", "{x. x < n}"),
+        ("{..n}", "{x. x ≤ n}"),
+        ("{m..}", "{x. m ≤ x}"),
+        ("{m<..}", "{x. m < x}"),
+        ("{a..<3::nat}", "{x. a ≤ x ∧ x < (3::nat)}"),
+    ] {
+        assert_eq!(t(interval), t(compr).replace('x', "·x"), "{interval}");
+    }
     let s = "{..<n}";
     let term = parse_term(s, 0).unwrap_or_else(|d| panic!("{}", d.message));
     assert_eq!(term.span, Span::new(0, s.len()));

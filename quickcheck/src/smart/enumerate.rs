@@ -69,6 +69,9 @@ pub struct Enumerator {
     /// (undefined, a limit), a generated type too big to enumerate. What they would have
     /// produced is missing: a search with any is not complete to its depth.
     pub unknown: Cell<u64>,
+    /// Why a goal's evaluation was not executable, the first time one was not: kept across
+    /// runs (a remembered call does not evaluate again), as it is the lemma's, not a bound's.
+    pub not_executable: RefCell<Option<String>>,
     /// Environments, produced tuples and call inputs of finished relation calls, for the
     /// next call to reuse (the search allocates none of them per step).
     envs: RefCell<Vec<Env>>,
@@ -150,6 +153,7 @@ impl Enumerator {
             expired: Cell::new(false),
             cuts: Cell::new(0),
             unknown: Cell::new(0),
+            not_executable: RefCell::new(None),
         })
     }
 
@@ -219,6 +223,15 @@ impl Enumerator {
     fn undecided(&self) -> Flow {
         self.unknown.set(self.unknown.get() + 1);
         Flow::Continue
+    }
+
+    /// A goal whose evaluation failed: undecided, and when no bound would change that (not
+    /// executable), said why (`not_executable`).
+    fn failed(&self, e: EvalError) -> Flow {
+        if let EvalError::NotExecutable(why) = e {
+            self.not_executable.borrow_mut().get_or_insert(why);
+        }
+        self.undecided()
     }
 
     /// How many outputs of `rel` in `mode` (run with result `True`) some clause takes
@@ -576,7 +589,7 @@ impl Session<'_> {
                 let value = if *typed { self.call(*f, &args) } else { self.interpret(*f, args.to_vec()) };
                 match value {
                     Ok(x) => next_with(target, &x, env),
-                    Err(_) => self.e.undecided(),
+                    Err(e) => self.e.failed(e),
                 }
             }
             Step::Call { rel: g, mode: m, args } => {
@@ -588,7 +601,7 @@ impl Session<'_> {
                     let value = self.call(*g, &xs);
                     return match value {
                         Ok(r) => next_with(&args[n - 1], &r, env),
-                        Err(_) => self.e.undecided(),
+                        Err(e) => self.e.failed(e),
                     };
                 }
                 let check = (0..n).all(|j| m.is_input(j));

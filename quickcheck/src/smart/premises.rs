@@ -28,7 +28,7 @@ use crate::space::{Space, Spaces};
 use lang::core::conjecture::Conjecture;
 use lang::core::horn::Rel;
 use lang::core::ir::{Expr, FunDef, FunId, Program, Ty};
-use lang::interp::{Interp, Limits, Value};
+use lang::interp::{EvalError, Interp, Limits, Value};
 use std::collections::{BTreeSet, HashMap};
 use std::rc::Rc;
 use std::time::Instant;
@@ -62,7 +62,7 @@ pub struct Query {
 }
 
 /// What one run left undecided or could not do.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RunStats {
     /// Goals whose truth was not decided (`Enumerator::unknown`) and unplanned premises
     /// whose check ended in an error: their assignments are missing.
@@ -73,6 +73,9 @@ pub struct RunStats {
     pub expired: bool,
     /// Steps the enumerators and the exhaustive spaces took.
     pub steps: u64,
+    /// Why a premise's evaluation was not executable, if one was not: the search cannot
+    /// tell whether the assignments it left out satisfy the premises, as no bound can.
+    pub not_executable: Option<String>,
 }
 
 /// The premises of a conjecture as queries, in the order they run.
@@ -262,6 +265,9 @@ impl<'c> PremiseSearch<'c> {
             stats.undecided += e.unknown.get();
             stats.expired |= e.expired.get();
             stats.steps += e.steps_taken();
+            if stats.not_executable.is_none() {
+                stats.not_executable = e.not_executable.borrow().clone();
+            }
         }
         stats
     }
@@ -389,8 +395,11 @@ impl<'c> PremiseSearch<'c> {
             match walk.interp.call(*f, args.clone(), &self.limits) {
                 Ok(Value::Bool(true)) => {}
                 Ok(_) => holds = false,
-                Err(_) => {
+                Err(e) => {
                     walk.stats.undecided += 1;
+                    if let (EvalError::NotExecutable(why), None) = (e, &walk.stats.not_executable) {
+                        walk.stats.not_executable = Some(why);
+                    }
                     holds = false;
                 }
             }

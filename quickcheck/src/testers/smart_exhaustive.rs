@@ -197,6 +197,11 @@ impl Search for Smart<'_> {
             self.told = true;
             res.log = self.premises.data_flow();
         }
+        // A premise that is not executable leaves out assignments no bound would bring in:
+        // the lemma is not executable for this tester, as for the exhaustive one.
+        if let (None, Some(why)) = (&res.end, stats.not_executable) {
+            res.end = Some(End::Stopped(crate::runner::Stop::NotExecutable(why)));
+        }
         if res.end.is_none() && stats.too_big {
             res.end = Some(End::TooBig);
         }
