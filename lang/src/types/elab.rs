@@ -8,6 +8,7 @@ use super::classes;
 use super::env::{Env, NameRef, TypeRef};
 use super::hir::Quant;
 use super::hir::*;
+use super::isabelle::Catalog;
 use super::scope::{Scope, Unknown};
 use super::ty::{Sort, Type, TypePrinter};
 use super::unify::{Infer, UnifyError};
@@ -476,14 +477,16 @@ impl<'e> Elab<'e> {
             return Ok(self.builtin(b, span));
         }
         // A qualified name (`List.rev`, `Lists.app`) means the constant of its base name
-        // (theories are not namespaces here); one that names no constant is an error
-        // (`scope`), never a variable.
+        // (theories are not namespaces here), unless Isabelle's theory of that name has
+        // another constant so named (`Set.filter`: `Catalog::qualifier_fits`); one that names
+        // no constant is an error (`scope`), never a variable.
         let name = match written.rsplit_once('.') {
             Some((qual, base))
                 if !qual.is_empty()
                     && !base.is_empty()
                     && !self.env.names.contains_key(written)
-                    && (self.env.names.contains_key(base) || self.group.iter().any(|(n, _)| &**n == base)) =>
+                    && (self.env.names.contains_key(base) || self.group.iter().any(|(n, _)| &**n == base))
+                    && Catalog::qualifier_fits(&self.scope.isabelle, qual, base) =>
             {
                 base
             }

@@ -51,6 +51,17 @@ impl IsabelleTheory {
     }
 }
 
+/// The prelude's constants that are Isabelle's qualified ones (`hide_const (open)`): hol
+/// has them under their base name, Isabelle only as `Theory.name`.
+const PRELUDE_QUALIFIED: &[(&str, &str)] = &[
+    ("HOL.Option", "is_none"),
+    ("HOL.List", "map_filter"),
+    ("HOL.List", "maps"),
+    ("HOL.List", "member"),
+    ("HOL.List", "null"),
+    ("HOL.List", "product"),
+];
+
 /// Theories of `Complex_Main` beyond `Main`: the reals, which hol does not have.
 const COMPLEX_MAIN: &[&str] = &["HOL.Complex_Main"];
 
@@ -133,6 +144,19 @@ impl Catalog {
     /// The theory among `scope` that makes `name` a constant when written unqualified.
     pub fn exporter<'a>(scope: &[&'a IsabelleTheory], name: &str) -> Option<&'a IsabelleTheory> {
         scope.iter().copied().find(|t| t.consts.contains(&name))
+    }
+
+    /// For `Q.name` where hol has a constant `name`: whether Isabelle's `Q.name` is that
+    /// constant. Theories are not namespaces in hol, so `List.rev` is `rev`; but `Set.filter`
+    /// or `List.insert` is another constant than the `filter` or `insert` hol has (the
+    /// unqualified one), and never means it. A qualifier that names no Isabelle theory in
+    /// scope (the user's theory, `prod`) is left to the caller.
+    pub fn qualifier_fits(scope: &[&IsabelleTheory], qualifier: &str, name: &str) -> bool {
+        let mut named = scope.iter().filter(|t| t.base_name() == qualifier || t.name == qualifier).peekable();
+        named.peek().is_none()
+            || named.any(|t| {
+                t.consts.contains(&name) || (t.qualified.contains(&name) && PRELUDE_QUALIFIED.contains(&(t.name, name)))
+            })
     }
 
     /// For `Q.name`: the theory of `scope` whose base name (or full name) is `Q` and that
