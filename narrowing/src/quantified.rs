@@ -329,15 +329,17 @@ impl Narrowing<'_> {
             )))
             }
         }
-        let partial = self.partial_assignment();
         let mut cx = check.counterexample(&outer, of_var);
-        // Inner variables are holes here: only block 0's partial values are a counterexample.
-        cx.partial = partial
-            .into_iter()
-            .filter(|(n, _)| self.c.vars.iter().position(|v| v.name == *n).is_some_and(|v| of_var[v] == 0))
-            .collect();
         Some(match why {
             None => {
+                // Proved false whatever block 0's holes are (no search was cut: a cut one is
+                // only potentially false, and its partial values are no proof). Inner
+                // variables are holes here: only block 0's partial values are a counterexample.
+                cx.partial = self
+                    .partial_assignment()
+                    .into_iter()
+                    .filter(|(n, _)| self.c.vars.iter().position(|v| v.name == *n).is_some_and(|v| of_var[v] == 0))
+                    .collect();
                 cx.refutation = table;
                 End::Genuine(cx, Vec::new())
             }

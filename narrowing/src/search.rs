@@ -17,7 +17,7 @@ use crate::evaluator::PartialEvaluator;
 use codegen::Word;
 use lang::core::conjecture::Conjecture;
 use lang::core::ir::{FunId, Undef};
-use lang::interp::{first_hole, Demand, EvalError, Limits, Value};
+use lang::interp::{first_hole, Demand, EvalError, Hole, Limits, Value};
 use quickcheck::driver::Turn;
 use quickcheck::program::{PartRef, Schedule, Step};
 use quickcheck::runner::Stop;
@@ -235,6 +235,11 @@ impl<'c> Narrowing<'c> {
                 (_, Err(EvalError::Need(d))) | (Ok(_), Ok(Value::Stuck(d))) => {
                     demand.get_or_insert(d);
                 }
+                // A part that is a variable's hole itself (a premise or conclusion `b`) is
+                // neither true nor false until the hole is known.
+                (Ok(_), Ok(Value::Hole(h))) => {
+                    demand.get_or_insert(Demand { hole: Hole::new(h.id), whole: true });
+                }
                 (Err(var), Ok(v)) => {
                     vals.resize(self.roots.len(), None);
                     vals[var] = Some(v);
@@ -362,7 +367,8 @@ impl<'c> Narrowing<'c> {
                             return res;
                         };
                         if let Some(mut end) = turn.judge.verdict(self.c, &self.sched, &generated) {
-                            if let End::Genuine(cx, _) | End::Spurious(cx) = &mut end {
+                            // Only a genuine one is proved false at every value of its holes.
+                            if let End::Genuine(cx, _) = &mut end {
                                 cx.partial = self.partial_assignment();
                             }
                             res.end = Some(end);
