@@ -150,6 +150,8 @@ pub enum OTok<'a> {
     Assumes,
     Shows,
     For,
+    /// `lemma "C" if "A" for x`: Isabelle's statement with premises after it.
+    If,
     Infix,
     Infixl,
     Infixr,
@@ -522,6 +524,7 @@ fn word_token(word: &str) -> OTok<'_> {
         "assumes" => OTok::Assumes,
         "shows" => OTok::Shows,
         "for" => OTok::For,
+        "if" => OTok::If,
         "infix" => OTok::Infix,
         "infixl" => OTok::Infixl,
         "infixr" => OTok::Infixr,
@@ -1314,6 +1317,14 @@ impl<'a> Driver<'a> {
                     match t.kind {
                         Kind::LParen | Kind::LBrack => depth += 1,
                         Kind::RParen | Kind::RBrack => depth = depth.saturating_sub(1),
+                        // A name quoted where it is a keyword (`fun "and"`).
+                        Kind::Str if depth == 0 && expect_name => {
+                            names.push(Ident {
+                                name: self.text[t.content(self.text).range()].to_string(),
+                                span: t.span,
+                            });
+                            expect_name = false;
+                        }
                         Kind::Ident if depth == 0 => match self.word(t) {
                             "where" | "for" => break,
                             "and" => expect_name = true,
