@@ -76,7 +76,7 @@ fn arithmetic_encodes_as_the_interpreter_computes() {
             for b in lo..=9i64 {
                 let args = [encode::Arg::Term(numeral(&s.ctx, a)), encode::Arg::Term(numeral(&s.ctx, b))];
                 let sorts = encode::Sorts::of(&c.program);
-                let term = encode::call(&s.ctx, &c.program, &sorts, f, &args, &[], 1, "t").expect("encodes").term;
+                let term = encode::call(&s.ctx, &c.program, &sorts, f, &args, &[], &[], 1, "t").expect("encodes").term;
                 let got = s.ctx.get_value(vec![term]).expect("get-value")[0].1;
                 let got = read(&s.ctx, got);
                 let want = lang::interp::call(
@@ -146,7 +146,7 @@ fn list_functions_encode_as_the_interpreter_computes() {
         for xs in &lists {
             let v = as_value(xs);
             let arg = encode::value_term(&s.ctx, prog, &sorts, &v, &list_ty).expect("a list has a term");
-            let e = encode::call(&s.ctx, prog, &sorts, f, &[encode::Arg::Term(arg)], &[], 5, "t")
+            let e = encode::call(&s.ctx, prog, &sorts, f, &[encode::Arg::Term(arg)], &[], &[], 5, "t")
                 .unwrap_or_else(|why| panic!("{} does not encode: {why}", def.name));
             s.ctx.push().unwrap();
             for (name, sort) in e.fresh {

@@ -210,7 +210,9 @@ pub struct Encoded {
 
 /// The term of `f` applied to `args` (the body of a conjecture's part over its variables),
 /// each recursive function unrolled `unroll` calls deep; `prefix` names its fresh
-/// constants apart from other parts'.
+/// constants apart from other parts'. Each `(v, t)` of `bound`, in order, puts `t` applied
+/// to the arguments in variable `v`'s place (a premise `f = t` binding a function variable,
+/// whose equation has no encoding: the part reads `t` where it reads `f`).
 #[allow(clippy::too_many_arguments)]
 pub fn call(
     ctx: &Context,
@@ -219,6 +221,7 @@ pub fn call(
     f: FunId,
     args: &[Arg],
     funs: &[FunVar],
+    bound: &[(usize, FunId)],
     unroll: usize,
     prefix: &str,
 ) -> Result<Encoded, String> {
@@ -238,13 +241,17 @@ pub fn call(
         prefix,
         calls: 0,
     };
-    let args = args
+    let mut args: Vec<Sym> = args
         .iter()
         .map(|a| match a {
             Arg::Term(t) => Sym::Term(*t),
             Arg::Fun(i) => Sym::FunVar(*i, Rc::new(Vec::new())),
         })
         .collect();
+    for (v, t) in bound {
+        let value = e.call(*t, args.clone())?;
+        args[*v] = value;
+    }
     let term = e.call(f, args)?;
     let term = e.term(term)?;
     Ok(Encoded { term, cuts: e.cuts, fresh: e.fresh, apps: e.apps, side: e.side })

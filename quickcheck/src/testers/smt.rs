@@ -21,9 +21,11 @@
 //! on a call past the unrolling (`encode`'s cuts), and "no counterexample" then says the
 //! bound. A variable of a function type from a sort into `bool` or a number is an
 //! uninterpreted function, decoded as the finite map of its values where the parts apply
-//! it (`(λ_. 0)(0 := 10, 10 := 20)`). What this version does not encode yet (issue 25):
-//! variables of set types and other function types (the tester does not apply), inductive
-//! clauses with a variable only in their premises (checked on each model). A query runs in time slices that double,
+//! it (`(λ_. 0)(0 := 10, 10 := 20)`); a premise `f = t` binding one (an equation of
+//! functions has no encoding) is substituted: the parts read `t` where they read `f`. What
+//! this version does not encode yet (issue 25): variables of set types and other function
+//! types (the lemma is not executable), inductive clauses with a variable only in their
+//! premises (checked on each model). A query runs in time slices that double,
 //! cancellation looked at between them (`solver::Solver::check`).
 
 use crate::case::{run_step, Flow};
@@ -34,8 +36,8 @@ use crate::runner::{Runner, Stop};
 use crate::smt::{encode, solver};
 use crate::testers::{Coverage, End, Search, Setup, SizeResult, Tester};
 use easy_smt::{ContextBuilder, SExpr};
-use lang::core::conjecture::Conjecture;
-use lang::core::ir::Ty;
+use lang::core::conjecture::{Conjecture, Part};
+use lang::core::ir::{FunId, Ty};
 use lang::interp::Value;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -81,24 +83,14 @@ impl Tester for SmtTester {
         }
     }
 
+    /// Also a lemma with a variable the tester has no encoding for: it cannot be tested
+    /// (not executable, with the reason), which is no error.
     fn not_executable(&self, conjecture: &Conjecture) -> Option<String> {
-        conjecture.not_executable.clone().or_else(|| self.unavailable())
+        conjecture.not_executable.clone().or_else(|| self.unavailable()).or_else(|| unencodable(conjecture))
     }
 
     fn unavailable(&self) -> Option<String> {
         solver::find().is_none().then(|| solver::NO_SOLVER.to_owned())
-    }
-
-    fn applies(&self, c: &Conjecture) -> Result<(), String> {
-        let probe = ContextBuilder::new().without_solver().build().map_err(|e| e.to_string())?;
-        let sorts = encode::Sorts::of(&c.program);
-        match used(c).into_iter().find(|v| !encode::encodable(&probe, &c.program, &sorts, &c.vars[*v].ty)) {
-            None => Ok(()),
-            Some(v) => Err(format!(
-                "the smt tester encodes variables of type bool, nat, int, datatypes of these, and curried functions from them into them (no nat inside a datatype result) only (so far): `{}` is not one",
-                c.vars[v].name
-            )),
-        }
     }
 
     /// In the portfolio where numbers are involved and every part has an encoding: there
@@ -108,18 +100,23 @@ impl Tester for SmtTester {
     }
 
     fn suits(&self, c: &Conjecture) -> bool {
+        if unencodable(c).is_some() {
+            return false;
+        }
         let Ok(probe) = ContextBuilder::new().without_solver().build() else { return false };
         let sorts = encode::Sorts::of(&c.program);
         let (args, funs) = arguments(&probe, &sorts, c, |v| probe.atom(format!("x{v}")));
+        let subst = substituted(c, &Schedule::of(c), &args);
         let vars = used(c);
         let numeric = vars.iter().any(|v| matches!(c.vars[*v].ty, Ty::Nat | Ty::Int | Ty::Fun(..)));
         let numbers_inside =
             vars.iter().any(|v| c.program.type_contains(&c.vars[*v].ty, &|t| matches!(t, Ty::Nat | Ty::Int)));
+        let encodes = |p: &Part| {
+            encode::call(&probe, &c.program, &sorts, p.fun, &args, &funs, &bound(c, &subst, p), 1, "p").is_ok()
+        };
         (numeric || (!c.premises.is_empty() && numbers_inside))
-            && c.premises
-                .iter()
-                .chain([&c.conclusion])
-                .all(|p| encode::call(&probe, &c.program, &sorts, p.fun, &args, &funs, 1, "p").is_ok())
+            && c.premises.iter().enumerate().all(|(i, p)| subst.iter().any(|(j, _, _)| *j == i) || encodes(p))
+            && encodes(&c.conclusion)
     }
 
     fn coverage(&self) -> Coverage {
@@ -161,6 +158,51 @@ fn arguments(
     (args, funs)
 }
 
+/// Why the tester cannot test `c`, if so: a variable some part reads without an encoding.
+fn unencodable(c: &Conjecture) -> Option<String> {
+    let probe = match ContextBuilder::new().without_solver().build() {
+        Ok(p) => p,
+        Err(e) => return Some(e.to_string()),
+    };
+    let sorts = encode::Sorts::of(&c.program);
+    let v = used(c).into_iter().find(|v| !encode::encodable(&probe, &c.program, &sorts, &c.vars[*v].ty))?;
+    Some(format!(
+        "the smt tester encodes variables of type bool, nat, int, datatypes of these, and curried functions from them into them (no nat inside a datatype result) only (so far): `{}` is not one",
+        c.vars[v].name
+    ))
+}
+
+/// The premises `f = t` the schedule binds a function variable `f` by, in its order: each
+/// premise, `f`, and `t`. An equation of functions has no encoding, so `t` stands for `f` in
+/// the parts (`bound`) and the premise holds by construction.
+fn substituted(c: &Conjecture, sched: &Schedule, args: &[encode::Arg]) -> Vec<(usize, usize, FunId)> {
+    sched
+        .steps
+        .iter()
+        .filter_map(|s| match s {
+            Step::Bind { var, premise } if matches!(args[*var], encode::Arg::Fun(_)) => {
+                Some((*premise, *var, c.premises[*premise].binding.as_ref()?.fun))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// The substitutions `part` needs (those of the variables it reads, and of those their
+/// right sides read), in order, as `encode::call` takes them.
+fn bound(c: &Conjecture, subst: &[(usize, usize, FunId)], part: &Part) -> Vec<(usize, FunId)> {
+    let mut needed = part.uses.clone();
+    let mut out = Vec::new();
+    for (p, v, t) in subst.iter().rev() {
+        if needed.contains(v) {
+            needed.extend(c.premises[*p].binding.iter().flat_map(|b| b.uses.iter().copied()));
+            out.push((*v, *t));
+        }
+    }
+    out.reverse();
+    out
+}
+
 /// The variables some part reads.
 fn used(c: &Conjecture) -> Vec<usize> {
     let mut vs: Vec<usize> = c.premises.iter().chain([&c.conclusion]).flat_map(|p| p.uses.iter().copied()).collect();
@@ -198,6 +240,8 @@ struct Query {
     apps: Vec<(SExpr, Vec<SExpr>)>,
     /// The parts' arguments, at the variables they stand for.
     args: Vec<encode::Arg>,
+    /// The premises binding a function variable, substituted (`substituted`).
+    subst: Vec<(usize, usize, FunId)>,
     /// Whether the negated conclusion is asserted (mode b).
     refutes: bool,
     /// Premises checked after decoding (no encoding), with why.
@@ -248,6 +292,7 @@ impl Query {
         for v in sched.generated() {
             generated[v] = true;
         }
+        let subst = substituted(c, sched, &args);
         Ok(Query {
             solver,
             sorts,
@@ -257,6 +302,7 @@ impl Query {
             fun_vars,
             apps: Vec::new(),
             args,
+            subst,
             refutes: false,
             unencoded: Vec::new(),
             cut: false,
@@ -264,14 +310,19 @@ impl Query {
         })
     }
 
-    fn encode(
-        &self,
-        c: &Conjecture,
-        f: lang::core::ir::FunId,
-        unroll: usize,
-        prefix: &str,
-    ) -> Result<encode::Encoded, String> {
-        encode::call(&self.solver.ctx, &c.program, &self.sorts, f, &self.args, &self.funs, unroll, prefix)
+    fn encode(&self, c: &Conjecture, part: &Part, unroll: usize, prefix: &str) -> Result<encode::Encoded, String> {
+        let bound = bound(c, &self.subst, part);
+        encode::call(
+            &self.solver.ctx,
+            &c.program,
+            &self.sorts,
+            part.fun,
+            &self.args,
+            &self.funs,
+            &bound,
+            unroll,
+            prefix,
+        )
     }
 
     /// Asserts the parts, recursion unrolled `unroll` calls deep (in the solver's current
@@ -290,7 +341,11 @@ impl Query {
         self.cut = false;
         let mut commands = Vec::new();
         for (i, p) in c.premises.iter().enumerate() {
-            match self.encode(c, p.fun, unroll, &format!("p{i}_")) {
+            if self.subst.iter().any(|(j, _, _)| *j == i) {
+                // Holds by construction: its right side stands for its variable.
+                continue;
+            }
+            match self.encode(c, p, unroll, &format!("p{i}_")) {
                 Ok(e) => {
                     let term = e.term;
                     self.add_encoded(e, term, &mut commands);
@@ -298,7 +353,7 @@ impl Query {
                 Err(why) => self.unencoded.push((i, why)),
             }
         }
-        self.refutes = match self.encode(c, c.conclusion.fun, unroll, "c_") {
+        self.refutes = match self.encode(c, &c.conclusion, unroll, "c_") {
             Ok(_) if enumerating => false,
             Ok(e) => {
                 let not = self.solver.ctx.not(e.term);
@@ -312,7 +367,11 @@ impl Query {
             // anywhere: over a finite domain the model gives the whole function (so blocking
             // it enumerates every function, as the exhaustive tester does).
             let mut whole = Vec::new();
-            for f in &self.funs {
+            for (f, v) in self.funs.iter().zip(&self.fun_vars) {
+                if self.subst.iter().any(|(_, x, _)| x == v) {
+                    // Evaluation computes it.
+                    continue;
+                }
                 let ctx = &self.solver.ctx;
                 let mut points: Vec<Vec<SExpr>> = vec![Vec::new()];
                 for a in &f.args {
@@ -538,14 +597,22 @@ impl Smt<'_> {
     /// spurious), an underspecified binding rejects.
     fn verdicts(&mut self, q: &Query) -> Result<(Flow, Option<String>), Stop> {
         let mut taint = None;
+        let unencoded = |i: usize| q.unencoded.iter().any(|(j, _)| *j == i);
+        // Whether every value evaluation has read so far is what the solver was told of: a
+        // variable bound by a premise without an encoding is evaluation's value, not the
+        // model's, and the encoded parts said nothing of it.
+        let mut as_told = true;
         for step in self.sched.steps.clone() {
             match (step, run_step(&mut self.r, step, &mut taint)?) {
+                (Step::Bind { premise, .. }, Flow::Next) if unencoded(premise) => as_told = false,
                 (_, Flow::Next) => {}
-                (Step::Check(PartRef::Premise(i)), Flow::Rejected) if !q.unencoded.iter().any(|(j, _)| *j == i) => {
+                (Step::Check(PartRef::Premise(i)), Flow::Rejected) if as_told && !unencoded(i) => {
                     return Ok((Flow::Rejected, Some(format!("premise {}", i + 1))));
                 }
                 (_, Flow::Rejected) => return Ok((Flow::Rejected, None)),
-                (_, Flow::Passed) if q.refutes => return Ok((Flow::Passed, Some("the negated conclusion".into()))),
+                (_, Flow::Passed) if q.refutes && as_told => {
+                    return Ok((Flow::Passed, Some("the negated conclusion".into())));
+                }
                 (_, Flow::Passed) => return Ok((Flow::Passed, None)),
                 (_, failed @ Flow::Failed(_)) => return Ok((failed, None)),
             }
@@ -764,11 +831,14 @@ fn command(ctx: &easy_smt::Context, name: &str, args: Vec<SExpr>) -> SExpr {
 fn describe(c: &Conjecture, q: &Query) -> Vec<String> {
     let mut out = Vec::new();
     let encoded: Vec<String> = (0..c.premises.len())
-        .filter(|i| !q.unencoded.iter().any(|(j, _)| j == i))
+        .filter(|i| !q.unencoded.iter().any(|(j, _)| j == i) && !q.subst.iter().any(|(j, _, _)| j == i))
         .map(|i| format!("premise {}", i + 1))
         .collect();
     if !encoded.is_empty() {
         out.push(format!("smt: encoded: {}", encoded.join(", ")));
+    }
+    for (i, v, _) in &q.subst {
+        out.push(format!("smt: premise {} substituted: its right side stands for `{}`", i + 1, c.vars[*v].name));
     }
     for (i, why) in &q.unencoded {
         out.push(format!("smt: premise {} checked on each model (no encoding: {why})", i + 1));
