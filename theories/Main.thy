@@ -543,6 +543,9 @@ definition Min :: "'a::linorder set ⇒ 'a" where
 definition sum :: "('a ⇒ 'b::{zero, plus}) ⇒ 'a set ⇒ 'b" where
   "sum f A = sum_list (map f (sorted_list_of_set A))"
 
+definition prod :: "('a ⇒ 'b::{times, one}) ⇒ 'a set ⇒ 'b" where
+  "prod f A = prod_list (map f (sorted_list_of_set A))"
+
 text ‹finite A is built in: every set hol holds is finite except a complement over an
 infinite type (over a finite type every set is finite).›
 

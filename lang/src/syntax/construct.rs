@@ -742,6 +742,20 @@ pub fn record_update(t: Box<Term>, binds: Vec<(Ident, Term)>, r: usize) -> Box<T
     })
 }
 
+/// `∑x∈A. t` (`sum`: true) or `∏x∈A. t` over the set `Ok(A)` is `sum (λx. t) A`
+/// (`prod`); over the list `Err(xs)` (`∑x←xs. t`) it is `sum_list (map (λx. t) xs)`
+/// (`prod_list`), as Isabelle's Groups_Big and Groups_List write them.
+pub fn big_op(sum: bool, x: Box<Term>, over: Result<Box<Term>, Box<Term>>, body: Box<Term>, l: usize) -> Box<Term> {
+    let span = Span::new(l, body.span.end as usize);
+    let head = |n: &str| name(n, l, l + 1);
+    let app = |f: Box<Term>, a: Box<Term>| Box::new(Term { kind: TermKind::App(f, a), span });
+    let lambda = Box::new(Term { kind: TermKind::Lambda(vec![*x], body), span });
+    match over {
+        Ok(set) => app(app(head(if sum { "sum" } else { "prod" }), lambda), set),
+        Err(list) => app(head(if sum { "sum_list" } else { "prod_list" }), app(app(head("map"), lambda), list)),
+    }
+}
+
 /// The name of the element variable of an interval's comprehension: not a name a theory can
 /// write, so it captures no variable of the bounds.
 pub const INTERVAL_VAR: &str = "·x";

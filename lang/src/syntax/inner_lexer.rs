@@ -79,6 +79,15 @@ pub enum Tok<'a> {
     #[token("\\<forall>")]
     #[token("ALL")]
     All,
+    /// `∑x∈A. t` and `∏x∈A. t` (`sum`, `prod` over a set; `sum_list` over a list with `←`).
+    #[token("∑")]
+    #[token("\\<Sum>")]
+    #[token("SUM")]
+    BigSum,
+    #[token("∏")]
+    #[token("\\<Prod>")]
+    #[token("PROD")]
+    BigProd,
     /// The meta-level `⋀x. P`: read as `∀x. P` (as `⟹` is read as `⟶` inside a term), but
     /// at the level of `⟹`, so its body extends over `⟹` as in Isabelle.
     #[token("⋀")]
