@@ -286,6 +286,13 @@ pub enum Tok<'a> {
     #[token("⟩")]
     #[token("\\<rangle>")]
     RAngle,
+    /// `¦x¦`, Isabelle's `abs x`: the lexer reads each bar as the opening or the closing one
+    /// (`InnerLexer::abs_bar`), as the grammar cannot tell them apart by one token.
+    #[token("¦")]
+    #[token("\\<bar>")]
+    AbsBar,
+    AbsOpen,
+    AbsClose,
     /// `⦇` and `⦈`: records, `⦇x = 1, y = 2⦈` and the update `r⦇x := 3⦈`.
     #[token("⦇")]
     #[token("\\<lparr>")]
@@ -391,6 +398,9 @@ pub struct InnerLexer<'a> {
     /// Tokens read so far and the most allowed.
     count: usize,
     max_count: usize,
+    /// Bars of `¦x¦` opened and not closed yet, and whether the last token ended an operand.
+    abs_open: usize,
+    after_operand: bool,
 }
 
 impl<'a> InnerLexer<'a> {
@@ -404,6 +414,21 @@ impl<'a> InnerLexer<'a> {
             max_depth: usize::MAX,
             count: 0,
             max_count: usize::MAX,
+            abs_open: 0,
+            after_operand: false,
+        }
+    }
+
+    /// A bar of `¦x¦`: the closing one when one is open and an operand ends before it,
+    /// else an opening one (`¦a¦ + ¦b¦`, `f ¦x¦`; a bar opening right after an operand
+    /// inside another, `¦f ¦x¦¦`, wants parentheses).
+    fn abs_bar(&mut self) -> Tok<'a> {
+        if self.abs_open > 0 && self.after_operand {
+            self.abs_open -= 1;
+            Tok::AbsClose
+        } else {
+            self.abs_open += 1;
+            Tok::AbsOpen
         }
     }
 
@@ -496,8 +521,23 @@ impl<'a> Iterator for InnerLexer<'a> {
             {
                 Ok(Tok::Ident(slice))
             }
+            Ok(Tok::AbsBar) => Ok(self.abs_bar()),
             t => t,
         };
+        if let Ok(t) = &tok {
+            self.after_operand = matches!(
+                t,
+                Tok::Ident(_)
+                    | Tok::Num(_)
+                    | Tok::TVar(_)
+                    | Tok::RParen
+                    | Tok::RBrack
+                    | Tok::RBrace
+                    | Tok::RAngle
+                    | Tok::RRec
+                    | Tok::AbsClose
+            );
+        }
         match (err, tok) {
             (Some(d), _) => {
                 self.failed = true;

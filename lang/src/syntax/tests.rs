@@ -1664,3 +1664,12 @@ fn relcomp_and_map_add_have_isabelles_priorities() {
     assert!(parse_term("f O", 0).is_err());
     assert_eq!(t("Ok O Oa"), "(O Ok Oa)");
 }
+
+/// `¦x¦` is `abs x`: each bar read as opening or closing by what stands before it.
+#[test]
+fn absolute_value_bars() {
+    assert_eq!(t("¦a¦ + ¦b - c¦"), t("abs a + abs (b - c)"));
+    assert_eq!(t("f ¦x¦ y"), t("f (abs x) y"));
+    assert_eq!(t("\\<bar>x\\<bar> ≤ ¦(x::int)¦ * 2"), t("abs x ≤ abs (x::int) * 2"));
+    assert_eq!(t("¦¦x¦ - 1¦"), t("abs (abs x - 1)"));
+}
