@@ -452,14 +452,9 @@ impl Lowerer {
                 let n = self.expr(cx, n);
                 if *ty == Ty::Nat {
                     let hi = if strict { n } else { Expr::Prim(Prim::Suc, vec![n]) };
-                    let upt = self.prelude_fun("upt", vec![]);
-                    let set = self.prelude_fun("set", vec![Ty::Nat]);
-                    match (upt, set) {
-                        (Some(upt), Some(set)) => {
-                            let list = Expr::Call(upt, vec![Expr::Lit(Lit::Nat(BigUint::from(0u32))), hi]);
-                            (Some(Expr::Call(set, vec![list])), None)
-                        }
-                        _ => (None, Some((true, hi))),
+                    match self.range_set("upt", Ty::Nat, Expr::Lit(Lit::Nat(BigUint::from(0u32))), hi.clone()) {
+                        Some(range) => (Some(range), None),
+                        None => (None, Some((true, hi))),
                     }
                 } else {
                     (None, Some((strict, n)))
@@ -519,16 +514,21 @@ impl Lowerer {
                     }
                 }
             };
-            let (upt, set) = (self.prelude_fun("upt", vec![])?, self.prelude_fun("set", vec![Ty::Nat])?);
-            return Some(Expr::Call(set, vec![Expr::Call(upt, vec![lo, hi])]));
+            return self.range_set("upt", Ty::Nat, lo, hi);
         }
         // `set (upto lo hi)`, both inclusive.
         let (lo_strict, lo) = lower?;
         let (lo, hi) = (self.expr(cx, lo), self.expr(cx, up));
         let lo = if lo_strict { Expr::Prim(Prim::Add(NumTy::Int), vec![lo, one(ty)]) } else { lo };
         let hi = if up_strict { Expr::Prim(Prim::Sub(NumTy::Int), vec![hi, one(ty)]) } else { hi };
-        let (upto, set) = (self.prelude_fun("upto", vec![])?, self.prelude_fun("set", vec![Ty::Int])?);
-        Some(Expr::Call(set, vec![Expr::Call(upto, vec![lo, hi])]))
+        self.range_set("upto", Ty::Int, lo, hi)
+    }
+
+    /// `set (range lo hi)` over `ty`, with the prelude's `upt` (nat, `hi` exclusive) or
+    /// `upto` (int, inclusive): the domain of bounded quantifiers and comprehensions.
+    fn range_set(&mut self, range: &str, ty: Ty, lo: Expr, hi: Expr) -> Option<Expr> {
+        let (range, set) = (self.prelude_fun(range, vec![])?, self.prelude_fun("set", vec![ty])?);
+        Some(Expr::Call(set, vec![Expr::Call(range, vec![lo, hi])]))
     }
 
     /// `∀x∈set xs. P` and `∃x∈set xs. P` walk the list instead of building the set (the
