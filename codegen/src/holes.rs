@@ -96,6 +96,34 @@ pub(crate) fn demand_on(w: u64, kind: DemandKind) -> u64 {
     }
 }
 
+/// `=` (`op` 0), `<` (1) or `≤` (2) on words `a`, `b` of a scalar type (`bool`, `nat`,
+/// `int` when `int`, an enumeration), at least one partial, decided on the words as
+/// `lang::value::compare_partial` decides on the values they stand for: two holes of one id
+/// by their `Suc`s, `Suc^k ?` against a number below k by its `Suc`s; else `Err` with the
+/// demand for the whole of the left operand's unknown, or the right's.
+pub(crate) fn compare_scalar_words(op: i64, a: u64, b: u64, int: bool) -> Result<bool, u64> {
+    let partial = |w: u64| if int { (w as i64) < INT_PARTIAL_END } else { (w as i64) < 0 };
+    // A hole's id and `Suc`s (a stuck word is no hole).
+    let hole = |w: u64| (partial(w) && w & STUCK == 0).then_some((w & ID_MASK, (w & !PARTIAL) >> SUC_SHIFT));
+    // Only a hole with `Suc`s above it is a `nat`; compared with a number below them it is
+    // greater.
+    let above = |h: Option<(u64, u64)>, c: u64| matches!(h, Some((_, k)) if k > 0 && !partial(c) && c < k);
+    let order = match (hole(a), hole(b)) {
+        (Some((x, j)), Some((y, k))) if x == y => j.cmp(&k),
+        (h, _) if above(h, b) => std::cmp::Ordering::Greater,
+        (_, h) if above(h, a) => std::cmp::Ordering::Less,
+        _ => {
+            let w = if partial(a) { a } else { b };
+            return Err(PARTIAL | WHOLE | (w & ID_MASK));
+        }
+    };
+    Ok(match op {
+        0 => order.is_eq(),
+        1 => order.is_lt(),
+        _ => order.is_le(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -117,5 +145,34 @@ mod tests {
         assert!(is_partial(hole_word(Hole::new(u32::MAX)).unwrap(), &Ty::Int));
         assert!(!is_partial((-5i64) as u64, &Ty::Int));
         assert!(is_partial((-5i64) as u64, &Ty::Nat));
+    }
+
+    /// Scalar comparisons on words decide as `compare_partial` on the values.
+    #[test]
+    fn scalar_comparisons_agree_with_values() {
+        use lang::value::{compare_partial, Comparison};
+        let nat = |n: i64| (n as u64, Value::nat(n as u64));
+        let hole = |id, suc| (hole_word(Hole { id, suc }).unwrap(), Value::Hole(Hole { id, suc }));
+        let stuck = |id| {
+            let d = Demand { hole: Hole::new(id), whole: false };
+            (stuck_word(d), Value::Stuck(d))
+        };
+        let words = [nat(0), nat(1), nat(3), hole(0, 0), hole(0, 2), hole(1, 1), hole(1, 3), stuck(2)];
+        for (op, c) in [(0, Comparison::Eq), (1, Comparison::Lt), (2, Comparison::Le)] {
+            for (a, x) in &words {
+                for (b, y) in &words {
+                    if !is_partial(*a, &Ty::Nat) && !is_partial(*b, &Ty::Nat) {
+                        continue;
+                    }
+                    let want = compare_partial(c, x, y).map_err(demand_word);
+                    assert_eq!(compare_scalar_words(op, *a, *b, false), want, "{op} on {x:?}, {y:?}");
+                }
+            }
+        }
+        // At `int` a hole may be negative: nothing is decided against a number.
+        let (h, v) = (hole_word(Hole::new(4)).unwrap(), Value::Hole(Hole::new(4)));
+        let minus = (-1i64) as u64;
+        let want = compare_partial(Comparison::Lt, &Value::int(-1), &v).map_err(demand_word);
+        assert_eq!(compare_scalar_words(1, minus, h, true), want);
     }
 }

@@ -207,7 +207,19 @@ pub(crate) unsafe extern "C" fn rt_demand(ctx: *mut RunContext, w: u64, kind: i6
 /// `op` (0 `=`, 1 `<`, 2 `≤`) on words of type `compared_types[ty]` that may be partial or
 /// hold partial words (narrowing mode), decided as the interpreter decides it
 /// (`lang::value::compare_partial`): 0 or 1, or `ST_REFINE` with the demand.
+/// `op` with `PARTIAL_SCALAR` (and `PARTIAL_INT` at `int`) set: the type is scalar, decided
+/// on the words without building values.
 pub(crate) unsafe extern "C" fn rt_partial_compare(ctx: *mut RunContext, op: i64, a: u64, b: u64, ty: i64) -> u64 {
+    if op & PARTIAL_SCALAR != 0 {
+        return match holes::compare_scalar_words(op & 3, a, b, op & PARTIAL_INT != 0) {
+            Ok(r) => r as u64,
+            Err(d) => {
+                (*ctx).detail = d as i64;
+                (*ctx).status = ST_REFINE;
+                0
+            }
+        };
+    }
     let c = &*ctx;
     let prog = &*c.prog;
     let tys: &Vec<Ty> = &*c.compared_types;
@@ -231,6 +243,10 @@ pub(crate) unsafe extern "C" fn rt_partial_compare(ctx: *mut RunContext, op: i64
         }
     }
 }
+
+/// Flags of `rt_partial_compare`'s `op`: the compared type is scalar; it is `int`.
+pub(crate) const PARTIAL_SCALAR: i64 = 4;
+pub(crate) const PARTIAL_INT: i64 = 8;
 
 /// `div`/`mod` with Isabelle's conventions. `op`: 0 nat div, 1 nat mod, 2 int div, 3 int mod.
 pub(crate) unsafe extern "C" fn rt_divmod(ctx: *mut RunContext, a: i64, b: i64, op: i64) -> i64 {

@@ -400,7 +400,7 @@ impl Narrowing<'_> {
         let outer_only = |uses: &[usize]| uses.iter().all(|u| of_var[*u] == 0);
         let mut evaluated = Vec::new();
         let mut show = |n: &mut Narrowing, f, span| {
-            let ret = c.program.fun(f).ret.clone();
+            let ret = c.lazy_program().fun(f).ret.clone();
             let value = match n.eval.interp.call(f, args.clone(), &n.limits) {
                 Ok(v) => n.eval.interp.print(&v, &ret),
                 Err(e) => format!("({e})"),

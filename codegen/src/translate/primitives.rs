@@ -6,7 +6,7 @@
 use super::compare::compares_structurally;
 use super::FunctionTranslator;
 use crate::holes::DemandKind;
-use crate::runtime::{SET_EQ, SET_LE, SET_LT, ST_NOT_SUPPORTED, ST_OVERFLOW};
+use crate::runtime::{PARTIAL_INT, PARTIAL_SCALAR, SET_EQ, SET_LE, SET_LT, ST_NOT_SUPPORTED, ST_OVERFLOW};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::I64;
 use cranelift_codegen::ir::{InstBuilder, Value};
@@ -77,9 +77,14 @@ impl FunctionTranslator<'_, '_, '_> {
             return self.fail_with(ST_NOT_SUPPORTED);
         }
         let ty_index = self.compiler.compared_type_index(t);
+        let flags = match (scalar, t) {
+            (false, _) => 0,
+            (true, Ty::Int) => PARTIAL_SCALAR | PARTIAL_INT,
+            (true, _) => PARTIAL_SCALAR,
+        };
         let slow_call = |this: &mut Self| {
             let f = this.func_ref(this.compiler.runtime.partial_compare);
-            let (o, ti) = (this.builder.ins().iconst(I64, op), this.builder.ins().iconst(I64, ty_index));
+            let (o, ti) = (this.builder.ins().iconst(I64, op | flags), this.builder.ins().iconst(I64, ty_index));
             let call = this.builder.ins().call(f, &[this.ctx, o, vals[0], vals[1], ti]);
             let r = this.builder.inst_results(call)[0];
             this.check_status();

@@ -22,7 +22,7 @@ use crate::types::env::Env;
 use crate::types::hir::{Lemma, Local, LocalId, Term, TermKind};
 use crate::types::ty::Type;
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// What a type variable of the lemma is instantiated with.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -54,6 +54,24 @@ pub struct Conjecture {
     /// Of a prenex form: its quantified variables, outermost first (indices into `vars`,
     /// after the free ones, which are universal and outermost). Empty otherwise.
     pub prefix: Vec<(Quant, usize)>,
+    /// `program` with its quantifiers over recursively built sets turned into walks
+    /// (`set_quantifiers`), made when first asked for: `lazy_program`.
+    lazy: OnceLock<Option<Program>>,
+}
+
+impl Conjecture {
+    /// The program to evaluate on partial values: `program` with `∀y∈tset t. P y` turned
+    /// into a walk over `t` (`set_quantifiers`) that stops at the first element refuting
+    /// `P`. Evaluated on a partial `t`, the built set would need every hole of `t`
+    /// (any hole in a set operation's operand is demanded), the walk only those on its way:
+    /// as lazy as Lazy SmallCheck's `all p (keys t)` over a list. Parts keep their ids;
+    /// both of narrowing's engines run this program, so they still agree.
+    pub fn lazy_program(&self) -> &Program {
+        self.lazy
+            .get_or_init(|| super::set_quantifiers::distribute_set_quantifiers(&self.program))
+            .as_ref()
+            .unwrap_or(&self.program)
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -325,6 +343,7 @@ fn lower_parts(
         not_executable: None,
         prenex: None,
         prefix: Vec::new(),
+        lazy: OnceLock::new(),
     }
 }
 

@@ -44,3 +44,34 @@ fn quantifiers_over_set_functions_walk_with_the_same_values() {
     let expected: Vec<_> = values.iter().map(|f| call(p, *f, vec![], &Limits::default())).collect();
     assert_eq!(results, expected);
 }
+
+/// Narrowing evaluates a conjecture's `lazy_program`: there a quantifier over `tset t` is a
+/// walk over `t`, so a partial `t` is refined only where the walk goes (a built set needs
+/// all of it), and the parts keep their ids.
+#[test]
+fn a_conjectures_lazy_program_walks_its_set_quantifiers() {
+    let th = lang::check_theory(
+        "theory T imports Main begin
+         datatype bst = E | T bst int bst
+         primrec tset :: \"bst ⇒ int set\" where
+           \"tset E = {}\" | \"tset (T l x r) = tset l ∪ {x} ∪ tset r\"
+         primrec ordered :: \"bst ⇒ bool\" where
+           \"ordered E = True\"
+         | \"ordered (T l x r) = (ordered l ∧ ordered r ∧ (∀y ∈ tset l. y < x) ∧ (∀y ∈ tset r. x < y))\"
+         lemma \"ordered t ⟹ ∀y ∈ tset t. y ≠ x\" oops
+         end",
+    );
+    assert!(th.diagnostics.is_empty(), "{:?}", th.diagnostics);
+    let c = th.lower_conjecture(0, &[]);
+    let lazy = c.lazy_program();
+    let quantifies_a_call =
+        |e: &Expr| e.count(&|e| matches!(e, Expr::Quant { domain: Some(d), .. } if matches!(**d, Expr::Call(..)))) > 0;
+    let ordered = |p: &Program| p.funs.iter().find(|f| f.name == "ordered").expect("ordered").body.clone();
+    assert!(quantifies_a_call(&ordered(&c.program)));
+    assert!(!quantifies_a_call(&ordered(lazy)), "{:?}", ordered(lazy));
+    assert!(!quantifies_a_call(&lazy.fun(c.conclusion.fun).body));
+    assert!(lazy.funs.iter().any(|f| f.name.starts_with("tset.all")));
+    for (a, b) in c.program.funs.iter().zip(&lazy.funs) {
+        assert_eq!((&a.name, &a.params), (&b.name, &b.params));
+    }
+}
