@@ -61,11 +61,6 @@ impl FunctionTranslator<'_, '_, '_> {
                 self.store_ctx(OFF_DETAIL, d);
                 self.fail_with(ST_UNDEFINED)
             }
-            // Sets are left to the interpreter in narrowing mode: it demands any hole in an
-            // operand before a set operation.
-            Expr::Quant { domain: Some(_), .. } | Expr::SetCompr { .. } if self.narrowing() => {
-                self.fail_with(ST_NOT_SUPPORTED)
-            }
             Expr::Quant { q, var, ty, domain: None, body } if self.enumerated_size(ty).is_some() => {
                 let domain = self.enumerated_domain(ty);
                 self.quantifier(*q, *var, domain, body)
@@ -74,8 +69,8 @@ impl FunctionTranslator<'_, '_, '_> {
                 let domain = self.universe_domain(ty).expect("a universe");
                 self.quantifier(*q, *var, domain, body)
             }
-            Expr::Quant { q, var, domain: Some(d), body, .. } => {
-                let domain = self.set_domain(d);
+            Expr::Quant { q, var, ty, domain: Some(d), body } => {
+                let domain = self.set_domain(d, ty);
                 self.quantifier(*q, *var, domain, body)
             }
             Expr::SetCompr { var, ty, domain: None, body } if self.enumerated_size(ty).is_some() => {
@@ -86,8 +81,8 @@ impl FunctionTranslator<'_, '_, '_> {
                 let domain = self.universe_domain(ty).expect("a universe");
                 self.comprehension(*var, domain, body)
             }
-            Expr::SetCompr { var, domain: Some(d), body, .. } => {
-                let domain = self.set_domain(d);
+            Expr::SetCompr { var, ty, domain: Some(d), body } => {
+                let domain = self.set_domain(d, ty);
                 self.comprehension(*var, domain, body)
             }
             Expr::Quant { .. } | Expr::SetCompr { .. } | Expr::Pred(..) => self.fail_with(ST_NOT_SUPPORTED),

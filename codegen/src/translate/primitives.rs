@@ -73,6 +73,9 @@ impl FunctionTranslator<'_, '_, '_> {
             Ty::Data(d) => self.compiler.program.data(*d).ctors.iter().all(|c| c.fields.is_empty()),
             _ => false,
         };
+        if let Ty::Set(e) = t {
+            return self.partial_set_comparison(p, e, vals);
+        }
         if !scalar && !compares_structurally(self.compiler.program, t) {
             return self.fail_with(ST_NOT_SUPPORTED);
         }
@@ -106,6 +109,42 @@ impl FunctionTranslator<'_, '_, '_> {
         self.builder.ins().jump(join, &[r.into()]);
         self.builder.switch_to_block(fast);
         let r = self.comparison(p, t, vals);
+        self.builder.ins().jump(join, &[r.into()]);
+        self.builder.switch_to_block(join);
+        self.builder.block_params(join)[0]
+    }
+
+    /// `=`, `⊂` or `⊆` on sets of `elem` in narrowing mode. A set compiled code holds is
+    /// partial only at its top (`demand_set_operands`): on two such words equality decides
+    /// as on scalars (a hole equals itself), an order demands the first; total sets
+    /// compare as always.
+    fn partial_set_comparison(&mut self, p: &Prim, elem: &Ty, vals: &[Value]) -> Value {
+        if !compares_structurally(self.compiler.program, elem) {
+            return self.fail_with(ST_NOT_SUPPORTED);
+        }
+        let t = Ty::Set(Box::new(elem.clone()));
+        let (slow, fast, join) =
+            (self.builder.create_block(), self.builder.create_block(), self.builder.create_block());
+        self.builder.append_block_param(join, I64);
+        let pa = self.is_partial(vals[0], &t);
+        let pb = self.is_partial(vals[1], &t);
+        let any = self.builder.ins().bor(pa, pb);
+        self.builder.ins().brif(any, slow, &[], fast, &[]);
+        self.builder.switch_to_block(slow);
+        self.builder.set_cold_block(slow);
+        if let Prim::Eq(_) = p {
+            let f = self.func_ref(self.compiler.runtime.partial_compare);
+            let (o, ti) = (self.builder.ins().iconst(I64, PARTIAL_SCALAR), self.builder.ins().iconst(I64, 0));
+            let call = self.builder.ins().call(f, &[self.ctx, o, vals[0], vals[1], ti]);
+            let r = self.builder.inst_results(call)[0];
+            self.check_status();
+            self.builder.ins().jump(join, &[r.into()]);
+        } else {
+            let w = self.builder.ins().select(pa, vals[0], vals[1]);
+            self.demand(w, DemandKind::FirstHole);
+        }
+        self.builder.switch_to_block(fast);
+        let r = self.comparison(p, &t, vals);
         self.builder.ins().jump(join, &[r.into()]);
         self.builder.switch_to_block(join);
         self.builder.block_params(join)[0]

@@ -58,8 +58,10 @@ impl FunctionTranslator<'_, '_, '_> {
     }
 
     /// The elements of a finite set (a complement is handed over).
-    pub fn set_domain(&mut self, d: &Expr) -> LoopDomain {
+    pub fn set_domain(&mut self, d: &Expr, elem: &Ty) -> LoopDomain {
         let cell = self.translate_expr(d);
+        // Narrowing mode: a domain not known yet is demanded whole, as the interpreter does.
+        self.demand_if_partial(cell, &Ty::Set(Box::new(elem.clone())), DemandKind::Whole);
         let complement = self.builder.ins().load(I64, mem_flags(), cell, 0);
         self.fail_if(complement, ST_NOT_SUPPORTED);
         let len = self.builder.ins().load(I64, mem_flags(), cell, 8);
@@ -156,6 +158,7 @@ impl FunctionTranslator<'_, '_, '_> {
         self.bind_domain_element(&domain, i, var);
         let x = self.use_var(var);
         let holds = self.translate_expr(body);
+        self.demand_if_partial(holds, &Ty::Bool, DemandKind::Shape);
         // Every element is written at the next free place, and only one that holds moves
         // the count past it: no branch on the body's value.
         let off = self.builder.ins().ishl_imm_u(count, 3);

@@ -1,10 +1,12 @@
 //! Set primitives: calls of `rt_set` (or `rt_set_scalar`, when elements order as words)
 //! on set cells `[complement: 0/1, n, elements ascending...]`; `{}` is one shared read-only
 //! cell. Over finite element types `UNIV` and `- A` are handed over, and over element types
-//! holding functions or sets every operation is.
+//! holding functions or sets every operation is. In narrowing mode the operands are demanded
+//! first, as the interpreter demands them (over scalar elements; others are handed over).
 
 use super::compare::compares_structurally;
 use super::{mem_flags, FunctionTranslator};
+use crate::holes::DemandKind;
 use crate::runtime::{
     EMPTY_SET, SET_COMPL, SET_DIFF, SET_EMPTY, SET_INSERT, SET_INTER, SET_MEMBER, SET_TO_LIST, SET_UNION, SET_UNIV,
     ST_NOT_SUPPORTED,
@@ -17,8 +19,7 @@ use lang::core::ir::{Prim, Ty};
 impl FunctionTranslator<'_, '_, '_> {
     /// The set primitive `p` on the words `vals`.
     pub fn set_prim(&mut self, p: &Prim, vals: &[Value]) -> Value {
-        if self.narrowing() {
-            // The interpreter demands any hole in an operand of a set operation: left to it.
+        if self.narrowing() && !self.demand_set_operands(p, vals) {
             return self.fail_with(ST_NOT_SUPPORTED);
         }
         match p {
@@ -65,6 +66,39 @@ impl FunctionTranslator<'_, '_, '_> {
             }
             _ => unreachable!("not a set primitive: {p:?}"),
         }
+    }
+
+    /// Narrowing mode: demands the operands of set primitive `p` as the interpreter does
+    /// (any hole in an operand of a binary one, its first; the operand of a unary one, as
+    /// `blocked`), so that the operation itself runs on total words. A set compiled code
+    /// built holds no partial word (its elements were demanded), so a set operand is
+    /// partial only at its top; an element is when its type is scalar, otherwise a hole
+    /// may hide inside it: `false`, the primitive is left to the interpreter.
+    fn demand_set_operands(&mut self, p: &Prim, vals: &[Value]) -> bool {
+        let (elem, binary) = match p {
+            Prim::SetEmpty(_) | Prim::SetUniv(_) => return true,
+            Prim::SetInsert(t) | Prim::SetMember(t) => {
+                if !self.orders_as_i64(t) {
+                    return false;
+                }
+                self.demand_if_partial(vals[0], t, DemandKind::FirstHole);
+                let set = Ty::Set(Box::new(t.clone()));
+                self.demand_if_partial(vals[1], &set, DemandKind::FirstHole);
+                return true;
+            }
+            Prim::SetUnion(t) | Prim::SetInter(t) | Prim::SetDiff(t) => (t, true),
+            Prim::SetCompl(t) | Prim::SetFinite(t) => (t, false),
+            // The list type's element type does not matter: a set operand is partial at its
+            // top only, and no `int` is involved in its word's test.
+            Prim::SetToList(t) => (t, false),
+            _ => unreachable!("not a set primitive: {p:?}"),
+        };
+        let set = Ty::Set(Box::new(elem.clone()));
+        let kind = if binary { DemandKind::FirstHole } else { DemandKind::Whole };
+        for v in vals {
+            self.demand_if_partial(*v, &set, kind);
+        }
+        true
     }
 
     /// Calls `rt_set` for a set operation on elements of type `elem` (handed over when the

@@ -1,7 +1,8 @@
-//! Random well-typed closed IR terms over `bool`, `nat`, `int`, `nat list` and
+//! Random well-typed closed IR terms over `bool`, `nat`, `int`, `nat list`, `nat set` and
 //! `nat ⇒ nat`-style functions (literals past 64 bits, arithmetic, comparisons, `If`, `Let`,
 //! `Case`, `NatCase`, calls of prelude functions, `Lambda`, `FunRef`, partial and full
-//! `Apply`): the JIT agrees with the interpreter on each.
+//! `Apply`, set operations, quantifiers over sets, comprehensions): the JIT agrees with the
+//! interpreter on each.
 
 use crate::common::{check_closed, compare, with_main, with_main_of, Tally};
 use crate::gen::Rng;
@@ -21,6 +22,10 @@ fn nn() -> Ty {
     Ty::fun(Ty::Nat, Ty::Nat)
 }
 
+fn nat_set() -> Ty {
+    Ty::Set(Box::new(Ty::Nat))
+}
+
 impl G<'_> {
     fn lt(&self) -> Ty {
         Ty::Data(self.list)
@@ -38,6 +43,7 @@ impl G<'_> {
             || *t == self.lt()
             || *t == nn()
             || *t == Ty::fun(Ty::Nat, nn())
+            || *t == nat_set()
     }
 
     fn nat_lit(&mut self) -> Expr {
@@ -84,6 +90,7 @@ impl G<'_> {
                 let body = self.leaf(b, &env2);
                 Expr::Lambda(vec![(v, (**a).clone())], Box::new(body))
             }
+            Ty::Set(e) => Expr::Prim(Prim::SetEmpty((**e).clone()), vec![]),
             _ => Expr::Ctor(CtorRef { data: self.list, tag: 0 }, vec![]),
         }
     }
@@ -174,7 +181,24 @@ impl G<'_> {
         let lt = self.lt();
         let two = |g: &mut Self, u: &Ty| vec![g.expr(u, d, env), g.expr(u, d, env)];
         match t {
-            Ty::Bool => match self.r.below(6) {
+            Ty::Bool => match self.r.below(9) {
+                6 => Expr::Prim(
+                    Prim::SetMember(Ty::Nat),
+                    vec![self.expr(&Ty::Nat, d, env), self.expr(&nat_set(), d, env)],
+                ),
+                7 => {
+                    let ops = [Prim::Eq(nat_set()), Prim::Lt(nat_set()), Prim::Le(nat_set())];
+                    Expr::Prim(ops[self.r.below(3) as usize].clone(), two(self, &nat_set()))
+                }
+                8 => {
+                    let domain = self.expr(&nat_set(), d, env);
+                    let v = self.fresh();
+                    let mut env2 = env.to_vec();
+                    env2.push((v, Ty::Nat));
+                    let q = [Quant::All, Quant::Ex, Quant::Ex1][self.r.below(3) as usize];
+                    let body = self.expr(&Ty::Bool, d, &env2);
+                    Expr::Quant { q, var: v, ty: Ty::Nat, domain: Some(Box::new(domain)), body: Box::new(body) }
+                }
                 4 => {
                     let v = self.fresh();
                     let mut env2 = env.to_vec();
@@ -224,6 +248,21 @@ impl G<'_> {
                 };
                 Expr::Prim(op, two(self, &Ty::Int))
             }
+            Ty::Set(_) => match self.r.below(6) {
+                0 => Expr::Prim(Prim::SetInsert(Ty::Nat), vec![self.expr(&Ty::Nat, d, env), self.expr(t, d, env)]),
+                1 => Expr::Prim(Prim::SetUnion(Ty::Nat), two(self, t)),
+                2 => Expr::Prim(Prim::SetInter(Ty::Nat), two(self, t)),
+                3 => Expr::Prim(Prim::SetDiff(Ty::Nat), two(self, t)),
+                4 => {
+                    let domain = self.expr(t, d, env);
+                    let v = self.fresh();
+                    let mut env2 = env.to_vec();
+                    env2.push((v, Ty::Nat));
+                    let body = self.expr(&Ty::Bool, d, &env2);
+                    Expr::SetCompr { var: v, ty: Ty::Nat, domain: Some(Box::new(domain)), body: Box::new(body) }
+                }
+                _ => self.leaf(t, env),
+            },
             Ty::Fun(a, b) => match self.r.below(3) {
                 0 => {
                     let v = self.fresh();
@@ -356,8 +395,13 @@ fn random_terms_on_partial_values_agree() {
     let (mut tally, mut demands) = (Tally::default(), 0);
     let mut failures = Vec::new();
     for seed in 0..600u64 {
-        let env: Vec<(VarId, Ty)> =
-            vec![(VarId(0), Ty::Nat), (VarId(1), Ty::Data(list)), (VarId(2), Ty::Int), (VarId(3), Ty::Bool)];
+        let env: Vec<(VarId, Ty)> = vec![
+            (VarId(0), Ty::Nat),
+            (VarId(1), Ty::Data(list)),
+            (VarId(2), Ty::Int),
+            (VarId(3), Ty::Bool),
+            (VarId(4), nat_set()),
+        ];
         let mut g = G { p: &p, list, next_var: env.len() as u32, r: Rng::new(seed) };
         let t = [Ty::Bool, Ty::Nat, Ty::Int, Ty::Data(list)][(seed % 4) as usize].clone();
         let depth = 1 + (seed % 5) as u32;
