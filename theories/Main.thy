@@ -53,6 +53,12 @@ text ‹f ∘ g stands for comp f g.›
 definition comp :: "('b ⇒ 'c) ⇒ ('a ⇒ 'b) ⇒ 'a ⇒ 'c" where
   "comp f g = (λx. f (g x))"
 
+text ‹f ^^ n stands for funpow n f: f applied n times (Isabelle's compow on functions).›
+
+primrec funpow :: "nat ⇒ ('a ⇒ 'a) ⇒ 'a ⇒ 'a" where
+  "funpow 0 f = id"
+| "funpow (Suc n) f = f ∘ funpow n f"
+
 text ‹f(a := b) stands for fun_upd f a b.›
 
 definition fun_upd :: "('a ⇒ 'b) ⇒ 'a ⇒ 'b ⇒ 'a ⇒ 'b" where
@@ -141,6 +147,19 @@ text ‹x ^ n stands for power x n.›
 primrec power :: "'a::{times, one} ⇒ nat ⇒ 'a" where
   "power a 0 = 1"
 | "power a (Suc n) = a * power a n"
+
+text ‹n ! is fact n, defined as Isabelle's simplification rules state it (of_nat is a
+builtin: the identity on nat, int on int). n choose k stands for binomial n k, computed
+as Isabelle's code equation does, by a product: n choose (k + 1) is
+(n choose k) * (n - k) div (k + 1), where the division is exact (0 from k = n on).›
+
+primrec fact :: "nat ⇒ 'a::semiring_1" where
+  "fact 0 = 1"
+| "fact (Suc n) = of_nat (Suc n) * fact n"
+
+primrec binomial :: "nat ⇒ nat ⇒ nat" where
+  "binomial n 0 = 1"
+| "binomial n (Suc k) = binomial n k * (n - k) div Suc k"
 
 text ‹a dvd b stands for dvd a b. Isabelle's definition is ∃k. b = a * k,
 which is not executable; b mod a = 0 is equivalent on nat and int, including
@@ -530,6 +549,11 @@ definition card :: "'a set ⇒ nat" where
 
 definition image :: "('a ⇒ 'b) ⇒ 'a set ⇒ 'b set" where
   "image f A = set (map f (sorted_list_of_set A))"
+
+text ‹A × B stands for Times A B (Isabelle: Sigma A (λ_. B)).›
+
+definition Times :: "'a set ⇒ 'b set ⇒ ('a × 'b) set" where
+  "Times A B = set (concat (map (λa. map (λb. (a, b)) (sorted_list_of_set B)) (sorted_list_of_set A)))"
 
 definition range :: "('a ⇒ 'b) ⇒ 'b set" where
   "range f = image f UNIV"

@@ -788,6 +788,8 @@ impl Lowerer {
             Builtin::Suc => Expr::Prim(Prim::Suc, es),
             Builtin::IntOfNat => Expr::Prim(Prim::IntOfNat, es),
             Builtin::NatOfInt => Expr::Prim(Prim::NatOfInt, es),
+            Builtin::OfNat if *ret == Ty::Int => Expr::Prim(Prim::IntOfNat, es),
+            Builtin::OfNat => es.pop().expect("unary builtin"),
             Builtin::EmptySet => Expr::Prim(Prim::SetEmpty(elem(ret)), es),
             Builtin::Univ => Expr::Prim(Prim::SetUniv(elem(ret)), es),
             Builtin::Insert => Expr::Prim(Prim::SetInsert(arg0), es),

@@ -275,6 +275,12 @@ pub enum BinOp {
     RelCompp,
     /// `m1 ++ m2`, `map_add`, left associative at 100.
     MapAdd,
+    /// `f ^^ n`, `funpow n f` (Isabelle's `compow` on functions), right associative at 80.
+    FunPow,
+    /// `n choose k`, `binomial n k`, non-associative at 64.
+    Choose,
+    /// `A × B`, the Cartesian product of two sets (`Times`), right associative at 80.
+    Cartesian,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

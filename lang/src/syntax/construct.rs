@@ -50,7 +50,8 @@ fn infix_info(op: BinOp) -> (u32, Assoc) {
         Cons | Append => (65, Assoc::Right),
         Plus | Minus | Union => (66, Assoc::Left),
         Times | Div | Mod | Inter => (70, Assoc::Left),
-        Power => (80, Assoc::Right),
+        Power | FunPow | Cartesian => (80, Assoc::Right),
+        Choose => (64, Assoc::Non),
         Image => (90, Assoc::Right),
         Nth | MapAdd => (100, Assoc::Left),
     }
@@ -118,6 +119,9 @@ pub fn binop_text(op: BinOp) -> &'static str {
         Comp => "∘",
         RelComp => "O",
         RelCompp => "OO",
+        FunPow => "^^",
+        Choose => "choose",
+        Cartesian => "×",
         MapAdd => "++",
     }
 }
@@ -344,6 +348,12 @@ pub fn name(n: &str, l: usize, r: usize) -> Box<Term> {
 pub fn bin(op: BinOp, sp: Span, l: Box<Term>, r: Box<Term>) -> Box<Term> {
     let span = l.span.to(r.span);
     Box::new(Term { kind: TermKind::BinOp(op, sp, l, r), span })
+}
+
+/// `¬ t`, written with the operator at `op` (`∄x. P` is `¬ (∃x. P)`).
+pub fn not(t: Box<Term>, op: Span) -> Box<Term> {
+    let span = op.to(t.span);
+    Box::new(Term { kind: TermKind::UnOp(UnOp::Not, op, t), span })
 }
 
 /// `⟦A; B⟧ ⟹ C` is `A ⟹ B ⟹ C`.

@@ -104,6 +104,10 @@ pub enum Tok<'a> {
     #[token("EX!")]
     #[token("?!")]
     Ex1,
+    /// `∄x. P`: `¬ (∃x. P)`.
+    #[token("∄")]
+    #[token("\\<nexists>")]
+    NotEx,
     /// `!`: the ASCII `∀` in front of a binder, `nth` between two terms.
     #[token("!")]
     Bang,
@@ -218,6 +222,12 @@ pub enum Tok<'a> {
     Minus,
     #[token("^")]
     Caret,
+    /// `f ^^ n`: the function `f` applied `n` times (`funpow n f`).
+    #[token("^^")]
+    CaretCaret,
+    /// `n choose k`: the binomial coefficient; a keyword in Isabelle's Main, as here.
+    #[token("choose")]
+    Choose,
     /// `r⇧+`: `trancl r`. Isabelle's postfix notations are delimiters of their own, so
     /// `⇧+` (`\<^sup>+`, ASCII `^+`) is one token, as is each spelling below.
     #[token("⇧+")]
@@ -580,6 +590,8 @@ fn is_section_operator(t: &Tok<'_>) -> bool {
             | Div
             | Mod
             | Caret
+            | CaretCaret
+            | Choose
             | RelComp
             | RelCompp
             | MapAdd

@@ -46,17 +46,20 @@ pub enum Builtin {
     /// for every datatype (and as the identity on `nat`); `core::lower` builds the function
     /// of each instance from the datatype's declaration, so it works for user datatypes too.
     Size,
+    /// `of_nat :: nat ⇒ 'a::semiring_1`: the identity on `nat`, `int` on `int` (Isabelle's
+    /// code equations for both).
+    OfNat,
 }
 
 impl Builtin {
     /// Every builtin, in declaration order (so `ALL[b as usize] == b`): how an environment
     /// image (`types::image`) reads them back.
-    pub const ALL: [Builtin; 31] = {
+    pub const ALL: [Builtin; 32] = {
         use Builtin::*;
         [
             True, False, Not, And, Or, Imp, Eq, Less, LessEq, Plus, Minus, Times, Div, Mod, Uminus, Suc, IntOfNat,
             NatOfInt, EmptySet, Insert, Member, Union, Inter, Univ, SubsetEq, Subset, RangeIncl, Undefined, SetToList,
-            Finite, Size,
+            Finite, Size, OfNat,
         ]
     };
 }
@@ -78,6 +81,7 @@ pub const NAMED: &[(&str, Builtin)] = &[
     ("sorted_list_of_set", Builtin::SetToList),
     ("finite", Builtin::Finite),
     ("size", Builtin::Size),
+    ("of_nat", Builtin::OfNat),
     ("plus", Builtin::Plus),
     ("minus", Builtin::Minus),
     ("times", Builtin::Times),
@@ -94,7 +98,7 @@ impl Builtin {
         use Builtin::*;
         match self {
             True | False | EmptySet | Univ | Undefined => 0,
-            Not | Uminus | Suc | IntOfNat | NatOfInt | SetToList | Finite | Size => 1,
+            Not | Uminus | Suc | IntOfNat | NatOfInt | SetToList | Finite | Size | OfNat => 1,
             _ => 2,
         }
     }
@@ -133,6 +137,7 @@ impl Builtin {
             SetToList => poly(Type::fun(Type::set(a()), Type::list(a()))),
             Finite => poly(Type::fun(Type::set(a()), b())),
             Size => sorted("size", Type::fun(a(), Type::nat())),
+            OfNat => sorted("semiring_1", Type::fun(Type::nat(), a())),
         }
     }
 }

@@ -943,6 +943,8 @@ fn infix_constant(op: ast::BinOp) -> Option<&'static str> {
         ast::BinOp::Image => "image",
         ast::BinOp::RelComp => "relcomp",
         ast::BinOp::MapAdd => "map_add",
+        ast::BinOp::Choose => "binomial",
+        ast::BinOp::Cartesian => "Times",
         _ => return None,
     })
 }

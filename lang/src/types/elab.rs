@@ -1153,6 +1153,9 @@ impl<'e> Elab<'e> {
             B::Image => Head::Prelude("image"),
             B::RelComp => Head::Prelude("relcomp"),
             B::MapAdd => Head::Prelude("map_add"),
+            B::FunPow => Head::Prelude("funpow"),
+            B::Choose => Head::Prelude("binomial"),
+            B::Cartesian => Head::Prelude("Times"),
             B::RelCompp => return Err(self.unsupported_notation("relcompp", op_span)),
         };
         let mut f = match head {
@@ -1203,7 +1206,8 @@ impl<'e> Elab<'e> {
         if op == B::Iff {
             self.expect(&lt.ty, &Type::bool(), lt.span, ", but `⟷` relates two `bool`s")?;
         }
-        let (a, b) = if matches!(op, B::Gt | B::Ge) { (rt, lt) } else { (lt, rt) };
+        // `a > b` is `b < a`; `f ^^ n` is `funpow n f`.
+        let (a, b) = if matches!(op, B::Gt | B::Ge | B::FunPow) { (rt, lt) } else { (lt, rt) };
         let mut t = self.app2(f, a, b)?;
         t.span = span;
         if matches!(op, B::Neq | B::NotIn) {
