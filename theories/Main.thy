@@ -628,6 +628,18 @@ definition trancl :: "('a × 'a) set ⇒ ('a × 'a) set" where
 definition rtrancl :: "('a × 'a) set ⇒ ('a × 'a) set" where
   "rtrancl r = Id ∪ trancl r"
 
+text ‹The predicate forms r⇧*⇧* and r⇧+⇧+ of a relation r :: 'a ⇒ 'a ⇒ bool, inductive as
+in Isabelle's Transitive_Closure.thy, with its rule names; checked, like every inductive
+predicate, by a search from its arguments.›
+
+inductive rtranclp :: "('a ⇒ 'a ⇒ bool) ⇒ 'a ⇒ 'a ⇒ bool" for r where
+  rtrancl_refl: "rtranclp r a a"
+| rtrancl_into_rtrancl: "rtranclp r a b ⟹ r b c ⟹ rtranclp r a c"
+
+inductive tranclp :: "('a ⇒ 'a ⇒ bool) ⇒ 'a ⇒ 'a ⇒ bool" for r where
+  r_into_trancl: "r a b ⟹ tranclp r a b"
+| trancl_into_trancl: "tranclp r a b ⟹ r b c ⟹ tranclp r a c"
+
 text ‹Isabelle's reflcl is an abbreviation for r ∪ Id; here a definition with that meaning
 (so membership in it is executable over infinite types, as for rtrancl).›
 

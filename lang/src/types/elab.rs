@@ -737,8 +737,8 @@ impl<'e> Elab<'e> {
                     ast::UnOp::Rtrancl => self.prelude_term("rtrancl", *op_span)?,
                     ast::UnOp::Reflcl => self.prelude_term("reflcl", *op_span)?,
                     ast::UnOp::Converse => self.prelude_term("converse", *op_span)?,
-                    ast::UnOp::Tranclp => return Err(self.unsupported_notation("tranclp", *op_span)),
-                    ast::UnOp::Rtranclp => return Err(self.unsupported_notation("rtranclp", *op_span)),
+                    ast::UnOp::Tranclp => self.prelude_term("tranclp", *op_span)?,
+                    ast::UnOp::Rtranclp => self.prelude_term("rtranclp", *op_span)?,
                     ast::UnOp::Reflclp => return Err(self.unsupported_notation("reflclp", *op_span)),
                     ast::UnOp::Conversep => return Err(self.unsupported_notation("conversep", *op_span)),
                 };
