@@ -8,16 +8,20 @@ fn builds_sets(e: &Expr) -> bool {
     e.count(&|e| matches!(e, Expr::Prim(Prim::SetUnion(_) | Prim::SetInsert(_), _))) > 0
 }
 
-#[test]
-fn quantifiers_over_set_functions_walk_with_the_same_values() {
-    let mut th = lang::check_theory(
-        "theory T imports Main begin
-         datatype bst = E | T bst nat bst
-         primrec tset :: \"bst ⇒ nat set\" where
+/// Search trees with keys of type `KEY`, ordered by quantifiers over their sets of keys.
+const BST: &str = "theory T imports Main begin
+         datatype bst = E | T bst KEY bst
+         primrec tset :: \"bst ⇒ KEY set\" where
            \"tset E = {}\" | \"tset (T l x r) = tset l ∪ {x} ∪ tset r\"
          primrec ordered :: \"bst ⇒ bool\" where
            \"ordered E = True\"
-         | \"ordered (T l x r) = (ordered l ∧ ordered r ∧ (∀y ∈ tset l. y < x) ∧ (∀y ∈ tset r. x < y))\"
+         | \"ordered (T l x r) = (ordered l ∧ ordered r ∧ (∀y ∈ tset l. y < x) ∧ (∀y ∈ tset r. x < y))\"";
+
+#[test]
+fn quantifiers_over_set_functions_walk_with_the_same_values() {
+    let mut th = lang::check_theory(
+        &(BST.replace("KEY", "nat")
+            + "
          fun evens :: \"nat ⇒ nat set\" where
            \"evens 0 = {0}\" | \"evens (Suc n) = (if n mod 2 = 1 then insert (Suc n) (evens n) else evens n)\"
          value \"ordered (T (T E 1 E) 2 (T E 3 E))\"
@@ -27,7 +31,7 @@ fn quantifiers_over_set_functions_walk_with_the_same_values() {
          value \"∀y ∈ evens 9. y mod 2 = 0\"
          value \"∃y ∈ evens 9. y = 7\"
          value \"∀y ∈ tset (T E 1 E) ∩ {1, 2}. y = 1\"
-         end",
+         end"),
     );
     assert!(th.diagnostics.is_empty(), "{:?}", th.diagnostics);
     let (p, values) = th.lower_values();
@@ -51,15 +55,10 @@ fn quantifiers_over_set_functions_walk_with_the_same_values() {
 #[test]
 fn a_conjectures_lazy_program_walks_its_set_quantifiers() {
     let th = lang::check_theory(
-        "theory T imports Main begin
-         datatype bst = E | T bst int bst
-         primrec tset :: \"bst ⇒ int set\" where
-           \"tset E = {}\" | \"tset (T l x r) = tset l ∪ {x} ∪ tset r\"
-         primrec ordered :: \"bst ⇒ bool\" where
-           \"ordered E = True\"
-         | \"ordered (T l x r) = (ordered l ∧ ordered r ∧ (∀y ∈ tset l. y < x) ∧ (∀y ∈ tset r. x < y))\"
+        &(BST.replace("KEY", "int")
+            + "
          lemma \"ordered t ⟹ ∀y ∈ tset t. y ≠ x\" oops
-         end",
+         end"),
     );
     assert!(th.diagnostics.is_empty(), "{:?}", th.diagnostics);
     let c = th.lower_conjecture(0, &[]);
