@@ -231,8 +231,10 @@ pub fn lower_conjecture(
             if not_executable.is_some() {
                 return;
             }
-            if let TermKind::Quant(q, l, None, _) = &s.kind {
-                if infinite(&mut lw, &pre.locals[*l as usize].ty) {
+            if let TermKind::Quant(q, l, None, body) = &s.kind {
+                let nat = lw.ty(&pre.locals[*l as usize].ty, &subst) == Ty::Nat;
+                if infinite(&mut lw, &pre.locals[*l as usize].ty) && super::guards::guarded(*q, *l, body, nat).is_none()
+                {
                     let ty = lw.ty(&pre.locals[*l as usize].ty, &subst);
                     let sym = match q {
                         crate::core::ir::Quant::All => "∀",

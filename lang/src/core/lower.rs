@@ -412,11 +412,25 @@ impl Lowerer {
                 e
             }
             TermKind::Quant(q, l, bound, body) => {
-                if let Some(e) = self.quant_over_list(cx, *q, *l, bound.as_ref(), body) {
+                // Unbounded over an infinite type, its guard may bound it (`core::guards`).
+                let guarded_form;
+                let var_ty = self.local_ty(cx, *l);
+                let (bound, body) = match bound {
+                    None if super::cardinality::cardinality(&self.program, &var_ty).is_none() => {
+                        let nat = var_ty == Ty::Nat;
+                        guarded_form = super::guards::guarded(*q, *l, body, nat);
+                        match &guarded_form {
+                            Some((b, t)) => (Some(b), t),
+                            None => (None, &**body),
+                        }
+                    }
+                    _ => (bound.as_ref(), &**body),
+                };
+                if let Some(e) = self.quant_over_list(cx, *q, *l, bound, body) {
                     return e;
                 }
                 let ty = self.local_ty(cx, *l);
-                let (domain, guard) = self.bound(cx, bound.as_ref(), &ty);
+                let (domain, guard) = self.bound(cx, bound, &ty);
                 let var = cx.bind(*l);
                 let mut b = self.expr(cx, body);
                 if let Some((strict, n)) = guard {

@@ -8,6 +8,7 @@
 pub mod cardinality;
 pub mod conjecture;
 pub mod fuse;
+pub mod guards;
 pub mod horn;
 pub mod ir;
 pub mod lower;
