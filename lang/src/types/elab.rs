@@ -479,7 +479,19 @@ impl<'e> Elab<'e> {
         // A qualified name (`List.rev`, `Lists.app`) means the constant of its base name
         // (theories are not namespaces here), unless Isabelle's theory of that name has
         // another constant so named (`Set.filter`: `Catalog::qualifier_fits`); one that names
-        // no constant is an error (`scope`), never a variable.
+        // no constant is an error (`scope`), never a variable. Qualified by one of Isabelle's
+        // theories, it is the prelude's constant even where the theory defines its own of
+        // that name (`Set.insert` beside a user's `insert` on lists).
+        if let Some((qual, base)) = written.rsplit_once('.') {
+            if !self.env.names.contains_key(written)
+                && Catalog::names_theory(&self.scope.isabelle, qual)
+                && Catalog::qualifier_fits(&self.scope.isabelle, qual, base)
+            {
+                if let Some(r) = self.prelude.get(base) {
+                    return Ok(self.name_ref_term(*r, span));
+                }
+            }
+        }
         let name = match written.rsplit_once('.') {
             Some((qual, base))
                 if !qual.is_empty()

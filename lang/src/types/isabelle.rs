@@ -159,6 +159,11 @@ impl Catalog {
             })
     }
 
+    /// Whether `qualifier` names one of Isabelle's theories in `scope` (`Set`, `HOL.List`).
+    pub fn names_theory(scope: &[&IsabelleTheory], qualifier: &str) -> bool {
+        scope.iter().any(|t| t.base_name() == qualifier || t.name == qualifier)
+    }
+
     /// For `Q.name`: the theory of `scope` whose base name (or full name) is `Q` and that
     /// declares `name`, qualified or not.
     pub fn qualified<'a>(scope: &[&'a IsabelleTheory], qualifier: &str, name: &str) -> Option<&'a IsabelleTheory> {
