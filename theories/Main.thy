@@ -555,6 +555,11 @@ text ‹A × B stands for Times A B (Isabelle: Sigma A (λ_. B)).›
 definition Times :: "'a set ⇒ 'b set ⇒ ('a × 'b) set" where
   "Times A B = set (concat (map (λa. map (λb. (a, b)) (sorted_list_of_set B)) (sorted_list_of_set A)))"
 
+text ‹Pow A: the subsets of a finite set A.›
+
+definition Pow :: "'a set ⇒ 'a set set" where
+  "Pow A = set (map set (subseqs (sorted_list_of_set A)))"
+
 definition range :: "('a ⇒ 'b) ⇒ 'b set" where
   "range f = image f UNIV"
 
@@ -648,6 +653,30 @@ definition reflcl :: "('a × 'a) set ⇒ ('a × 'a) set" where
 
 text ‹Isabelle's acyclic r is ∀x. (x, x) ∉ r^+; a pair (x, x) of trancl r is one of its
 elements, so this form needs only trancl r to be finite.›
+
+text ‹Domain, Range and the properties of a relation as Relation.thy states them (refl is
+refl_on UNIV: executable over finite types, as its quantifier ranges over the type).›
+
+definition Domain :: "('a × 'b) set ⇒ 'a set" where
+  "Domain r = fst ` r"
+
+definition Range :: "('a × 'b) set ⇒ 'b set" where
+  "Range r = snd ` r"
+
+definition refl_on :: "'a set ⇒ ('a × 'a) set ⇒ bool" where
+  "refl_on A r = (r ⊆ A × A ∧ (∀x∈A. (x, x) ∈ r))"
+
+definition refl :: "('a × 'a) set ⇒ bool" where
+  "refl r = (∀x. (x, x) ∈ r)"
+
+definition sym :: "('a × 'a) set ⇒ bool" where
+  "sym r = (∀p∈r. (snd p, fst p) ∈ r)"
+
+definition antisym :: "('a × 'a) set ⇒ bool" where
+  "antisym r = (∀p∈r. (snd p, fst p) ∈ r ⟶ fst p = snd p)"
+
+definition trans :: "('a × 'a) set ⇒ bool" where
+  "trans r = (∀p∈r. ∀q∈r. snd p = fst q ⟶ (fst p, snd q) ∈ r)"
 
 definition acyclic :: "('a × 'a) set ⇒ bool" where
   "acyclic r = (∀p∈trancl r. fst p ≠ snd p)"
