@@ -22,14 +22,22 @@ fn run(th: &lang::CheckedTheory, index: usize, engine: Engine, size: u64) -> Rep
 /// Each run's time limit.
 const TIMEOUT: Duration = Duration::from_millis(400);
 
-/// Outcomes whose comparison says something. A search cut short says nothing, nor one that
-/// ran into its time limit: a potentially spurious counterexample is kept while a genuine
-/// one is sought and reported when the time runs out, after as many cases as the time
-/// allowed (the interpreter, on a loaded machine, met fewer than compiled code).
+/// Outcomes whose comparison says something. A search cut short says nothing, nor one
+/// that ran into its time limit, nor one in which a step was put off for the other
+/// instances (the driver's time slices): a put-off step's cases count when it runs again,
+/// which it does not when another step ends the run first, so the count then depends on
+/// the time each engine took.
+///
+/// FIXME: `(∀x::int. x < n ⟶ f x = 0) ⟶ f (n - 1) = 0` at size 3 ended potentially spurious
+/// in both engines within the time, but the interpreter's partial cases varied from run to
+/// run on a loaded machine (35,836 to 49,660 against compiled code's 49,828): some part of
+/// the quantified search's count depends on time. Not yet found; the lemma is not in the
+/// fixtures.
 fn finished(r: &Report) -> bool {
     matches!(r.outcome, OutcomeKind::Counterexample | OutcomeKind::NoCounterexample | OutcomeKind::PotentiallySpurious)
         && !r.message.as_ref().is_some_and(|m| m.contains("cut short"))
         && r.seconds < 0.9 * TIMEOUT.as_secs_f64()
+        && !r.log.iter().any(|l| l.contains("put off"))
 }
 
 /// What must be the same whichever engine ran.
