@@ -59,32 +59,33 @@ impl FunctionTranslator<'_, '_, '_> {
         }
     }
 
-    /// `=`, `<` or `≤` in narrowing mode: on words of types that order as words, compared
-    /// directly unless one is partial; otherwise by `rt_partial_compare`, as the
-    /// interpreter compares partial values.
+    /// `=`, `<` or `≤` in narrowing mode. On words of types that order as words, and on
+    /// sets (a set compiled code holds is partial only at its top: `demand_set_operands`),
+    /// compared directly unless one is partial; partial ones, and values of other types,
+    /// by `rt_partial_compare`, as the interpreter compares partial values; except that a
+    /// partial set under `⊂`/`⊆` is demanded, as the interpreter demands it.
     fn partial_comparison(&mut self, p: &Prim, t: &Ty, vals: &[Value]) -> Value {
         let op = match p {
             Prim::Eq(_) => 0,
             Prim::Lt(_) => 1,
             _ => 2,
         };
-        let scalar = match t {
-            Ty::Bool | Ty::Nat | Ty::Int => true,
-            Ty::Data(d) => self.compiler.program.data(*d).ctors.iter().all(|c| c.fields.is_empty()),
-            _ => false,
+        let (scalar, set) = match t {
+            Ty::Bool | Ty::Nat | Ty::Int => (true, false),
+            Ty::Data(d) => (self.compiler.program.data(*d).ctors.iter().all(|c| c.fields.is_empty()), false),
+            Ty::Set(e) => (false, compares_structurally(self.compiler.program, e)),
+            _ => (false, false),
         };
-        if let Ty::Set(e) = t {
-            return self.partial_set_comparison(p, e, vals);
-        }
-        if !scalar && !compares_structurally(self.compiler.program, t) {
+        if !scalar && !set && !compares_structurally(self.compiler.program, t) {
             return self.fail_with(ST_NOT_SUPPORTED);
         }
-        let ty_index = self.compiler.compared_type_index(t);
-        let flags = match (scalar, t) {
-            (false, _) => 0,
-            (true, Ty::Int) => PARTIAL_SCALAR | PARTIAL_INT,
-            (true, _) => PARTIAL_SCALAR,
+        // Partial only at the top: decided on the words (`holes::compare_scalar_words`).
+        let flags = match t {
+            Ty::Int => PARTIAL_SCALAR | PARTIAL_INT,
+            _ if scalar || set => PARTIAL_SCALAR,
+            _ => 0,
         };
+        let ty_index = if flags == 0 { self.compiler.compared_type_index(t) } else { 0 };
         let slow_call = |this: &mut Self| {
             let f = this.func_ref(this.compiler.runtime.partial_compare);
             let (o, ti) = (this.builder.ins().iconst(I64, op | flags), this.builder.ins().iconst(I64, ty_index));
@@ -93,7 +94,7 @@ impl FunctionTranslator<'_, '_, '_> {
             this.check_status();
             r
         };
-        if !scalar {
+        if flags == 0 {
             return slow_call(self);
         }
         let (slow, fast, join) =
@@ -105,46 +106,15 @@ impl FunctionTranslator<'_, '_, '_> {
         self.builder.ins().brif(any, slow, &[], fast, &[]);
         self.builder.switch_to_block(slow);
         self.builder.set_cold_block(slow);
-        let r = slow_call(self);
-        self.builder.ins().jump(join, &[r.into()]);
-        self.builder.switch_to_block(fast);
-        let r = self.comparison(p, t, vals);
-        self.builder.ins().jump(join, &[r.into()]);
-        self.builder.switch_to_block(join);
-        self.builder.block_params(join)[0]
-    }
-
-    /// `=`, `⊂` or `⊆` on sets of `elem` in narrowing mode. A set compiled code holds is
-    /// partial only at its top (`demand_set_operands`): on two such words equality decides
-    /// as on scalars (a hole equals itself), an order demands the first; total sets
-    /// compare as always.
-    fn partial_set_comparison(&mut self, p: &Prim, elem: &Ty, vals: &[Value]) -> Value {
-        if !compares_structurally(self.compiler.program, elem) {
-            return self.fail_with(ST_NOT_SUPPORTED);
-        }
-        let t = Ty::Set(Box::new(elem.clone()));
-        let (slow, fast, join) =
-            (self.builder.create_block(), self.builder.create_block(), self.builder.create_block());
-        self.builder.append_block_param(join, I64);
-        let pa = self.is_partial(vals[0], &t);
-        let pb = self.is_partial(vals[1], &t);
-        let any = self.builder.ins().bor(pa, pb);
-        self.builder.ins().brif(any, slow, &[], fast, &[]);
-        self.builder.switch_to_block(slow);
-        self.builder.set_cold_block(slow);
-        if let Prim::Eq(_) = p {
-            let f = self.func_ref(self.compiler.runtime.partial_compare);
-            let (o, ti) = (self.builder.ins().iconst(I64, PARTIAL_SCALAR), self.builder.ins().iconst(I64, 0));
-            let call = self.builder.ins().call(f, &[self.ctx, o, vals[0], vals[1], ti]);
-            let r = self.builder.inst_results(call)[0];
-            self.check_status();
-            self.builder.ins().jump(join, &[r.into()]);
-        } else {
+        if set && op != 0 {
             let w = self.builder.ins().select(pa, vals[0], vals[1]);
             self.demand(w, DemandKind::FirstHole);
+        } else {
+            let r = slow_call(self);
+            self.builder.ins().jump(join, &[r.into()]);
         }
         self.builder.switch_to_block(fast);
-        let r = self.comparison(p, &t, vals);
+        let r = self.comparison(p, t, vals);
         self.builder.ins().jump(join, &[r.into()]);
         self.builder.switch_to_block(join);
         self.builder.block_params(join)[0]

@@ -232,10 +232,10 @@ pub fn lower_conjecture(
                 return;
             }
             if let TermKind::Quant(q, l, None, body) = &s.kind {
-                let nat = lw.ty(&pre.locals[*l as usize].ty, &subst) == Ty::Nat;
-                if infinite(&mut lw, &pre.locals[*l as usize].ty) && super::guards::guarded(*q, *l, body, nat).is_none()
+                let ty = lw.ty(&pre.locals[*l as usize].ty, &subst);
+                if crate::core::cardinality::cardinality(&lw.program, &ty).is_none()
+                    && super::guards::guarded(*q, *l, body, ty == Ty::Nat).is_none()
                 {
-                    let ty = lw.ty(&pre.locals[*l as usize].ty, &subst);
                     let sym = match q {
                         crate::core::ir::Quant::All => "∀",
                         crate::core::ir::Quant::Ex => "∃",

@@ -28,37 +28,28 @@ pub fn guarded(q: Quant, l: LocalId, body: &Term, nat: bool) -> Option<(Bound, T
 
 /// Takes a guard of `l` out of `t` (replacing the guarded part by what remains).
 fn take(q: Quant, l: LocalId, t: &mut Term, inner: &mut Vec<LocalId>, nat: bool) -> Option<Bound> {
-    let connective = if q == Quant::All { Builtin::Imp } else { Builtin::And };
     if q == Quant::Ex {
-        // `∃x. x ∈ A`: the guard is the whole body.
+        // A conjunct that is the guard itself (`∃x. x ∈ A`) leaves `True`.
         if let Some(bound) = guard(l, t, inner, nat) {
             *t = Term { kind: TermKind::Builtin(Builtin::True), ty: t.ty.clone(), span: t.span };
             return Some(bound);
         }
     }
-    if let Some((a, b)) = binary(t, connective) {
-        if let Some(bound) = guard(l, a, inner, nat) {
-            *t = b.clone();
-            return Some(bound);
-        }
-        if q == Quant::Ex {
-            if let Some(bound) = guard(l, b, inner, nat) {
-                *t = a.clone();
-                return Some(bound);
-            }
-        }
-    }
+    let connective = if q == Quant::All { Builtin::Imp } else { Builtin::And };
     match &mut t.kind {
         TermKind::App(f, b) => {
             let TermKind::App(head, a) = &mut f.kind else { return None };
             if !matches!(head.kind, TermKind::Builtin(h) if h == connective) {
                 return None;
             }
-            if q == Quant::All {
-                // A guard among the premise's conjuncts, or further down the chain.
-                return take(Quant::Ex, l, a, inner, nat).or_else(|| take(q, l, b, inner, nat));
+            if let Some(bound) = guard(l, a, inner, nat) {
+                let rest = (**b).clone();
+                *t = rest;
+                return Some(bound);
             }
-            take(q, l, a, inner, nat).or_else(|| take(q, l, b, inner, nat))
+            // Among a premise's conjuncts (`∀`) or the conjuncts (`∃`), then further along.
+            let within = if q == Quant::All { Quant::Ex } else { q };
+            take(within, l, a, inner, nat).or_else(|| take(q, l, b, inner, nat))
         }
         TermKind::Quant(q2, l2, _, body) if *q2 == q => {
             inner.push(*l2);
@@ -66,15 +57,6 @@ fn take(q: Quant, l: LocalId, t: &mut Term, inner: &mut Vec<LocalId>, nat: bool)
             inner.pop();
             r
         }
-        _ => None,
-    }
-}
-
-/// `a ⊙ b` for the builtin `op`.
-fn binary(t: &Term, op: Builtin) -> Option<(&Term, &Term)> {
-    let (head, args) = t.spine();
-    match (&head.kind, &args[..]) {
-        (TermKind::Builtin(h), [a, b]) if *h == op => Some((a, b)),
         _ => None,
     }
 }

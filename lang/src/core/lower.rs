@@ -414,11 +414,10 @@ impl Lowerer {
             TermKind::Quant(q, l, bound, body) => {
                 // Unbounded over an infinite type, its guard may bound it (`core::guards`).
                 let guarded_form;
-                let var_ty = self.local_ty(cx, *l);
+                let ty = self.local_ty(cx, *l);
                 let (bound, body) = match bound {
-                    None if super::cardinality::cardinality(&self.program, &var_ty).is_none() => {
-                        let nat = var_ty == Ty::Nat;
-                        guarded_form = super::guards::guarded(*q, *l, body, nat);
+                    None if super::cardinality::cardinality(&self.program, &ty).is_none() => {
+                        guarded_form = super::guards::guarded(*q, *l, body, ty == Ty::Nat);
                         match &guarded_form {
                             Some((b, t)) => (Some(b), t),
                             None => (None, &**body),
@@ -429,7 +428,6 @@ impl Lowerer {
                 if let Some(e) = self.quant_over_list(cx, *q, *l, bound, body) {
                     return e;
                 }
-                let ty = self.local_ty(cx, *l);
                 let (domain, guard) = self.bound(cx, bound, &ty);
                 let var = cx.bind(*l);
                 let mut b = self.expr(cx, body);

@@ -482,25 +482,23 @@ impl<'e> Elab<'e> {
         // no constant is an error (`scope`), never a variable. Qualified by one of Isabelle's
         // theories, it is the prelude's constant even where the theory defines its own of
         // that name (`Set.insert` beside a user's `insert` on lists).
-        if let Some((qual, base)) = written.rsplit_once('.') {
-            if !self.env.names.contains_key(written)
-                && Catalog::names_theory(&self.scope.isabelle, qual)
-                && Catalog::qualifier_fits(&self.scope.isabelle, qual, base)
-            {
-                if let Some(r) = self.prelude.get(base) {
-                    return Ok(self.name_ref_term(*r, span));
-                }
-            }
-        }
         let name = match written.rsplit_once('.') {
             Some((qual, base))
                 if !qual.is_empty()
                     && !base.is_empty()
                     && !self.env.names.contains_key(written)
-                    && (self.env.names.contains_key(base) || self.group.iter().any(|(n, _)| &**n == base))
                     && Catalog::qualifier_fits(&self.scope.isabelle, qual, base) =>
             {
-                base
+                if Catalog::names_theory(&self.scope.isabelle, qual) {
+                    if let Some(r) = self.prelude.get(base) {
+                        return Ok(self.name_ref_term(*r, span));
+                    }
+                }
+                if self.env.names.contains_key(base) || self.group.iter().any(|(n, _)| &**n == base) {
+                    base
+                } else {
+                    written
+                }
             }
             _ => written,
         };

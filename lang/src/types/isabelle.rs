@@ -40,6 +40,11 @@ impl IsabelleTheory {
         self.name.rsplit_once('.').map_or(self.name, |(_, b)| b)
     }
 
+    /// Whether a qualifier `Q.` names this theory, by its base name or its full name.
+    pub fn is_named(&self, qualifier: &str) -> bool {
+        self.base_name() == qualifier || self.name == qualifier
+    }
+
     /// Is this one of the theories that make up Main (`HOL.*`, the real numbers of
     /// `Complex_Main` aside)?
     pub fn in_main(&self) -> bool {
@@ -152,7 +157,7 @@ impl Catalog {
     /// unqualified one), and never means it. A qualifier that names no Isabelle theory in
     /// scope (the user's theory, `prod`) is left to the caller.
     pub fn qualifier_fits(scope: &[&IsabelleTheory], qualifier: &str, name: &str) -> bool {
-        let mut named = scope.iter().filter(|t| t.base_name() == qualifier || t.name == qualifier).peekable();
+        let mut named = scope.iter().filter(|t| t.is_named(qualifier)).peekable();
         named.peek().is_none()
             || named.any(|t| {
                 t.consts.contains(&name) || (t.qualified.contains(&name) && PRELUDE_QUALIFIED.contains(&(t.name, name)))
@@ -161,13 +166,13 @@ impl Catalog {
 
     /// Whether `qualifier` names one of Isabelle's theories in `scope` (`Set`, `HOL.List`).
     pub fn names_theory(scope: &[&IsabelleTheory], qualifier: &str) -> bool {
-        scope.iter().any(|t| t.base_name() == qualifier || t.name == qualifier)
+        scope.iter().any(|t| t.is_named(qualifier))
     }
 
     /// For `Q.name`: the theory of `scope` whose base name (or full name) is `Q` and that
     /// declares `name`, qualified or not.
     pub fn qualified<'a>(scope: &[&'a IsabelleTheory], qualifier: &str, name: &str) -> Option<&'a IsabelleTheory> {
-        scope.iter().copied().find(|t| (t.base_name() == qualifier || t.name == qualifier) && t.declares(name))
+        scope.iter().copied().find(|t| t.is_named(qualifier) && t.declares(name))
     }
 }
 
