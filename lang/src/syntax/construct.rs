@@ -11,6 +11,8 @@
 
 use super::ast::*;
 use super::inner_lexer::normalize_name;
+use super::notation::{canonical, Mixfix, MixfixForm, Notation, Notations, Table};
+use super::parser::Src;
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
 
@@ -24,6 +26,14 @@ pub enum Item {
     Operand(Box<Term>),
     Prefix(UnOp, Span),
     Infix(BinOp, Span),
+    /// A delimiter of a user notation, in its canonical spelling.
+    Delim(String, Span),
+}
+
+impl Item {
+    pub fn delim(text: &str, span: Span) -> Item {
+        Item::Delim(canonical(text), span)
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -172,6 +182,10 @@ impl Chain {
         v.push(Item::Operand(operand));
     }
 
+    pub fn push_item(&mut self, item: Item) {
+        self.items().push(item);
+    }
+
     pub fn push_open(&mut self, op: Item, open: Vec<Item>) {
         let v = self.items();
         v.push(op);
@@ -179,10 +193,10 @@ impl Chain {
     }
 
     /// Builds the tree with Isabelle's priorities.
-    pub fn resolve(self) -> Result<Box<Term>, Diagnostic> {
+    pub fn resolve(self, table: &Table) -> Result<Box<Term>, Diagnostic> {
         match self {
             Chain::One(t) => Ok(t),
-            Chain::Many(items) => shunting_yard(items),
+            Chain::Many(items) => shunting_yard(table, items),
         }
     }
 }
@@ -202,6 +216,11 @@ enum Pending {
     Infix { op: BinOp, span: Span, prec: u32, rbp: u32 },
     /// A prefix operator whose operand is being read with minimum priority `min`.
     Prefix { op: UnOp, span: Span, min: u32 },
+    /// A user notation being read: the notations of the table it can still be, how many
+    /// of their elements are read, the operand stack's height below its first argument,
+    /// how many arguments are complete, the minimum priority of the argument being read,
+    /// the priority its context asks of a last argument, and its first delimiter.
+    Mixfix { cands: Vec<usize>, pos: usize, base: usize, args: usize, min: u32, context: u32, span: Span },
 }
 
 impl Pending {
@@ -209,7 +228,7 @@ impl Pending {
     fn min(&self) -> u32 {
         match self {
             Pending::Infix { rbp, .. } => *rbp,
-            Pending::Prefix { min, .. } => *min,
+            Pending::Prefix { min, .. } | Pending::Mixfix { min, .. } => *min,
         }
     }
 }
@@ -220,12 +239,21 @@ impl Pending {
 /// `p`; a prefix operator's operand takes every following operator binding at least as
 /// tightly as the prefix (and as its context). Isabelle's left-operand requirements reject
 /// `a < b < c` and `a = b < c`.
-fn shunting_yard(items: Vec<Item>) -> Result<Box<Term>, Diagnostic> {
+fn shunting_yard(table: &Table, items: Vec<Item>) -> Result<Box<Term>, Diagnostic> {
     let mut operands: Vec<Operand> = Vec::new();
     let mut pending: Vec<Pending> = Vec::new();
+    // Whether the next item stands where an operand is expected.
+    let mut expect_operand = true;
     for item in items {
+        let was_expecting = std::mem::replace(&mut expect_operand, true);
         match item {
-            Item::Operand(term) => operands.push(Operand { term, level: 1000, top: None, depth: 0 }),
+            Item::Operand(term) => {
+                operands.push(Operand { term, level: 1000, top: None, depth: 0 });
+                expect_operand = false;
+            }
+            Item::Delim(d, span) => {
+                expect_operand = delimiter(table, &d, span, was_expecting, &mut operands, &mut pending)?;
+            }
             Item::Prefix(op, span) => {
                 let context = pending.last().map_or(0, Pending::min);
                 pending.push(Pending::Prefix { op, span, min: prefix_prec(op).max(context) });
@@ -233,7 +261,7 @@ fn shunting_yard(items: Vec<Item>) -> Result<Box<Term>, Diagnostic> {
             Item::Infix(op, span) => {
                 let (prec, assoc) = infix_info(op);
                 while pending.last().is_some_and(|p| prec < p.min()) {
-                    reduce(&mut operands, &mut pending)?;
+                    reduce(table, &mut operands, &mut pending)?;
                 }
                 let left_req = if assoc == Assoc::Left { prec } else { prec + 1 };
                 let Some(lhs) = operands.last() else {
@@ -262,7 +290,7 @@ fn shunting_yard(items: Vec<Item>) -> Result<Box<Term>, Diagnostic> {
         }
     }
     while !pending.is_empty() {
-        reduce(&mut operands, &mut pending)?;
+        reduce(table, &mut operands, &mut pending)?;
     }
     match (operands.pop(), operands.is_empty()) {
         (Some(o), true) => Ok(o.term),
@@ -274,10 +302,170 @@ fn shunting_yard(items: Vec<Item>) -> Result<Box<Term>, Diagnostic> {
     }
 }
 
+/// Reads a user notation's delimiter `d`: the next one of a notation being read, or the
+/// first of one (after an operand when `expecting` is false). Returns whether an operand
+/// is expected next.
+fn delimiter(
+    table: &Table,
+    d: &str,
+    span: Span,
+    expecting: bool,
+    operands: &mut Vec<Operand>,
+    pending: &mut Vec<Pending>,
+) -> Result<bool, Diagnostic> {
+    let continued = pending.iter().rposition(|p| match p {
+        Pending::Mixfix { cands, pos, .. } => cands.iter().any(|&k| continues(table.notation(k), *pos, d)),
+        _ => false,
+    });
+    if let Some(k) = continued {
+        while pending.len() > k + 1 {
+            reduce(table, operands, pending)?;
+        }
+        let Some(Pending::Mixfix { cands, pos, base, args, .. }) = pending.last_mut() else {
+            unreachable!("found above")
+        };
+        cands.retain(|&c| continues(table.notation(c), *pos, d));
+        let n = table.notation(cands[0]);
+        if let Some(p) = n.arg_at(*pos) {
+            take_argument(operands, *base, args, p, span, d)?;
+            *pos += 1;
+        }
+        *pos += 1;
+    } else {
+        let cands = table.starting_with(d, !expecting);
+        let Some(&first) = cands.first() else {
+            let what = if expecting { "a term" } else { "an operator" };
+            return Err(Diagnostic::error(span, format!("`{d}` cannot stand here"))
+                .with_label(format!("expected {what} here, not this notation's delimiter")));
+        };
+        let n = table.notation(first);
+        if expecting {
+            let context = pending.last().map_or(0, Pending::min);
+            pending.push(Pending::Mixfix { cands, pos: 1, base: operands.len(), args: 0, min: 0, context, span });
+        } else {
+            while pending.last().is_some_and(|p| n.prio < p.min()) {
+                reduce(table, operands, pending)?;
+            }
+            let base = operands.len().saturating_sub(1);
+            let mut args = 0;
+            take_argument(operands, base, &mut args, n.arg_at(0).unwrap_or(0), span, d)?;
+            pending.push(Pending::Mixfix { cands, pos: 2, base, args, min: 0, context: 0, span });
+        }
+    }
+    // What the notation reads next: nothing (it is complete), an argument, or a delimiter.
+    let Some(Pending::Mixfix { cands, pos, min, context, .. }) = pending.last_mut() else {
+        unreachable!("pushed or found above")
+    };
+    if let Some(&done) = cands.iter().find(|&&c| table.notation(c).elems.len() == *pos) {
+        *cands = vec![done];
+        complete(table, operands, pending, span.end)?;
+        return Ok(false);
+    }
+    let n = table.notation(cands[0]);
+    match n.arg_at(*pos) {
+        Some(p) if *pos + 1 == n.elems.len() => {
+            *min = p.max(*context);
+            Ok(true)
+        }
+        Some(_) => {
+            *min = 0;
+            Ok(true)
+        }
+        None => Ok(false),
+    }
+}
+
+/// Whether notation `n`, read up to element `pos`, goes on with the delimiter `d` (after
+/// an argument, if one stands at `pos`).
+fn continues(n: &Notation, pos: usize, d: &str) -> bool {
+    n.delim_at(pos) == Some(d) || (n.arg_at(pos).is_some() && n.delim_at(pos + 1) == Some(d))
+}
+
+/// Counts the operand on top of the stack as the next argument of a notation, if it is
+/// there and binds at least as tightly as priority `p` asks.
+fn take_argument(
+    operands: &[Operand],
+    base: usize,
+    args: &mut usize,
+    p: u32,
+    span: Span,
+    d: &str,
+) -> Result<(), Diagnostic> {
+    if operands.len() != base + *args + 1 {
+        return Err(Diagnostic::error(span, "expected a term").with_label(format!("expected a term before `{d}`")));
+    }
+    let arg = &operands[operands.len() - 1];
+    if arg.level < p {
+        let mut e = Diagnostic::error(span, format!("ambiguous use of `{d}`: add parentheses"))
+            .with_label("expected parentheses around the term before this");
+        if let Some((op, sp)) = arg.top {
+            e = e.with_secondary(sp, format!("`{}` binds less tightly than this notation", binop_text(op)));
+        }
+        return Err(e);
+    }
+    *args += 1;
+    Ok(())
+}
+
+/// Replaces the topmost pending notation, all read, and its arguments by the
+/// application of its constant; `end` is where its last delimiter ends.
+fn complete(
+    table: &Table,
+    operands: &mut Vec<Operand>,
+    pending: &mut Vec<Pending>,
+    end: u32,
+) -> Result<(), Diagnostic> {
+    let Some(Pending::Mixfix { cands, base, span, .. }) = pending.pop() else { unreachable!("called on a notation") };
+    let n = table.notation(cands[0]);
+    let args = operands.split_off(base);
+    let depth = args.iter().map(|a| a.depth).max().unwrap_or(0) + 1;
+    if depth > MAX_DEPTH {
+        return Err(too_deep(span));
+    }
+    let start = args.first().map_or(span.start, |a| a.term.span.start.min(span.start));
+    let end = args.last().map_or(end, |a| a.term.span.end.max(end));
+    let mut t = Box::new(Term { kind: TermKind::Name(Ident { name: n.constant.clone(), span }), span });
+    for a in args {
+        t = app(t, a.term);
+    }
+    t.span = Span::new(start as usize, end as usize);
+    operands.push(Operand { term: t, level: n.prio, top: None, depth });
+    Ok(())
+}
+
+/// A notation for a constant alone (`⟨⟩` for `Leaf`).
+pub fn notation_atom(table: &Table, text: &str, span: Span) -> Result<Box<Term>, Diagnostic> {
+    let d = canonical(text);
+    match table.notations().iter().find(|n| n.elems.len() == 1 && n.delim_at(0) == Some(&d)) {
+        Some(n) => Ok(Box::new(Term { kind: TermKind::Name(Ident { name: n.constant.clone(), span }), span })),
+        None => Err(Diagnostic::error(span, format!("`{d}` cannot stand here"))
+            .with_label("expected a term here, not this notation's delimiter")),
+    }
+}
+
 /// Applies the topmost pending operator to its operand(s).
-fn reduce(operands: &mut Vec<Operand>, pending: &mut Vec<Pending>) -> Result<(), Diagnostic> {
+fn reduce(table: &Table, operands: &mut Vec<Operand>, pending: &mut Vec<Pending>) -> Result<(), Diagnostic> {
     let missing =
         |span: Span| Diagnostic::error(span, "expected a term").with_label("expected a term after this operator");
+    if let Some(Pending::Mixfix { cands, pos, base, args, span, .. }) = pending.last_mut() {
+        // Only a notation that ends in an argument, now being read, is complete here.
+        let last = cands.iter().copied().find(|&c| table.notation(c).elems.len() == *pos + 1);
+        let Some(last) = last.filter(|&c| table.notation(c).arg_at(*pos).is_some()) else {
+            let n = table.notation(cands[0]);
+            let want = n.delim_at(*pos).or(n.delim_at(*pos + 1)).unwrap_or("");
+            return Err(Diagnostic::error(*span, format!("expected `{want}` to complete this notation")).with_label(
+                format!("the notation that starts here needs `{want}` after its `{}`", delim_text(n, *pos)),
+            ));
+        };
+        let p = table.notation(last).arg_at(*pos).unwrap_or(0);
+        let at = *span;
+        if operands.len() != *base + *args + 1 {
+            return Err(missing(at));
+        }
+        take_argument(operands, *base, args, p, at, delim_text(table.notation(last), *pos))?;
+        *cands = vec![last];
+        return complete(table, operands, pending, at.end);
+    }
     match pending.pop() {
         Some(Pending::Prefix { op, span, .. }) => {
             let arg = operands.pop().ok_or_else(|| missing(span))?;
@@ -303,9 +491,15 @@ fn reduce(operands: &mut Vec<Operand>, pending: &mut Vec<Pending>) -> Result<(),
                 depth,
             });
         }
+        Some(Pending::Mixfix { .. }) => unreachable!("handled above"),
         None => {}
     }
     Ok(())
+}
+
+/// The delimiter of `n` last read before element `pos`, for messages.
+fn delim_text(n: &Notation, pos: usize) -> &str {
+    (0..pos).rev().find_map(|i| n.delim_at(i)).unwrap_or("")
 }
 
 pub fn too_deep(span: Span) -> Diagnostic {
@@ -318,6 +512,20 @@ pub fn too_deep(span: Span) -> Diagnostic {
 /// `code_unfold` and the like are not code equations.
 pub fn has_code_attribute(tokens: &[Option<&str>]) -> bool {
     tokens.split(|t| t.is_none()).any(|attr| attr == [Some("code")])
+}
+
+/// A mixfix annotation from its parts (its span is set by the caller).
+pub fn mixfix(form: MixfixForm, text: Src<'_>, arg_prios: Vec<u32>, prio: Option<u32>) -> Mixfix {
+    let text_span = Span::new(text.base, text.base + text.text.len());
+    Mixfix { form, text: text.text.to_string(), text_span, arg_prios, prio, span: text_span }
+}
+
+/// A constant's declaration; its notation, if it has one, is in force from here on.
+pub fn const_decl(notations: &Notations, name: Ident, ty: Option<Type>, m: Option<Mixfix>) -> ConstDecl {
+    if let Some(m) = &m {
+        notations.declare(&name.name, m);
+    }
+    ConstDecl { name, ty }
 }
 
 pub fn ident(name: &str, l: usize, r: usize) -> Ident {

@@ -8,6 +8,9 @@
 
 use logos::{FilterResult, Logos};
 
+use std::rc::Rc;
+
+use super::notation::{Role, Table};
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
 
@@ -285,6 +288,13 @@ pub enum Tok<'a> {
     #[token("dvd")]
     Dvd,
 
+    /// A delimiter of a user notation (`syntax::notation`), by how it stands among
+    /// operands; logos never produces these, [`InnerLexer`] does from the table in force.
+    DelimIn(&'a str),
+    DelimOpen(&'a str),
+    DelimClose(&'a str),
+    DelimAtom(&'a str),
+
     /// `op` before an infix operator: Isabelle's syntax before 2018 for the operator as a
     /// function, `op +` for `(+)`. Anywhere else `op` is a name (see [`InnerLexer`]).
     #[token("op")]
@@ -411,6 +421,23 @@ pub struct InnerLexer<'a> {
     /// Bars of `¦x¦` opened and not closed yet, and whether the last token ended an operand.
     abs_open: usize,
     after_operand: bool,
+    /// The user notations in force, and where `case` arms and type constraints are open
+    /// (see [`Context`]).
+    notation: Option<Rc<Table>>,
+    contexts: Vec<(usize, Context)>,
+}
+
+/// What `⇒` means at a bracket depth when a user notation also uses it (Concrete
+/// Semantics' big-step `(c, s) ⇒ t`): the type arrow inside a type constraint, the arrow
+/// of a `case` arm after its pattern, and the user's delimiter everywhere else.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Context {
+    /// After `::`, up to a `.`, `,` or `;` or the closing bracket.
+    Type,
+    /// After `case`, before its `of`.
+    CaseOf,
+    /// In a `case` arm: its pattern (before the arm's `⇒`) or its body.
+    Arm { pattern: bool },
 }
 
 impl<'a> InnerLexer<'a> {
@@ -426,7 +453,78 @@ impl<'a> InnerLexer<'a> {
             max_count: usize::MAX,
             abs_open: 0,
             after_operand: false,
+            notation: None,
+            contexts: Vec::new(),
         }
+    }
+
+    /// Reads the delimiters of these user notations.
+    pub fn with_notation(mut self, table: Rc<Table>) -> Self {
+        if !table.is_empty() {
+            self.notation = Some(table);
+        }
+        self
+    }
+
+    /// Follows `case` arms and type constraints, for [`Context`].
+    fn track_context(&mut self, tok: &Tok<'a>) {
+        let d = self.depth;
+        self.contexts.retain(|(at, _)| *at <= d);
+        let top = self.contexts.last_mut().filter(|(at, _)| *at == d).map(|(_, c)| c);
+        match (tok, top) {
+            (Tok::Case, _) => self.contexts.push((d, Context::CaseOf)),
+            (Tok::ColCol, _) => self.contexts.push((d, Context::Type)),
+            (Tok::Of, Some(c @ Context::CaseOf)) => *c = Context::Arm { pattern: true },
+            (Tok::Arrow, Some(c @ Context::Arm { pattern: true })) => *c = Context::Arm { pattern: false },
+            (Tok::Bar, Some(c @ Context::Arm { pattern: false })) => *c = Context::Arm { pattern: true },
+            (Tok::Dot | Tok::Comma | Tok::Semi, Some(Context::Type)) => {
+                self.contexts.pop();
+            }
+            _ => {}
+        }
+    }
+
+    /// Whether a `⇒` here is hol's own (a type's or a `case` arm's) rather than a user's.
+    fn arrow_is_builtin(&self) -> bool {
+        matches!(
+            self.contexts.last(),
+            Some((at, Context::Type | Context::Arm { pattern: true })) if *at == self.depth
+        )
+    }
+
+    /// A user delimiter at the start of the remaining text, if the table has one there that
+    /// is not one of hol's own tokens (see `notation::Table`): its token, and the bytes
+    /// of blank space before it and of its own.
+    fn user_delimiter(&self) -> Option<(Tok<'a>, usize, usize)> {
+        let table = self.notation.as_ref()?;
+        let rest = self.lex.remainder();
+        let blank = rest.len() - rest.trim_start().len();
+        let at = &rest[blank..];
+        let (len, roles) = table.match_delimiter(at)?;
+        let mut probe = Tok::lexer(at);
+        let own = probe.next();
+        let own_len = probe.span().end;
+        let user = match own {
+            None | Some(Err(_)) | Some(Ok(Tok::Symbol | Tok::Unknown)) => true,
+            Some(Ok(t)) => {
+                len > own_len
+                    || (len == own_len && matches!(t, Tok::Ident(_)))
+                    || (len == own_len && t == Tok::Arrow && !self.arrow_is_builtin())
+            }
+        };
+        if !user {
+            return None;
+        }
+        let text = &at[..len];
+        let prefer: &[Role] = if self.after_operand { &[Role::Infix, Role::Close] } else { &[Role::Open, Role::Atom] };
+        let role = prefer.iter().find(|r| roles.contains(r)).or(roles.first())?;
+        let tok = match role {
+            Role::Infix => Tok::DelimIn(text),
+            Role::Open => Tok::DelimOpen(text),
+            Role::Close => Tok::DelimClose(text),
+            Role::Atom => Tok::DelimAtom(text),
+        };
+        Some((tok, blank, len))
     }
 
     /// A bar of `¦x¦`: the closing one when one is open and an operand ends before it,
@@ -482,6 +580,17 @@ impl<'a> Iterator for InnerLexer<'a> {
         if self.failed {
             return None;
         }
+        if let Some((tok, blank, len)) = self.user_delimiter() {
+            let start = self.base + self.lex.span().end + blank;
+            let span = Span::new(start, start + len);
+            self.lex.bump(blank + len);
+            if let Some(d) = self.limits(&tok, span) {
+                self.failed = true;
+                return Some(Err(Box::new(d)));
+            }
+            self.after_operand = matches!(tok, Tok::DelimClose(_) | Tok::DelimAtom(_));
+            return Some(Ok((span.start as usize, tok, span.end as usize)));
+        }
         let tok = self.lex.next()?;
         let r = self.lex.span();
         let span = Span::new(self.base + r.start, self.base + r.end);
@@ -535,6 +644,7 @@ impl<'a> Iterator for InnerLexer<'a> {
             t => t,
         };
         if let Ok(t) = &tok {
+            self.track_context(t);
             self.after_operand = matches!(
                 t,
                 Tok::Ident(_)

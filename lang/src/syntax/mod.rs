@@ -14,6 +14,7 @@ mod construct;
 mod errors;
 mod inner_lexer;
 mod lexer;
+pub mod notation;
 mod parser;
 
 lalrpop_util::lalrpop_mod!(
@@ -29,7 +30,7 @@ lalrpop_util::lalrpop_mod!(
 
 pub use construct::{record_ext_constructor, record_ext_fields, record_fields};
 pub(crate) use parser::edit_distance;
-pub use parser::{parse_term, parse_theory, parse_type, CommandClass, Parsed, COMMANDS};
+pub use parser::{parse_term, parse_theory, parse_theory_with, parse_type, CommandClass, Parsed, COMMANDS};
 
 #[cfg(test)]
 mod tests;

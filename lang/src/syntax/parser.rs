@@ -19,26 +19,35 @@ use super::errors::{self, Grammar};
 use super::inner::{SortParser, TermParser, TypeParser};
 use super::inner_lexer::InnerLexer;
 use super::lexer::{self, Kind, Token};
-use super::outer::{CommandParser, DeclareOptsParser, HeaderParser, RecordParser, TypesParser};
+use super::notation::{Mixfix, Notations, Table};
+use super::outer::{CommandParser, DeclareOptsParser, HeaderParser, NotationParser, RecordParser, TypesParser};
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 /// The result of parsing a theory file: always a tree, plus what went wrong.
 #[derive(Clone, Debug)]
 pub struct Parsed {
     pub theory: Theory,
     pub diagnostics: Vec<Diagnostic>,
+    /// The user notations in force at the end of the theory, for theories importing it.
+    pub notations: Rc<Table>,
 }
 
 /// Parses a whole theory file.
 pub fn parse_theory(text: &str) -> Parsed {
-    Driver::new(text).run()
+    Driver::new(text, Rc::default()).run()
+}
+
+/// Parses a whole theory file with the notations of its imports in force from the start.
+pub fn parse_theory_with(text: &str, notations: Rc<Table>) -> Parsed {
+    Driver::new(text, notations).run()
 }
 
 /// Parses inner-syntax term text that starts at byte `base` of the file.
 pub fn parse_term(text: &str, base: u32) -> Result<Term, Diagnostic> {
-    inner_term(Src { text, base: base as usize, close: None })
+    inner_term(Src { text, base: base as usize, close: None }, &Rc::default())
 }
 
 /// Parses inner-syntax type text that starts at byte `base` of the file.
@@ -84,8 +93,9 @@ fn inner_lexer(src: Src<'_>) -> InnerLexer<'_> {
     InnerLexer::new(src.text, src.base as u32).with_limits(MAX_DEPTH, MAX_INNER_TOKENS)
 }
 
-pub(crate) fn inner_term(src: Src<'_>) -> Result<Term, Diagnostic> {
-    let parsed = TermParser::new().parse(inner_lexer(src));
+/// Parses a term with the user notations of `table`.
+pub(crate) fn inner_term(src: Src<'_>, table: &Rc<Table>) -> Result<Term, Diagnostic> {
+    let parsed = TermParser::new().parse(table, inner_lexer(src).with_notation(table.clone()));
     match parsed {
         Ok(t) => {
             let t = *t;
@@ -102,7 +112,7 @@ pub(crate) fn inner_term(src: Src<'_>) -> Result<Term, Diagnostic> {
 }
 
 pub(crate) fn inner_type(src: Src<'_>) -> Result<Type, Diagnostic> {
-    match TypeParser::new().parse(inner_lexer(src)) {
+    match TypeParser::new().parse(&Table::default(), inner_lexer(src)) {
         Ok(t) => {
             let t = *t;
             if src.text.len() * 2 + 4 > MAX_DEPTH && construct::type_depth(&t) > MAX_DEPTH {
@@ -118,7 +128,7 @@ pub(crate) fn inner_type(src: Src<'_>) -> Result<Type, Diagnostic> {
 
 pub(crate) fn inner_sort(src: Src<'_>) -> Result<Vec<Ident>, Diagnostic> {
     SortParser::new()
-        .parse(inner_lexer(src))
+        .parse(&Table::default(), inner_lexer(src))
         .map_err(|e| errors::convert(e, src.text, src.base, src.end(), src.eof("the end of the sort"), Grammar::Type))
 }
 
@@ -224,6 +234,8 @@ pub const COMMANDS: &[(CommandClass, &[&str])] = &[
             "declare",
             "value",
             "record",
+            "notation",
+            "no_notation",
         ],
     ),
     // Isabelle's names before 2012 (`types`) and 2016 (`header`); commands only in the
@@ -305,8 +317,6 @@ pub const COMMANDS: &[(CommandClass, &[&str])] = &[
             "hide_type",
             "hide_fact",
             "hide_class",
-            "notation",
-            "no_notation",
             "type_notation",
             "no_type_notation",
             "syntax",
@@ -681,10 +691,23 @@ struct Driver<'a> {
     skipped: Vec<(&'a str, Span, usize)>,
     /// Where each legacy spelling is first used (one warning per file and spelling).
     legacy: Vec<(Legacy, Span)>,
+    /// The user notations in force.
+    notations: Notations,
+    /// `notation` commands inside each `bundle name begin ... end`, in force only after an
+    /// `unbundle name`; and the bundle being read, with the block depth it opened.
+    bundles: HashMap<String, Vec<NotationCmd>>,
+    in_bundle: Option<(String, usize)>,
+}
+
+/// A `notation` (`declare` true) or `no_notation` command as read.
+#[derive(Clone)]
+struct NotationCmd {
+    declare: bool,
+    items: Vec<(Ident, Option<Mixfix>)>,
 }
 
 impl<'a> Driver<'a> {
-    fn new(text: &'a str) -> Self {
+    fn new(text: &'a str, notations: Rc<Table>) -> Self {
         let lexed = lexer::lex(text);
         Driver {
             text,
@@ -700,6 +723,9 @@ impl<'a> Driver<'a> {
             lemma_failed: false,
             skipped: Vec::new(),
             legacy: lexed.legacy.into_iter().map(|(l, s)| (Legacy::Outer(l), s)).collect(),
+            notations: Notations::new(notations),
+            bundles: HashMap::new(),
+            in_bundle: None,
         }
     }
 
@@ -803,6 +829,7 @@ impl<'a> Driver<'a> {
                 }
             } else {
                 self.chunk(chunk, next);
+                self.diagnostics.extend(self.notations.take_diagnostics());
             }
             start = end;
         }
@@ -833,6 +860,7 @@ impl<'a> Driver<'a> {
                 span: Span::new(start, end.max(start)),
             },
             diagnostics: self.diagnostics,
+            notations: self.notations.current(),
         }
     }
 
@@ -889,7 +917,7 @@ impl<'a> Driver<'a> {
                 let s = if more == 1 { "" } else { "s" };
                 d = d.with_note(format!("{more} more `{word}` command{s} in this file skipped as well"));
             }
-            if matches!(*word, "notation" | "syntax" | "translations" | "type_notation") {
+            if matches!(*word, "syntax" | "translations" | "type_notation") {
                 d = d.with_note("terms that use the notation it introduces do not parse");
             }
             d
@@ -957,6 +985,13 @@ impl<'a> Driver<'a> {
             CommandClass::Skipped => {
                 // `bundle name begin ... end` opens a block its `end` closes.
                 self.open_anonymous_block(chunk);
+                if word == "bundle" && self.opens_block(chunk) {
+                    let name = chunk.get(1).map_or("", |t| self.word(t)).to_string();
+                    self.in_bundle = Some((name, self.blocks.len()));
+                }
+                if word == "unbundle" {
+                    self.unbundle(chunk);
+                }
                 self.note_skipped(word, first.span);
                 let ident = Ident { name: word.to_string(), span: first.span };
                 self.push(CommandKind::Skipped(ident), chunk);
@@ -995,6 +1030,9 @@ impl<'a> Driver<'a> {
                 self.push(CommandKind::Unsupported(ident), chunk);
             }
             CommandClass::End => {
+                if self.in_bundle.as_ref().is_some_and(|(_, depth)| *depth == self.blocks.len()) {
+                    self.in_bundle = None;
+                }
                 if let Some(closed) = self.blocks.pop() {
                     let around = self.target();
                     if around != closed {
@@ -1080,7 +1118,7 @@ impl<'a> Driver<'a> {
             }
         }
         let chunk = &kept[..];
-        match self.parse_outer(chunk, next, |toks| HeaderParser::new().parse(toks)) {
+        match self.parse_outer(chunk, next, |toks| HeaderParser::new().parse(&self.notations, toks)) {
             Ok((name, imports)) => {
                 self.name = Some(name);
                 self.imports = imports;
@@ -1109,9 +1147,9 @@ impl<'a> Driver<'a> {
         let several = match word {
             "types" => {
                 self.note_legacy(Legacy::Types, chunk[0].span);
-                Some(self.parse_outer(chunk, next, |toks| TypesParser::new().parse(toks)))
+                Some(self.parse_outer(chunk, next, |toks| TypesParser::new().parse(&self.notations, toks)))
             }
-            "record" => Some(self.parse_outer(chunk, next, |toks| RecordParser::new().parse(toks))),
+            "record" => Some(self.parse_outer(chunk, next, |toks| RecordParser::new().parse(&self.notations, toks))),
             _ => None,
         };
         if let Some(parsed) = several {
@@ -1130,10 +1168,34 @@ impl<'a> Driver<'a> {
             }
             return;
         }
+        if matches!(word, "notation" | "no_notation") {
+            match self.parse_outer(&chunk[1..], next, |toks| NotationParser::new().parse(&self.notations, toks)) {
+                Ok((mode, items)) => {
+                    let declare = word == "notation";
+                    let cmd = NotationCmd { declare, items };
+                    let printing_only = mode.is_some_and(|m| m.name == "output");
+                    match &self.in_bundle {
+                        Some((bundle, _)) if !printing_only => {
+                            self.bundles.entry(bundle.clone()).or_default().push(cmd)
+                        }
+                        Some(_) => {}
+                        None if !printing_only => self.notation(&cmd),
+                        None => {}
+                    }
+                    self.push(CommandKind::Skipped(Ident { name: word.into(), span: chunk[0].span }), chunk);
+                }
+                Err(d) => {
+                    let d = self.reword(word, chunk, next, d);
+                    self.diagnostics.push(d);
+                    self.push_unparsed(word, chunk);
+                }
+            }
+            return;
+        }
         let result = if word == "declare" {
             self.declare(chunk, next)
         } else {
-            self.parse_outer(chunk, next, |toks| CommandParser::new().parse(toks))
+            self.parse_outer(chunk, next, |toks| CommandParser::new().parse(&self.notations, toks))
         };
         match result {
             Ok(kind) => {
@@ -1148,6 +1210,28 @@ impl<'a> Driver<'a> {
                 let d = self.reword(word, chunk, next, d);
                 self.diagnostics.push(d);
                 self.push_unparsed(word, chunk);
+            }
+        }
+    }
+
+    /// `notation c (mixfix) and ...`: each in force from here on; `no_notation` drops them.
+    fn notation(&mut self, cmd: &NotationCmd) {
+        for (name, m) in &cmd.items {
+            match (cmd.declare, m) {
+                (true, Some(m)) => self.notations.declare(&name.name, m),
+                (true, None) => {}
+                (false, m) => self.notations.undeclare(&name.name, m.as_ref()),
+            }
+        }
+    }
+
+    /// `unbundle a b`: the notations of those bundles come in force.
+    fn unbundle(&mut self, chunk: &[Token]) {
+        for t in &chunk[1..] {
+            if let Some(cmds) = self.bundles.get(self.word(t)).cloned() {
+                for cmd in &cmds {
+                    self.notation(cmd);
+                }
             }
         }
     }
@@ -1418,8 +1502,9 @@ impl<'a> Driver<'a> {
         // Up to the first `]]`.
         let close = chunk.windows(2).position(|w| w[0].kind == Kind::RBrack && w[1].kind == Kind::RBrack);
         let upto = close.map_or(chunk.len(), |i| i + 2);
-        let opts: Vec<QcOption> =
-            self.parse_outer(&chunk[..upto], chunk.get(upto).or(next), |toks| DeclareOptsParser::new().parse(toks))?;
+        let opts: Vec<QcOption> = self.parse_outer(&chunk[..upto], chunk.get(upto).or(next), |toks| {
+            DeclareOptsParser::new().parse(&self.notations, toks)
+        })?;
         Ok(Box::new(CommandKind::Declare(opts)))
     }
 }

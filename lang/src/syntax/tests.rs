@@ -1557,7 +1557,7 @@ fn legacy_command_words_are_names_inside_commands() {
 #[test]
 fn skipped_commands_note_once_per_kind() {
     let text = wrap(
-        "lemmas a = b\nlemmas c = d\nML ‹val x = \"lemma\"›\nbundle b begin\nnotation f (\"F\")\nend\nlemma \"A\" oops",
+        "lemmas a = b\nlemmas c = d\nML ‹val x = \"lemma\"›\nbundle b begin\ntype_notation t (\"T\")\nend\nlemma \"A\" oops",
     );
     let p = parse_theory(&text);
     let notes: Vec<(String, Vec<String>)> = p
@@ -1571,7 +1571,7 @@ fn skipped_commands_note_once_per_kind() {
     assert_eq!(notes[0].0, "`lemmas` is skipped");
     assert_eq!(notes[0].1[0], "1 more `lemmas` command in this file skipped as well");
     let names: Vec<&str> = notes.iter().map(|(m, _)| m.as_str()).collect();
-    assert_eq!(names, ["`lemmas` is skipped", "`ML` is skipped", "`bundle` is skipped", "`notation` is skipped"]);
+    assert_eq!(names, ["`lemmas` is skipped", "`ML` is skipped", "`bundle` is skipped", "`type_notation` is skipped"]);
     // The bundle's `end` does not end the theory: the lemma after it is read.
     assert!(p.theory.commands.iter().any(|c| matches!(c.kind, CommandKind::Lemma(_))));
 }

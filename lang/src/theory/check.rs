@@ -216,9 +216,13 @@ fn raw_options(opts: &[ast::QcOption]) -> Vec<RawOption> {
 }
 
 pub(super) fn check_theory(text: &str, loader: &dyn imports::TheoryLoader, testers: &[&str]) -> CheckedTheory {
-    let parsed = crate::syntax::parse_theory(text);
-    let mut diagnostics = parsed.diagnostics;
+    let mut parsed = crate::syntax::parse_theory(text);
     let imports = imports::resolve(&parsed.theory.name.name, &parsed.theory.imports, loader);
+    // Notations the imports declare are in force in the file from its start.
+    if !imports.notations.is_empty() {
+        parsed = crate::syntax::parse_theory_with(text, imports.notations.clone());
+    }
+    let mut diagnostics = parsed.diagnostics;
     diagnostics.extend(imports.diagnostics);
     let (env, prelude_names) = if imports.uses_main {
         match prelude() {

@@ -12,7 +12,10 @@ use super::isabelle::catalog;
 use super::scope::Failure;
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
-use crate::syntax::{ast, parse_theory};
+use crate::syntax::notation::Table;
+use crate::syntax::{ast, parse_theory, parse_theory_with};
+use std::collections::HashMap;
+use std::rc::Rc;
 
 /// Where sibling theories come from.
 pub trait TheoryLoader {
@@ -54,6 +57,8 @@ pub struct Imports {
     pub diagnostics: Vec<Diagnostic>,
     /// An import that did not load: the names it defines are unknown.
     pub opaque: Option<Failure>,
+    /// The user notations of the file's imports (and theirs), in force in the file.
+    pub notations: Rc<Table>,
 }
 
 /// Theories that are not in the catalog but stand for (a part of) Main.
@@ -76,14 +81,19 @@ fn distribution_path(import: &str) -> Option<String> {
 
 /// Resolves `imports` of the checked file, the theory `name`.
 pub fn resolve(name: &str, imports: &[ast::Ident], loader: &dyn TheoryLoader) -> Imports {
-    let mut r = Resolver { loader, out: Imports::default(), stack: vec![name.to_owned()], done: Vec::new() };
+    let mut r = Resolver {
+        loader,
+        out: Imports::default(),
+        stack: vec![name.to_owned()],
+        done: Vec::new(),
+        notations: HashMap::new(),
+    };
     if imports.is_empty() {
         r.out.uses_main = true;
         r.out.roots.push("HOL.Main");
     }
-    for i in imports {
-        r.import(&i.name, "", i.span);
-    }
+    let keys: Vec<String> = imports.iter().filter_map(|i| r.import(&i.name, "", i.span)).collect();
+    r.out.notations = r.notations_of(&keys);
     r.out
 }
 
@@ -94,12 +104,37 @@ struct Resolver<'l> {
     stack: Vec<String>,
     /// Sibling and library theories already loaded.
     done: Vec<String>,
+    /// The user notations in force at the end of each theory loaded.
+    notations: HashMap<String, Rc<Table>>,
 }
 
 impl Resolver<'_> {
+    /// The notations of the theories loaded under `keys`, together.
+    fn notations_of(&self, keys: &[String]) -> Rc<Table> {
+        let tables: Vec<&Table> = keys.iter().filter_map(|k| self.notations.get(k)).map(|t| &**t).collect();
+        match tables[..] {
+            [] => Rc::default(),
+            [one] => Rc::new(one.clone()),
+            _ => Rc::new(Table::merged(tables)),
+        }
+    }
+
     /// `name` imported by the theory at `dir` (a path prefix, `""` for the checked file);
-    /// `via` is the checked file's import that leads here.
-    fn import(&mut self, name: &str, dir: &str, via: Span) {
+    /// `via` is the checked file's import that leads here. Returns the key of the theory
+    /// loaded for it (now or before), if one was.
+    fn import(&mut self, name: &str, dir: &str, via: Span) -> Option<String> {
+        self.import_theory(name, dir, via);
+        let normalized = distribution_path(name);
+        let name = normalized.as_deref().unwrap_or(name);
+        let key = match catalog().resolve_import(name) {
+            Some(t) => t.name.to_owned(),
+            None if dir.is_empty() => name.to_owned(),
+            None => format!("{dir}/{name}"),
+        };
+        self.notations.contains_key(&key).then_some(key)
+    }
+
+    fn import_theory(&mut self, name: &str, dir: &str, via: Span) {
         let normalized = distribution_path(name);
         let name = normalized.as_deref().unwrap_or(name);
         let nested = self.stack.len() > 1;
@@ -184,13 +219,17 @@ impl Resolver<'_> {
         self.out.opaque.get_or_insert(Failure { what, span: Some(via) });
     }
 
-    /// Parses a loaded theory, resolves its own imports first, then queues it.
+    /// Parses a loaded theory, resolves its own imports first, then queues it. Notations
+    /// its imports declare are in force in it, so it is parsed again if they declare any.
     fn load_text(&mut self, name: &str, text: String, via: Span) {
-        let parsed = parse_theory(&text);
+        let mut parsed = parse_theory(&text);
         let dir = name.rsplit_once('/').map_or("", |(d, _)| d).to_owned();
-        for i in &parsed.theory.imports {
-            self.import(&i.name, &dir, via);
+        let keys: Vec<String> = parsed.theory.imports.iter().filter_map(|i| self.import(&i.name, &dir, via)).collect();
+        let imported = self.notations_of(&keys);
+        if !imported.is_empty() {
+            parsed = parse_theory_with(&text, imported);
         }
+        self.notations.insert(name.to_owned(), parsed.notations.clone());
         let errors = parsed.diagnostics.into_iter().filter(|d| d.severity == crate::Severity::Error).collect();
         self.out.loaded.push(Loaded { name: name.to_owned(), theory: parsed.theory, text, via, errors });
     }
