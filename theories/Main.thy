@@ -101,6 +101,10 @@ primrec map_option :: "('a ⇒ 'b) ⇒ 'a option ⇒ 'b option" where
   "map_option f None = None"
 | "map_option f (Some x) = Some (f x)"
 
+primrec set_option :: "'a option ⇒ 'a set" where
+  "set_option None = {}"
+| "set_option (Some x) = {x}"
+
 primrec is_none :: "'a option ⇒ bool" where
   "is_none None = True"
 | "is_none (Some x) = False"

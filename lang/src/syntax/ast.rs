@@ -91,6 +91,9 @@ pub enum FunKind {
     Primrec,
     Fun,
     Function,
+    /// A function Isabelle's datatype package generates (`syntax/generated.rs`): a
+    /// theory's own definition of the name hides it, and it fails silently.
+    Generated,
 }
 
 /// `('a, 'b) name = C1 args | C2 args`.

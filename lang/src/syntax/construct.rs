@@ -424,11 +424,14 @@ fn complete(
     }
     let start = args.first().map_or(span.start, |a| a.term.span.start.min(span.start));
     let end = args.last().map_or(end, |a| a.term.span.end.max(end));
-    let mut t = Box::new(Term { kind: TermKind::Name(Ident { name: n.constant.clone(), span }), span });
+    // The constant stands for the whole notation (elaboration spans an application from
+    // its head to its last argument, which would leave out a closing delimiter).
+    let whole = Span::new(start as usize, end as usize);
+    let mut t = Box::new(Term { kind: TermKind::Name(Ident { name: n.constant.clone(), span: whole }), span: whole });
     for a in args {
         t = app(t, a.term);
     }
-    t.span = Span::new(start as usize, end as usize);
+    t.span = whole;
     operands.push(Operand { term: t, level: n.prio, top: None, depth });
     Ok(())
 }
@@ -440,6 +443,43 @@ pub fn notation_atom(table: &Table, text: &str, span: Span) -> Result<Box<Term>,
         Some(n) => Ok(Box::new(Term { kind: TermKind::Name(Ident { name: n.constant.clone(), span }), span })),
         None => Err(Diagnostic::error(span, format!("`{d}` cannot stand here"))
             .with_label("expected a term here, not this notation's delimiter")),
+    }
+}
+
+/// `⟦t⟧` as an argument: the constant of a notation `⟦_⟧` applied to `t`.
+pub fn closed_notation(
+    table: &Table,
+    open: &str,
+    t: Box<Term>,
+    close: &str,
+    span: Span,
+) -> Result<Box<Term>, Diagnostic> {
+    let (o, c) = (canonical(open), canonical(close));
+    let closed = |n: &&Notation| n.elems.len() == 3 && n.delim_at(0) == Some(&o) && n.delim_at(2) == Some(&c);
+    match table.notations().iter().find(closed) {
+        Some(n) => {
+            let head = Box::new(Term { kind: TermKind::Name(Ident { name: n.constant.clone(), span }), span });
+            let mut t = app(head, t);
+            t.span = span;
+            Ok(t)
+        }
+        None => Err(Diagnostic::error(span, format!("no notation `{o}_{c}` is in force"))
+            .with_label("as an argument, only a notation of one argument between two delimiters can stand here")
+            .with_help("put the notation in parentheses")),
+    }
+}
+
+/// `(⊕)`: the constant of a binary user notation `_ ⊕ _`, as a function.
+pub fn notation_section(table: &Table, text: &str, op: Span, l: usize, r: usize) -> Result<Box<Term>, Diagnostic> {
+    let d = canonical(text);
+    let binary = |n: &&Notation| n.elems.len() == 3 && n.delim_at(1) == Some(&d) && n.arg_at(0).is_some();
+    match table.notations().iter().find(binary) {
+        Some(n) => {
+            let name = Ident { name: n.constant.clone(), span: op };
+            Ok(term(TermKind::Name(name), l, r))
+        }
+        None => Err(Diagnostic::error(op, format!("`{d}` is not a binary operator"))
+            .with_label("only a notation `_ op _` can stand alone in parentheses")),
     }
 }
 
@@ -744,6 +784,22 @@ pub fn section(op: BinOp, op_span: Span, l: usize, r: usize) -> Box<Term> {
 /// `{p. body}`; `{x ∈ A. P}` is read as pattern `x` with body `x ∈ A ∧ P`.
 pub fn set_compr(p: Box<Term>, dot: Span, body: Box<Term>, l: usize, r: usize) -> Result<Box<Term>, Diagnostic> {
     let span = Span::new(l, r);
+    // `{e | x y. P}` (read as `e ∨ x y`) is `(λ(x, y). e) ` {(x, y). P}`.
+    if let TermKind::BinOp(BinOp::Or, bar, e, vars) = &p.kind {
+        let (head, args) = vars.spine();
+        let names: Vec<&Term> = std::iter::once(head).chain(args).collect();
+        if names.iter().all(|n| matches!(n.kind, TermKind::Name(_))) {
+            let pattern = match &names[..] {
+                [one] => (*one).clone(),
+                _ => Term { kind: TermKind::Tuple(names.iter().map(|n| (*n).clone()).collect()), span: vars.span },
+            };
+            let f = term(TermKind::Lambda(vec![pattern.clone()], Box::new(clone_shallow(e)?)), l, r);
+            let set = term(TermKind::SetCompr(Box::new(pattern), body), l, r);
+            let mut t = bin(BinOp::Image, *bar, f, set);
+            t.span = span;
+            return Ok(t);
+        }
+    }
     match p.kind {
         TermKind::BinOp(BinOp::In, _, ref x, _) if matches!(x.kind, TermKind::Name(_) | TermKind::Tuple(_)) => {
             let pat = Box::new(clone_shallow(x)?);

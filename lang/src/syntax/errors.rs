@@ -45,6 +45,7 @@ const TERM_START: &[&str] = &[
     "\"¦(\"",
     "DelimOpen",
     "DelimAtom",
+    "DelimOpenArg",
 ];
 
 /// Infix and postfix operators of terms.
@@ -93,6 +94,7 @@ const OPERATORS: &[&str] = &[
     "\"¯¯\"",
     "DelimIn",
     "DelimClose",
+    "DelimCloseArg",
 ];
 
 /// Tokens that can start a type.

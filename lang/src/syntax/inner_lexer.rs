@@ -10,7 +10,7 @@ use logos::{FilterResult, Logos};
 
 use std::rc::Rc;
 
-use super::notation::{Role, Table};
+use super::notation::{canonical, Role, Table};
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
 
@@ -292,7 +292,9 @@ pub enum Tok<'a> {
     /// operands; logos never produces these, [`InnerLexer`] does from the table in force.
     DelimIn(&'a str),
     DelimOpen(&'a str),
+    DelimOpenArg(&'a str),
     DelimClose(&'a str),
+    DelimCloseArg(&'a str),
     DelimAtom(&'a str),
 
     /// `op` before an infix operator: Isabelle's syntax before 2018 for the operator as a
@@ -425,6 +427,9 @@ pub struct InnerLexer<'a> {
     /// (see [`Context`]).
     notation: Option<Rc<Table>>,
     contexts: Vec<(usize, Context)>,
+    /// The closing delimiters of the closed notations (`⟦_⟧`) open here, each with whether
+    /// it was opened as an argument (`f ⟦x⟧`).
+    open_delims: Vec<(String, bool)>,
 }
 
 /// What `⇒` means at a bracket depth when a user notation also uses it (Concrete
@@ -455,6 +460,7 @@ impl<'a> InnerLexer<'a> {
             after_operand: false,
             notation: None,
             contexts: Vec::new(),
+            open_delims: Vec::new(),
         }
     }
 
@@ -492,11 +498,11 @@ impl<'a> InnerLexer<'a> {
         )
     }
 
-    /// A user delimiter at the start of the remaining text, if the table has one there that
-    /// is not one of hol's own tokens (see `notation::Table`): its token, and the bytes
-    /// of blank space before it and of its own.
-    fn user_delimiter(&self) -> Option<(Tok<'a>, usize, usize)> {
-        let table = self.notation.as_ref()?;
+    /// A user delimiter at the start of the remaining text, if the table has one there at
+    /// least as long as hol's own token there: its token, and the bytes of blank space
+    /// before it and of its own. Follows the closed notations (`⟦_⟧`) it opens and closes.
+    fn user_delimiter(&mut self) -> Option<(Tok<'a>, usize, usize)> {
+        let table = self.notation.clone()?;
         let rest = self.lex.remainder();
         let blank = rest.len() - rest.trim_start().len();
         let at = &rest[blank..];
@@ -506,21 +512,56 @@ impl<'a> InnerLexer<'a> {
         let own_len = probe.span().end;
         let user = match own {
             None | Some(Err(_)) | Some(Ok(Tok::Symbol | Tok::Unknown)) => true,
-            Some(Ok(t)) => {
-                len > own_len
-                    || (len == own_len && matches!(t, Tok::Ident(_)))
-                    || (len == own_len && t == Tok::Arrow && !self.arrow_is_builtin())
-            }
+            // A user's delimiter takes over an operator of hol's it spells (`:` in
+            // `_ ⊢ _ : _`; structural tokens never become delimiters), except `⇒` where
+            // hol's own is meant.
+            Some(Ok(t)) => len > own_len || (len == own_len && (t != Tok::Arrow || !self.arrow_is_builtin())),
         };
         if !user {
             return None;
         }
         let text = &at[..len];
-        let prefer: &[Role] = if self.after_operand { &[Role::Infix, Role::Close] } else { &[Role::Open, Role::Atom] };
-        let role = prefer.iter().find(|r| roles.contains(r)).or(roles.first())?;
+        let has = |r: Role| roles.contains(&r);
+        let canonical = canonical(text);
+        // The closing delimiter of the innermost closed notation open here closes it; one
+        // that also opens (`∥` of `∥_∥`) opens otherwise, as the bars of `¦x¦` do.
+        let closes_open = self.open_delims.last().is_some_and(|(c, _)| *c == canonical);
+        let closes = has(Role::Close) && (closes_open || !has(Role::Open));
+        let role = if self.after_operand {
+            if has(Role::Infix) {
+                Role::Infix
+            } else if closes {
+                Role::Close
+            } else if has(Role::Open) {
+                Role::Open
+            } else {
+                *roles.first()?
+            }
+        } else if has(Role::Open) {
+            Role::Open
+        } else if has(Role::Atom) {
+            Role::Atom
+        } else {
+            *roles.first()?
+        };
         let tok = match role {
             Role::Infix => Tok::DelimIn(text),
-            Role::Open => Tok::DelimOpen(text),
+            Role::Open => {
+                // After an operand an opening delimiter starts an argument (`f ⟦x⟧`).
+                let arg = self.after_operand;
+                if let Some(closer) = table.closer(&canonical) {
+                    self.open_delims.push((closer.to_string(), arg));
+                }
+                if arg {
+                    Tok::DelimOpenArg(text)
+                } else {
+                    Tok::DelimOpen(text)
+                }
+            }
+            Role::Close if closes_open => match self.open_delims.pop() {
+                Some((_, true)) => Tok::DelimCloseArg(text),
+                _ => Tok::DelimClose(text),
+            },
             Role::Close => Tok::DelimClose(text),
             Role::Atom => Tok::DelimAtom(text),
         };
@@ -588,7 +629,7 @@ impl<'a> Iterator for InnerLexer<'a> {
                 self.failed = true;
                 return Some(Err(Box::new(d)));
             }
-            self.after_operand = matches!(tok, Tok::DelimClose(_) | Tok::DelimAtom(_));
+            self.after_operand = matches!(tok, Tok::DelimClose(_) | Tok::DelimCloseArg(_) | Tok::DelimAtom(_));
             return Some(Ok((span.start as usize, tok, span.end as usize)));
         }
         let tok = self.lex.next()?;

@@ -12,6 +12,7 @@
 pub mod ast;
 mod construct;
 mod errors;
+mod generated;
 mod inner_lexer;
 mod lexer;
 pub mod notation;

@@ -9,10 +9,11 @@
 //! the application of the constant to the arguments, `c a b`, so nothing after the parser
 //! knows notations exist.
 //!
-//! Not supported, each said by a warning at the declaration: `binder` annotations and a
-//! template with two arguments side by side. A notation with a delimiter that is one of
-//! hol's own structural tokens (`(`, `[`, `,`, `|`, `⟨`, ...) is left out silently: hol
-//! reads those tokens its own way (HOL-Library's `⟨l, x, r⟩` for `Node` is built in).
+//! Not supported, each said by a warning at the declaration: `binder` annotations, a
+//! template with two arguments side by side, and a delimiter that is one of hol's own
+//! structural tokens (`(`, `[`, `{`, `,`, `|`, `=`, ...), which its grammar needs
+//! (HOL-Library's `⟨l, x, r⟩` for `Node` is built in, so that one is left out silently).
+//! A delimiter that spells one of hol's operators (`:`, `#`) takes it over.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -170,6 +171,14 @@ impl Table {
             .collect()
     }
 
+    /// The closing delimiter of a closed notation of one argument (`⟦_⟧`) opened by `d`.
+    pub fn closer(&self, d: &str) -> Option<&str> {
+        self.notations.iter().find_map(|n| match &n.elems[..] {
+            [Elem::Delim(o), Elem::Arg(_), Elem::Delim(c)] if o == d => Some(c.as_str()),
+            _ => None,
+        })
+    }
+
     pub fn notation(&self, k: usize) -> &Notation {
         &self.notations[k]
     }
@@ -284,10 +293,20 @@ fn template(m: &Mixfix) -> Result<Option<Notation>, Diagnostic> {
             (elems, m.prio.unwrap_or(1000))
         }
     };
-    // hol reads its own tokens its own way: HOL-Library's `⟨l, x, r⟩` for `Node` is built
-    // in, and a list type of one's own with `("[]")` cannot take `[` from the grammar.
-    if elems.iter().any(|e| matches!(e, Elem::Delim(d) if STRUCTURAL.contains(&d.as_str()))) {
+    // hol's grammar needs its structural tokens: a notation using one is not read.
+    // HOL-Library.Tree's `⟨l, x, r⟩` for `Node` is built in, so it is left out silently.
+    let structural: Vec<&str> = elems
+        .iter()
+        .filter_map(|e| match e {
+            Elem::Delim(d) if STRUCTURAL.contains(&d.as_str()) => Some(d.as_str()),
+            _ => None,
+        })
+        .collect();
+    if structural.iter().all(|d| matches!(*d, "⟨" | "," | "⟩")) && !structural.is_empty() {
         return Ok(None);
+    }
+    if let Some(d) = structural.first() {
+        return unsupported(format!("`{d}` is part of hol's own syntax"));
     }
     Ok(Some(Notation { constant: String::new(), elems, prio }))
 }
@@ -497,6 +516,8 @@ mod tests {
         assert_eq!(template(&m).unwrap().unwrap().elems, vec![Elem::Arg(65), d("⊕"), Elem::Arg(66)]);
         // `'(` is a quoted parenthesis: a delimiter, and one of hol's own tokens.
         let m = mixfix(MixfixForm::Template, "_ '(_')", &[], None);
+        assert!(template(&m).is_err());
+        let m = mixfix(MixfixForm::Template, "(1⟨_,/ _,/ _⟩)", &[], None);
         assert_eq!(template(&m).unwrap(), None);
         let m = mixfix(MixfixForm::Binder, "∑", &[], Some(10));
         assert!(template(&m).is_err());

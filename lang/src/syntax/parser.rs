@@ -1203,7 +1203,17 @@ impl<'a> Driver<'a> {
                 if word == "datatype" {
                     self.warn_selector_defaults(chunk);
                 }
-                self.push(*kind, chunk)
+                // The prelude's datatypes stand for Isabelle's, whose functions have names of
+                // their own (`set` and `map` of lists): Main.thy defines those it has.
+                let in_prelude = self.name.as_ref().is_some_and(|n| n.name == "Main");
+                let generated = match &*kind {
+                    CommandKind::Datatype(decls) => super::generated::datatype_functions(decls, !in_prelude),
+                    _ => Vec::new(),
+                };
+                self.push(*kind, chunk);
+                for g in generated {
+                    self.push(g, chunk);
+                }
             }
             Err(d) => {
                 self.lemma_failed |= !is_qc;

@@ -665,8 +665,40 @@ fn wrap(body: &str) -> String {
 }
 
 /// The commands of a theory with the given body.
+/// The commands of a theory body as written (without the functions the parser generates
+/// for a datatype, which `datatype_functions_are_generated` looks at).
 fn cmds(body: &str) -> Vec<CommandKind> {
-    theory(&wrap(body)).commands.into_iter().map(|c| c.kind).collect()
+    theory(&wrap(body))
+        .commands
+        .into_iter()
+        .map(|c| c.kind)
+        .filter(|k| !matches!(k, CommandKind::Fun { kind: FunKind::Generated, .. }))
+        .collect()
+}
+
+#[test]
+fn datatype_functions_are_generated() {
+    let names = |body: &str| -> Vec<String> {
+        theory(&wrap(body))
+            .commands
+            .into_iter()
+            .filter_map(|c| match c.kind {
+                CommandKind::Fun { kind: FunKind::Generated, consts, .. } => {
+                    Some(consts.iter().map(|c| c.name.name.clone()).collect::<Vec<_>>().join(" "))
+                }
+                _ => None,
+            })
+            .collect()
+    };
+    assert_eq!(names("datatype 'a t = L | N \"'a t\" 'a"), ["case_t", "set_t", "map_t"]);
+    assert_eq!(
+        names("datatype ('a, 'b) t = L 'a | N \"('a × 'b) list\" and ('a, 'b) u = U \"('a, 'b) t option\""),
+        ["case_t case_u", "set1_t set1_u", "set2_t set2_u", "map_t map_u"]
+    );
+    // Through a function type there is no set or map function; without parameters, only
+    // the case combinator.
+    assert_eq!(names("datatype 'a s = S \"nat ⇒ 'a\""), ["case_s"]);
+    assert_eq!(names("datatype c = A | B"), ["case_c"]);
 }
 
 #[test]

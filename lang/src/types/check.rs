@@ -98,10 +98,12 @@ impl<'s> Checker<'s> {
                 r
             }
             C::TypeSynonym { params, name, rhs } => self.synonym(params, name, rhs),
-            C::Fun { consts, equations, .. } => self.fun_group(consts, equations, cmd.span),
+            C::Fun { kind, consts, equations } => {
+                self.fun_group(consts, equations, cmd.span, *kind == ast::FunKind::Generated)
+            }
             C::Definition { decl, equation } => {
                 let consts: Vec<ast::ConstDecl> = decl.iter().cloned().collect();
-                self.fun_group(&consts, std::slice::from_ref(equation), cmd.span)
+                self.fun_group(&consts, std::slice::from_ref(equation), cmd.span, false)
             }
             C::Inductive { consts, intros } => self.inductive(consts, intros),
             C::Ignored(kw) => {
@@ -413,7 +415,15 @@ impl<'s> Checker<'s> {
         Ok(declared)
     }
 
-    fn fun_group(&mut self, consts: &[ast::ConstDecl], equations: &[ast::Equation], cmd_span: Span) -> R<()> {
+    /// Checks a group of functions defined together; a `generated` one (see
+    /// `FunKind::Generated`) is not the theory's own, so a later definition may hide it.
+    fn fun_group(
+        &mut self,
+        consts: &[ast::ConstDecl],
+        equations: &[ast::Equation],
+        cmd_span: Span,
+        generated: bool,
+    ) -> R<()> {
         let mut e = self.elab(Mode::Closed);
         let mut declared = self.declare_group(&mut e, consts)?;
         let mut eqs: Vec<Vec<(Vec<Pat>, Term)>> = vec![Vec::new(); consts.len()];
@@ -582,7 +592,9 @@ impl<'s> Checker<'s> {
         let spans: Vec<Span> = consts.iter().map(|c| c.name.span).collect();
         drop(e);
         for (i, d) in defs.into_iter().enumerate() {
-            self.defined_here.insert(d.name.clone(), spans.get(i).copied().unwrap_or(cmd_span));
+            if !generated {
+                self.defined_here.insert(d.name.clone(), spans.get(i).copied().unwrap_or(cmd_span));
+            }
             self.env.add_const(d);
         }
         Ok(())
