@@ -564,6 +564,14 @@ text ‹Pow A: the subsets of a finite set A.›
 definition Pow :: "'a set ⇒ 'a set set" where
   "Pow A = set (map set (subseqs (sorted_list_of_set A)))"
 
+text ‹⋃A and ⋂A of finitely many sets (⋂{} is UNIV, as in Isabelle).›
+
+definition Union :: "'a set set ⇒ 'a set" where
+  "Union A = foldr (∪) (sorted_list_of_set A) {}"
+
+definition Inter :: "'a set set ⇒ 'a set" where
+  "Inter A = foldr (∩) (sorted_list_of_set A) UNIV"
+
 definition range :: "('a ⇒ 'b) ⇒ 'b set" where
   "range f = image f UNIV"
 

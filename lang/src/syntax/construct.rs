@@ -1030,6 +1030,19 @@ pub fn big_op(sum: bool, x: Box<Term>, over: Result<Box<Term>, Box<Term>>, body:
     }
 }
 
+/// `⋃x∈A. B` is `⋃ ((λx. B) ` A)`, `⋃x. B` is `⋃ (range (λx. B))`; `union` false: `⋂`.
+pub fn big_set(union: bool, x: Box<Term>, over: Option<Box<Term>>, body: Box<Term>, l: usize) -> Box<Term> {
+    let span = Span::new(l, body.span.end as usize);
+    let head = |n: &str| name(n, l, l + 1);
+    let app = |f: Box<Term>, a: Box<Term>| Box::new(Term { kind: TermKind::App(f, a), span });
+    let lambda = Box::new(Term { kind: TermKind::Lambda(vec![*x], body), span });
+    let sets = match over {
+        Some(set) => app(app(head("image"), lambda), set),
+        None => app(head("range"), lambda),
+    };
+    app(head(if union { "Union" } else { "Inter" }), sets)
+}
+
 /// The name of the element variable of an interval's comprehension: not a name a theory can
 /// write, so it captures no variable of the bounds.
 pub const INTERVAL_VAR: &str = "·x";

@@ -91,6 +91,16 @@ pub enum Tok<'a> {
     #[token("\\<Prod>")]
     #[token("PROD")]
     BigProd,
+    /// `⋃A` and `⋂A` (`Union A`, `Inter A`), and as binders `⋃x∈A. B`, `⋃i<n. B`, `⋃x. B`:
+    /// the lexer tells the binder (`BigUnionBinder`) by the name and the token after it.
+    #[token("⋃")]
+    #[token("\\<Union>")]
+    BigUnion,
+    #[token("⋂")]
+    #[token("\\<Inter>")]
+    BigInter,
+    BigUnionBinder,
+    BigInterBinder,
     /// The meta-level `⋀x. P`: read as `∀x. P` (as `⟹` is read as `⟶` inside a term), but
     /// at the level of `⟹`, so its body extends over `⟹` as in Isabelle.
     #[token("⋀")]
@@ -490,6 +500,14 @@ impl<'a> InnerLexer<'a> {
         }
     }
 
+    /// Whether a binder follows (`⋃x∈A. B`, `⋃x y. B`): a name, then `∈`, `<`, `≤`, `.`,
+    /// `::` or another name; otherwise `⋃` applies to the term after it (`⋃A`, `⋃ (f ` A)`).
+    fn binder_follows(&self) -> bool {
+        let mut ahead = self.lex.clone();
+        matches!(ahead.next(), Some(Ok(Tok::Ident(_))))
+            && matches!(ahead.next(), Some(Ok(Tok::In | Tok::Lt | Tok::Le | Tok::Dot | Tok::Ident(_) | Tok::ColCol)))
+    }
+
     /// Whether a `⇒` here is hol's own (a type's or a `case` arm's) rather than a user's.
     fn arrow_is_builtin(&self) -> bool {
         matches!(
@@ -682,6 +700,8 @@ impl<'a> Iterator for InnerLexer<'a> {
                 Ok(Tok::Ident(slice))
             }
             Ok(Tok::AbsBar) => Ok(self.abs_bar()),
+            Ok(Tok::BigUnion) if self.binder_follows() => Ok(Tok::BigUnionBinder),
+            Ok(Tok::BigInter) if self.binder_follows() => Ok(Tok::BigInterBinder),
             t => t,
         };
         if let Ok(t) = &tok {
