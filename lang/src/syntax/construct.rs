@@ -251,6 +251,17 @@ fn shunting_yard(table: &Table, items: Vec<Item>) -> Result<Box<Term>, Diagnosti
                 operands.push(Operand { term, level: 1000, top: None, depth: 0 });
                 expect_operand = false;
             }
+            // A delimiter that spells one of hol's operators (`:` of `_ ⊢ _ : _`) and that no
+            // notation can take here is that operator (`x : A`), as Isabelle's grammar allows.
+            Item::Delim(d, span)
+                if !was_expecting
+                    && continued(table, &pending, &d).is_none()
+                    && table.starting_with(&d, true).is_empty()
+                    && spelled_operator(&d).is_some() =>
+            {
+                let op = spelled_operator(&d).unwrap_or(BinOp::In);
+                infix(op, span, table, &mut operands, &mut pending)?;
+            }
             Item::Delim(d, span) => {
                 expect_operand = delimiter(table, &d, span, was_expecting, &mut operands, &mut pending)?;
             }
@@ -258,35 +269,7 @@ fn shunting_yard(table: &Table, items: Vec<Item>) -> Result<Box<Term>, Diagnosti
                 let context = pending.last().map_or(0, Pending::min);
                 pending.push(Pending::Prefix { op, span, min: prefix_prec(op).max(context) });
             }
-            Item::Infix(op, span) => {
-                let (prec, assoc) = infix_info(op);
-                while pending.last().is_some_and(|p| prec < p.min()) {
-                    reduce(table, &mut operands, &mut pending)?;
-                }
-                let left_req = if assoc == Assoc::Left { prec } else { prec + 1 };
-                let Some(lhs) = operands.last() else {
-                    return Err(
-                        Diagnostic::error(span, "expected a term").with_label("expected a term before this operator")
-                    );
-                };
-                if lhs.level < left_req {
-                    let mut d =
-                        Diagnostic::error(span, format!("ambiguous use of `{}`: add parentheses", binop_text(op)));
-                    d = match lhs.top {
-                        Some((prev, psp)) => d
-                            .with_label(format!(
-                                "`{}` cannot follow `{}` without parentheses",
-                                binop_text(op),
-                                binop_text(prev)
-                            ))
-                            .with_secondary(psp, "the earlier operator"),
-                        None => d.with_label("expected parentheses around the left operand"),
-                    };
-                    return Err(d);
-                }
-                let rbp = if assoc == Assoc::Right { prec } else { prec + 1 };
-                pending.push(Pending::Infix { op, span, prec, rbp });
-            }
+            Item::Infix(op, span) => infix(op, span, table, &mut operands, &mut pending)?,
         }
     }
     while !pending.is_empty() {
@@ -302,6 +285,69 @@ fn shunting_yard(table: &Table, items: Vec<Item>) -> Result<Box<Term>, Diagnosti
     }
 }
 
+/// Reads an infix operator: the pending operators binding at least as tightly end first,
+/// and Isabelle's left-operand requirement is checked.
+fn infix(
+    op: BinOp,
+    span: Span,
+    table: &Table,
+    operands: &mut Vec<Operand>,
+    pending: &mut Vec<Pending>,
+) -> Result<(), Diagnostic> {
+    let (prec, assoc) = infix_info(op);
+    while pending.last().is_some_and(|p| prec < p.min()) {
+        reduce(table, operands, pending)?;
+    }
+    let left_req = if assoc == Assoc::Left { prec } else { prec + 1 };
+    let Some(lhs) = operands.last() else {
+        return Err(Diagnostic::error(span, "expected a term").with_label("expected a term before this operator"));
+    };
+    if lhs.level < left_req {
+        let mut d = Diagnostic::error(span, format!("ambiguous use of `{}`: add parentheses", binop_text(op)));
+        d = match lhs.top {
+            Some((prev, psp)) => d
+                .with_label(format!("`{}` cannot follow `{}` without parentheses", binop_text(op), binop_text(prev)))
+                .with_secondary(psp, "the earlier operator"),
+            None => d.with_label("expected parentheses around the left operand"),
+        };
+        return Err(d);
+    }
+    let rbp = if assoc == Assoc::Right { prec } else { prec + 1 };
+    pending.push(Pending::Infix { op, span, prec, rbp });
+    Ok(())
+}
+
+/// hol's operator that a user's delimiter spells, if any.
+fn spelled_operator(d: &str) -> Option<BinOp> {
+    use BinOp::*;
+    Some(match d {
+        ":" | "∈" => In,
+        "#" => Cons,
+        "@" => Append,
+        "+" => Plus,
+        "-" => Minus,
+        "*" => Times,
+        "<" => Lt,
+        "≤" | "<=" => Le,
+        "∪" => Union,
+        "∩" => Inter,
+        "⊆" => SubsetEq,
+        "∘" => Comp,
+        "^" => Power,
+        "!" => Nth,
+        _ => return None,
+    })
+}
+
+/// The notation being read (the innermost, as a position in `pending`) that goes on with
+/// the delimiter `d`.
+fn continued(table: &Table, pending: &[Pending], d: &str) -> Option<usize> {
+    pending.iter().rposition(|p| match p {
+        Pending::Mixfix { cands, pos, .. } => cands.iter().any(|&k| continues(table.notation(k), *pos, d)),
+        _ => false,
+    })
+}
+
 /// Reads a user notation's delimiter `d`: the next one of a notation being read, or the
 /// first of one (after an operand when `expecting` is false). Returns whether an operand
 /// is expected next.
@@ -313,11 +359,7 @@ fn delimiter(
     operands: &mut Vec<Operand>,
     pending: &mut Vec<Pending>,
 ) -> Result<bool, Diagnostic> {
-    let continued = pending.iter().rposition(|p| match p {
-        Pending::Mixfix { cands, pos, .. } => cands.iter().any(|&k| continues(table.notation(k), *pos, d)),
-        _ => false,
-    });
-    if let Some(k) = continued {
+    if let Some(k) = continued(table, pending, d) {
         while pending.len() > k + 1 {
             reduce(table, operands, pending)?;
         }
