@@ -29,8 +29,13 @@ pub fn datatype_functions(decls: &[DatatypeDecl], bnf: bool) -> Vec<CommandKind>
     let params = first.params.len();
     let same_params = decls.iter().all(|d| d.params.len() == params);
     if bnf && params > 0 && params <= MAX_PARAMETERS && same_params {
-        out.extend((0..params).filter_map(|k| g.set_functions(k)));
-        out.extend(g.map_functions());
+        // All or none: a field hol cannot walk (a function, whose domain's parameters are
+        // dead) changes how Isabelle numbers the set functions.
+        let sets: Option<Vec<CommandKind>> = (0..params).map(|k| g.set_functions(k)).collect();
+        if let (Some(sets), Some(map)) = (sets, g.map_functions()) {
+            out.extend(sets);
+            out.push(map);
+        }
     }
     out
 }

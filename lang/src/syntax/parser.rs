@@ -1210,9 +1210,23 @@ impl<'a> Driver<'a> {
                     CommandKind::Datatype(decls) => super::generated::datatype_functions(decls, !in_prelude),
                     _ => Vec::new(),
                 };
+                let mut defined = Vec::new();
                 self.push(*kind, chunk);
                 for g in generated {
+                    if let CommandKind::Fun { consts, .. } = &g {
+                        defined.extend(consts.iter().map(|c| c.name.name.clone()));
+                    }
                     self.push(g, chunk);
+                }
+                // `for map: tmap rel: trel`: functions named in the theory's own way, which
+                // hol does not define; lemmas that use them are not tested.
+                if word == "datatype" {
+                    let mut named = self.datatype_for_names(chunk);
+                    named.retain(|n| !defined.contains(&n.name));
+                    if !named.is_empty() {
+                        let keyword = Ident { name: word.to_string(), span: chunk[0].span };
+                        self.push(CommandKind::Declares { keyword, consts: named, types: Vec::new() }, chunk);
+                    }
                 }
             }
             Err(d) => {
@@ -1222,6 +1236,18 @@ impl<'a> Driver<'a> {
                 self.push_unparsed(word, chunk);
             }
         }
+    }
+
+    /// The names a datatype's `for` clause gives its functions (`for map: tmap`).
+    fn datatype_for_names(&self, chunk: &[Token]) -> Vec<Ident> {
+        let Some(at) = chunk.iter().position(|t| t.kind == Kind::Ident && self.word(t) == "for") else {
+            return Vec::new();
+        };
+        chunk[at..]
+            .windows(3)
+            .filter(|w| w[1].kind == Kind::Colon && w[2].kind == Kind::Ident)
+            .map(|w| Ident { name: self.word(&w[2]).to_string(), span: w[2].span })
+            .collect()
     }
 
     /// `notation c (mixfix) and ...`: each in force from here on; `no_notation` drops them.

@@ -666,13 +666,15 @@ fn wrap(body: &str) -> String {
 
 /// The commands of a theory with the given body.
 /// The commands of a theory body as written (without the functions the parser generates
-/// for a datatype, which `datatype_functions_are_generated` looks at).
+/// for a datatype, which `datatype_functions_are_generated` looks at, and the names its
+/// `for` clause declares).
 fn cmds(body: &str) -> Vec<CommandKind> {
     theory(&wrap(body))
         .commands
         .into_iter()
         .map(|c| c.kind)
         .filter(|k| !matches!(k, CommandKind::Fun { kind: FunKind::Generated, .. }))
+        .filter(|k| !matches!(k, CommandKind::Declares { keyword, .. } if keyword.name == "datatype"))
         .collect()
 }
 

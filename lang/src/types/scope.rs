@@ -114,9 +114,10 @@ impl Scope {
                         add(format!("map_{t}"), gen("map function"));
                         add(format!("pred_{t}"), gen("predicator"));
                         add(format!("rel_{t}"), gen("relator"));
-                        if d.params.len() == 1 {
-                            add(format!("set_{t}"), gen("set function"));
-                        } else {
+                        // Isabelle numbers the set functions over the live parameters
+                        // (those not left of a `⇒`): either name may be the constant.
+                        add(format!("set_{t}"), gen("set function"));
+                        if d.params.len() > 1 {
                             for k in 1..=d.params.len() {
                                 add(format!("set{k}_{t}"), gen("set function"));
                             }
