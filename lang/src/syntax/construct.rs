@@ -253,18 +253,12 @@ fn shunting_yard(table: &Table, items: Vec<Item>) -> Result<Box<Term>, Diagnosti
             }
             // A delimiter that spells one of hol's operators (`:` of `_ ⊢ _ : _`) and that no
             // notation can take here is that operator (`x : A`), as Isabelle's grammar allows.
-            Item::Delim(d, span)
-                if !was_expecting
-                    && continued(table, &pending, &d).is_none()
-                    && table.starting_with(&d, true).is_empty()
-                    && spelled_operator(&d).is_some() =>
-            {
-                let op = spelled_operator(&d).unwrap_or(BinOp::In);
-                infix(op, span, table, &mut operands, &mut pending)?;
-            }
-            Item::Delim(d, span) => {
-                expect_operand = delimiter(table, &d, span, was_expecting, &mut operands, &mut pending)?;
-            }
+            Item::Delim(d, span) => match spelled_operator(&d).filter(|_| {
+                !was_expecting && continued(table, &pending, &d).is_none() && table.starting_with(&d, true).is_empty()
+            }) {
+                Some(op) => infix(op, span, table, &mut operands, &mut pending)?,
+                None => expect_operand = delimiter(table, &d, span, was_expecting, &mut operands, &mut pending)?,
+            },
             Item::Prefix(op, span) => {
                 let context = pending.last().map_or(0, Pending::min);
                 pending.push(Pending::Prefix { op, span, min: prefix_prec(op).max(context) });

@@ -107,10 +107,14 @@ impl Table {
     }
 
     fn add(&mut self, n: Notation) {
-        // A later declaration for the same constant and template replaces the earlier one.
+        self.insert(n);
+        self.index();
+    }
+
+    /// A later declaration for the same constant and template replaces the earlier one.
+    fn insert(&mut self, n: Notation) {
         self.notations.retain(|m| !(m.constant == n.constant && m.elems == n.elems));
         self.notations.push(n);
-        self.index();
     }
 
     fn remove(&mut self, constant: &str, elems: Option<&[Elem]>) {
@@ -189,8 +193,7 @@ impl Table {
         let mut all = Table::default();
         for t in tables {
             for n in &t.notations {
-                all.notations.retain(|m| !(m.constant == n.constant && m.elems == n.elems));
-                all.notations.push(n.clone());
+                all.insert(n.clone());
             }
         }
         all.index();
