@@ -202,6 +202,15 @@ impl Derive<'_> {
                 g.push(Goal::Unify(v, Pattern::Suc(Box::new(Pattern::Var(*pred)))));
                 self.path(succ, result, g, head);
             }
+            Expr::If(_, t, f) if **t == Expr::Lit(Lit::Bool(true)) && **f == Expr::Lit(Lit::Bool(false)) => {
+                // `if c then True else False` is a check wherever it stands: `core::fuse`
+                // writes a call so when it must not run backwards (another goal builds
+                // the value it would produce).
+                let mut g = goals;
+                if self.flatten(e, result, &mut g) {
+                    self.finish(head, g);
+                }
+            }
             Expr::If(c, t, f) => {
                 for (branch, truth) in [(t, true), (f, false)] {
                     let mut g = goals.clone();

@@ -9,9 +9,11 @@
 //! variables) keep the quantifier over the built set.
 //!
 //! The truth value is the same; what can differ is which of several undefined or
-//! non-terminating parts is reached first, as with any short-circuit. Only compiled code
-//! runs the result (`codegen` applies it); the interpreter runs the program as lowered and
-//! re-checks every counterexample.
+//! non-terminating parts is reached first, as with any short-circuit. Compiled code runs
+//! the result (`codegen` applies it), and so do the smart generators' relations (a walk
+//! with its bound as input fuses into the predicate that builds the walked value,
+//! `core::fuse`); the interpreter runs the program as lowered and re-checks every
+//! counterexample.
 
 use super::ir::*;
 use super::rewrite::{self, BodyPass};

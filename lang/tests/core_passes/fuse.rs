@@ -74,3 +74,58 @@ fn a_fused_invariant_holds_of_the_trees_the_conjunction_holds_of() {
     // Black-rooted red-black trees of up to 3 levels among the 40,805 trees.
     assert!(valid > 100, "{valid}");
 }
+
+const BST: &str = "theory T imports Main begin
+  datatype tree = Leaf | Node tree nat tree
+  primrec members :: \"tree ⇒ nat set\" where
+    \"members Leaf = {}\" | \"members (Node l x r) = members l ∪ {x} ∪ members r\"
+  primrec ordered :: \"tree ⇒ bool\" where
+    \"ordered Leaf = True\"
+  | \"ordered (Node l x r) = (ordered l ∧ ordered r ∧ (∀y ∈ members l. y < x) ∧ (∀y ∈ members r. x < y))\"
+  value \"ordered Leaf\"
+  end";
+
+/// Every tree of at most `depth` levels with keys 0 to 2.
+fn nat_trees(depth: u32) -> Vec<Value> {
+    let mut out = vec![Value::ctor_from(0, [])];
+    if depth == 0 {
+        return out;
+    }
+    let below = nat_trees(depth - 1);
+    for l in &below {
+        for r in &below {
+            for key in 0..3i64 {
+                out.push(Value::ctor_from(1, [l.clone(), Value::Int(Int::from(key)), r.clone()]));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn a_quantifier_over_a_subtree_is_fused_as_a_predicate_with_the_bound_as_input() {
+    let mut th = lang::check_theory(BST);
+    assert!(th.diagnostics.is_empty(), "{:?}", th.diagnostics);
+    let (p, _) = th.lower_values();
+    let p = p.clone();
+    // As the smart generators prepare their copy: the quantifiers walk the subtrees, the
+    // walks take the bound instead of a closure, and fusion puts them into `ordered`.
+    let mut fused = p.clone();
+    assert!(lang::core::set_quantifiers::apply(&mut fused));
+    assert!(lang::core::specialize::apply(&mut fused));
+    assert!(lang::core::fuse::apply(&mut fused));
+    let with_inputs: Vec<&FunDef> = fused.funs.iter().filter(|f| f.name.contains('∧') && f.params.len() > 1).collect();
+    assert!(!with_inputs.is_empty(), "no fused predicate with an input");
+    // The fused predicates stay finitely many: a walk met again with another bound is a
+    // check, not a new fusion.
+    assert!(fused.funs.len() < p.funs.len() + 16, "{} functions", fused.funs.len());
+    let id = |prog: &Program| FunId(prog.funs.iter().position(|f| f.name == "ordered").expect("ordered") as u32);
+    let mut valid = 0;
+    for t in nat_trees(3) {
+        let expected = call(&p, id(&p), vec![t.clone()], &Limits::default());
+        assert_eq!(call(&fused, id(&fused), vec![t.clone()], &Limits::default()), expected, "{t:?}");
+        valid += (expected == Ok(Value::Bool(true))) as u32;
+    }
+    // Search trees of the keys 0 to 2 of at most 3 levels.
+    assert!(valid > 10, "{valid}");
+}

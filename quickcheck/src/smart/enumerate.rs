@@ -97,6 +97,11 @@ impl Enumerator {
         // the function put in (`lang::core::specialize`), whose clauses see what the
         // function does: `Suc x` and `W x` are patterns, so `map W xs = ys` runs backwards.
         let mut prog = prog.clone();
+        // `∀y ∈ keys l. y < x` as a walk over `l` (`lang::core::set_quantifiers`), made
+        // first-order by the specialisation below: a structural predicate of `l` with the
+        // input `x`, which fusion puts into the predicate that builds `l`, so a subtree is
+        // built with its keys below `x` instead of every subtree built and then checked.
+        lang::core::set_quantifiers::apply(&mut prog);
         lang::core::specialize::apply(&mut prog);
         // `ordered t ∧ balanced t` builds balanced subtrees, not every ordered one.
         lang::core::fuse::apply(&mut prog);

@@ -84,14 +84,18 @@ impl<'p> Modes<'p> {
         self.table.entry((rel, mode)).or_insert_with(|| Some(Vec::new()));
         // Greatest fixpoint: every mode met is assumed until one of its clauses has no
         // plan under the assumptions; then the modes that relied on it are planned again.
+        let mut rounds = 0;
         loop {
             let mut keys: Vec<(Rel, Mode)> = self.table.iter().filter(|(_, v)| v.is_some()).map(|(k, _)| *k).collect();
             keys.sort();
             let before = self.table.len();
             let mut changed = false;
+            rounds += 1;
             for (f, m) in keys {
                 let planned = self.plan_relation(f, m);
-                changed |= planned.is_none();
+                // A plan may also change once the plans it looked at are known (a call's
+                // output found blind is generated first): planned again until none does.
+                changed |= planned.is_none() || (rounds <= MAX_REPLANS && self.table.get(&(f, m)) != Some(&planned));
                 self.table.insert((f, m), planned);
             }
             // Modes met for the first time were only assumed: plan them too.
@@ -153,8 +157,11 @@ impl<'p> Modes<'p> {
             match choice {
                 Some((_, i, step)) => {
                     bind_step(&step, &mut known);
+                    // A goal that asked for a variable to be generated first stays.
+                    if !matches!(step, Step::Generate(_)) {
+                        pending.remove(i);
+                    }
                     steps.push(step);
-                    pending.remove(i);
                 }
                 None => {
                     // Nothing runs: generate an unknown variable of the goal that needs the
@@ -275,6 +282,15 @@ impl<'p> Modes<'p> {
             let parts = match p {
                 Pattern::Var(x) => match self.producers.iter().find(|(y, inputs)| y == x && !inputs.contains(x)) {
                     Some((_, inputs)) => inputs.clone(),
+                    // Generated here and passed in, the value prunes what the relation
+                    // builds with it (a key bounding a subtree's keys), where generated
+                    // inside it is only checked once the rest is built: generated now,
+                    // ranked just after the calls that produce as many values as this one
+                    // (which may derive them from what is known: a list split, not made up).
+                    None if !compared_by_value(i) => {
+                        let outputs = args.len() - mode.0.count_ones() as usize;
+                        return Some((4 + outputs.min(90) as u8, Step::Generate(*x)));
+                    }
                     None => continue,
                 },
                 p => {
@@ -322,27 +338,54 @@ impl<'p> Modes<'p> {
     }
 
     /// Whether `rel` in `mode`, as planned so far, gets its output `i` only by generating it:
-    /// in every clause the head's variable there is generated or passed on to the same
-    /// relation and mode at the same place, and some clause generates it.
+    /// in every clause the head's variable there is generated or comes from a relation
+    /// that gets it blindly in turn (the same relation at the same place included), and
+    /// some clause generates it.
     fn blind(&self, rel: Rel, mode: Mode, i: usize) -> bool {
-        let Some(Some(plans)) = self.table.get(&(rel, mode)) else { return false };
         let mut generated = false;
-        let all = plans.iter().all(|plan| {
-            let Some(Pattern::Var(v)) = plan.clause.head.get(i) else { return false };
-            plan.steps.iter().any(|s| match s {
-                Step::Generate(w) if w == v => {
-                    generated = true;
-                    true
-                }
-                Step::Call { rel: r, mode: m, args } => {
-                    *r == rel && *m == mode && args.get(i) == Some(&Pattern::Var(*v))
-                }
-                _ => false,
+        self.blind_in(rel, mode, i, &mut vec![(rel, mode, i)], &mut generated) && generated
+    }
+
+    /// `blind` with the places on the way (`seen`, assumed blind) and whether some clause
+    /// generated the value (`generated`).
+    fn blind_in(
+        &self,
+        rel: Rel,
+        mode: Mode,
+        i: usize,
+        seen: &mut Vec<(Rel, Mode, usize)>,
+        generated: &mut bool,
+    ) -> bool {
+        let Some(Some(plans)) = self.table.get(&(rel, mode)) else { return false };
+        !plans.is_empty()
+            && plans.iter().all(|plan| {
+                let Some(Pattern::Var(v)) = plan.clause.head.get(i) else { return false };
+                plan.steps.iter().any(|s| match s {
+                    Step::Generate(w) if w == v => {
+                        *generated = true;
+                        true
+                    }
+                    Step::Call { rel: r, mode: m, args } => {
+                        let Some(j) = args.iter().position(|a| *a == Pattern::Var(*v)) else { return false };
+                        if m.is_input(j) {
+                            return false;
+                        }
+                        if seen.contains(&(*r, *m, j)) {
+                            return true;
+                        }
+                        seen.push((*r, *m, j));
+                        self.blind_in(*r, *m, j, seen, generated)
+                    }
+                    _ => false,
+                })
             })
-        });
-        !plans.is_empty() && all && generated
     }
 }
+
+/// Rounds of planning in which a changed plan makes another round: enough for the
+/// choices that depend on other plans to settle, a bound so that choices that keep changing
+/// each other cannot loop.
+const MAX_REPLANS: u32 = 16;
 
 /// How much a variable a call's plan generates weighs against a call's outputs when goals
 /// are ranked: more than a call with no input at all (whose rank is 100 and up) is worth,
