@@ -23,20 +23,17 @@ const RBT: &str = "theory T imports Main begin
   value \"rbt Leaf\"
   end";
 
-/// Every tree of at most `depth` levels, keys 0 and 1, either colour.
-fn trees(depth: u32) -> Vec<Value> {
+/// Every tree of at most `depth` levels (`Leaf` and `Node l key r`) with the given keys.
+fn trees(depth: u32, keys: &[Value]) -> Vec<Value> {
     let mut out = vec![Value::ctor_from(0, [])];
     if depth == 0 {
         return out;
     }
-    let below = trees(depth - 1);
+    let below = trees(depth - 1, keys);
     for l in &below {
         for r in &below {
-            for key in 0..2i64 {
-                for colour in 0..2 {
-                    let pair = Value::ctor_from(0, [Value::Int(Int::from(key)), Value::ctor_from(colour, [])]);
-                    out.push(Value::ctor_from(1, [l.clone(), pair, r.clone()]));
-                }
+            for key in keys {
+                out.push(Value::ctor_from(1, [l.clone(), key.clone(), r.clone()]));
             }
         }
     }
@@ -66,7 +63,13 @@ fn a_fused_invariant_holds_of_the_trees_the_conjunction_holds_of() {
     }
     let (before, after) = (id(&p, "rbt"), id(&fused, "rbt"));
     let mut valid = 0;
-    for t in trees(3) {
+    // Keys 0 and 1, either colour.
+    let keys: Vec<Value> = (0..2i64)
+        .flat_map(|key| {
+            (0..2).map(move |colour| Value::ctor_from(0, [Value::Int(Int::from(key)), Value::ctor_from(colour, [])]))
+        })
+        .collect();
+    for t in trees(3, &keys) {
         let expected = call(&p, before, vec![t.clone()], &Limits::default());
         assert_eq!(call(&fused, after, vec![t.clone()], &Limits::default()), expected, "{t:?}");
         valid += (expected == Ok(Value::Bool(true))) as u32;
@@ -75,36 +78,9 @@ fn a_fused_invariant_holds_of_the_trees_the_conjunction_holds_of() {
     assert!(valid > 100, "{valid}");
 }
 
-const BST: &str = "theory T imports Main begin
-  datatype tree = Leaf | Node tree nat tree
-  primrec members :: \"tree ⇒ nat set\" where
-    \"members Leaf = {}\" | \"members (Node l x r) = members l ∪ {x} ∪ members r\"
-  primrec ordered :: \"tree ⇒ bool\" where
-    \"ordered Leaf = True\"
-  | \"ordered (Node l x r) = (ordered l ∧ ordered r ∧ (∀y ∈ members l. y < x) ∧ (∀y ∈ members r. x < y))\"
-  value \"ordered Leaf\"
-  end";
-
-/// Every tree of at most `depth` levels with keys 0 to 2.
-fn nat_trees(depth: u32) -> Vec<Value> {
-    let mut out = vec![Value::ctor_from(0, [])];
-    if depth == 0 {
-        return out;
-    }
-    let below = nat_trees(depth - 1);
-    for l in &below {
-        for r in &below {
-            for key in 0..3i64 {
-                out.push(Value::ctor_from(1, [l.clone(), Value::Int(Int::from(key)), r.clone()]));
-            }
-        }
-    }
-    out
-}
-
 #[test]
 fn a_quantifier_over_a_subtree_is_fused_as_a_predicate_with_the_bound_as_input() {
-    let mut th = lang::check_theory(BST);
+    let mut th = lang::check_theory(&(super::set_quantifiers::BST.replace("KEY", "nat") + "value \"ordered E\" end"));
     assert!(th.diagnostics.is_empty(), "{:?}", th.diagnostics);
     let (p, _) = th.lower_values();
     let p = p.clone();
@@ -121,7 +97,8 @@ fn a_quantifier_over_a_subtree_is_fused_as_a_predicate_with_the_bound_as_input()
     assert!(fused.funs.len() < p.funs.len() + 16, "{} functions", fused.funs.len());
     let id = |prog: &Program| FunId(prog.funs.iter().position(|f| f.name == "ordered").expect("ordered") as u32);
     let mut valid = 0;
-    for t in nat_trees(3) {
+    let keys: Vec<Value> = (0..3i64).map(|k| Value::Int(Int::from(k))).collect();
+    for t in trees(3, &keys) {
         let expected = call(&p, id(&p), vec![t.clone()], &Limits::default());
         assert_eq!(call(&fused, id(&fused), vec![t.clone()], &Limits::default()), expected, "{t:?}");
         valid += (expected == Ok(Value::Bool(true))) as u32;

@@ -9,7 +9,7 @@ fn builds_sets(e: &Expr) -> bool {
 }
 
 /// Search trees with keys of type `KEY`, ordered by quantifiers over their sets of keys.
-const BST: &str = "theory T imports Main begin
+pub(crate) const BST: &str = "theory T imports Main begin
          datatype bst = E | T bst KEY bst
          primrec tset :: \"bst ⇒ KEY set\" where
            \"tset E = {}\" | \"tset (T l x r) = tset l ∪ {x} ∪ tset r\"
