@@ -304,10 +304,25 @@ impl<'p> Modes<'p> {
             self.hints.extend(parts);
             return None;
         }
-        // A call with no input enumerates all the relation holds of, bounded only by the
-        // depth: anything with an input goes first (`inorder l @ [x] @ inorder r` with the
-        // list known splits the list before it builds trees).
+        // A call with no input whose argument has a known part (`(X ::= N 5, s) ⇒ t`: the
+        // command) would enumerate every derivation to keep the few with that part: the
+        // rest of the argument is generated first, so the call runs from it, or checks.
         let outputs = args.len() - mode.0.count_ones() as usize;
+        if outputs == args.len() {
+            let parts: Vec<VarId> = args
+                .iter()
+                .filter(|p| has_ground_part(p))
+                .flat_map(|p| {
+                    let mut vs = Vec::new();
+                    horn::pattern_vars(p, &mut |v| vs.push(v));
+                    vs
+                })
+                .collect();
+            if !parts.is_empty() {
+                self.hints.extend(parts);
+                return None;
+            }
+        }
         let rank = match outputs {
             0 => 2,
             n if n == args.len() => 100 + n.min(150) as u8,
@@ -412,6 +427,27 @@ fn producers(pending: &[Goal], known: &HashSet<VarId>) -> Vec<(VarId, Vec<VarId>
         horn::pattern_vars(target, &mut |x| out.push((x, inputs.clone())));
     }
     out
+}
+
+/// Whether `p` has a part that is a known value and says more than which constructor a
+/// value has: a literal, or a constructor with fields none of which is a variable
+/// (`Assign(X, N(5))`; not `Nil`, nor `Node(l, x, r)`).
+fn has_ground_part(p: &Pattern) -> bool {
+    fn ground(p: &Pattern) -> bool {
+        match p {
+            Pattern::Var(_) => false,
+            Pattern::Lit(_) => true,
+            Pattern::Suc(p) => ground(p),
+            Pattern::Ctor(_, ps) => ps.iter().all(ground),
+        }
+    }
+    match p {
+        Pattern::Var(_) => false,
+        Pattern::Lit(_) => true,
+        Pattern::Ctor(_, ps) if !ps.is_empty() && ground(p) => true,
+        Pattern::Suc(q) => has_ground_part(q),
+        Pattern::Ctor(_, ps) => ps.iter().any(has_ground_part),
+    }
 }
 
 /// `p` as an expression.
