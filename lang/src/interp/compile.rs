@@ -147,6 +147,10 @@ pub(crate) struct Goal {
     /// For a premise `v = t` (or `t = v`): `v`, `t` and the variables of `t`, so that an
     /// unbound `v` can be computed instead of enumerated.
     pub bind: Option<(u32, Node, Box<[u32]>)>,
+    /// For a premise `p a b` (an inductive predicate on arguments): each argument's clause
+    /// variables, so that an argument built from known ones is known (`(c, s)` of
+    /// `big_step (c, s) t`); empty otherwise.
+    pub arg_vars: Box<[Box<[u32]>]>,
 }
 
 pub(crate) struct ClauseCode {
@@ -565,6 +569,17 @@ impl Compiler<'_, '_> {
             _ => None,
         };
         let vars = free.into_iter().filter(|v| (*v as usize) < self.num_vars).collect();
-        Goal { node: self.expr(e), vars, bind }
+        let arg_vars: Box<[Box<[u32]>]> = match e {
+            Expr::Pred(_, args) => args
+                .iter()
+                .map(|a| {
+                    let mut free = BTreeSet::new();
+                    free_vars(a, &mut Vec::new(), &mut free);
+                    free.into_iter().filter(|v| (*v as usize) < self.num_vars).collect()
+                })
+                .collect(),
+            _ => Box::default(),
+        };
+        Goal { node: self.expr(e), vars, bind, arg_vars }
     }
 }

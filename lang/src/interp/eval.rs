@@ -47,6 +47,8 @@ pub(crate) struct Run<'c, 'p> {
     /// The depth bounds of the predicate checks under way, innermost last (`pred`'s
     /// iterative deepening).
     pub pred_scopes: Vec<PredScope>,
+    /// Relation calls being run forwards for their outputs (`outputs`), nested.
+    pub outputs_depth: u32,
 }
 
 /// One predicate check's iterative deepening: recursive goals more than `bound` below the
@@ -87,6 +89,7 @@ impl<'c, 'p> Run<'c, 'p> {
             deadline: limits.deadline,
             pred_goals: Vec::new(),
             pred_scopes: Vec::new(),
+            outputs_depth: 0,
         }
     }
 

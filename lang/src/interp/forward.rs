@@ -180,7 +180,7 @@ impl<'c, 'p> Run<'c, 'p> {
         }
         if self.unbound_infinite(cl, &g.vars, bound) {
             // `step s s'` with `s` known: the successors `step` gives.
-            let done = self.through_outputs(&g.node, &g.vars, bound, &mut |run, bound| {
+            let done = self.through_outputs(g, &g.vars, bound, &mut |run, bound| {
                 if run.eval_bool(&g.node)? {
                     run.conditions(f, k + 1, bound, out)?;
                 }

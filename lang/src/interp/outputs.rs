@@ -2,9 +2,12 @@
 //! inductive predicate meets a premise `step s s'` (or `r x y`, `r` a λ calling one) whose
 //! unknown variable ranges over an infinite type, the relation's clauses are run with the
 //! known arguments matched against their heads, and each clause that holds gives the
-//! unknown arguments from its head, instead of enumerating the type. Only relations whose
-//! clauses do not call themselves are run so (the successors of a state in a small-step
-//! relation); anything else keeps the error of the enumeration.
+//! unknown arguments from its head, instead of enumerating the type: the successors of a
+//! state in a small-step relation, the final state of a big-step one. A clause's own
+//! premises with unknown variables of such types are run forwards the same way (`Seq`:
+//! the intermediate state from the first command), recursive calls included, at most
+//! `MAX_OUTPUTS_DEPTH` deep; a relation that cannot be run so (a clause needing a value
+//! no premise gives, a derivation deeper than that) keeps the error of the enumeration.
 
 use super::compile::{ClauseCode, Goal, LambdaCode, Node};
 use super::eval::{Run, R};
@@ -12,6 +15,10 @@ use super::pred::Check;
 use super::EvalError;
 use crate::core::ir::PredId;
 use crate::value::{Closure, Value};
+
+/// How deep calls run forwards for their outputs may nest (a derivation of a big-step
+/// semantics as deep as its program, not a loop's unbounded unfolding).
+const MAX_OUTPUTS_DEPTH: u32 = 64;
 
 /// A goal of a clause run forwards: a head argument's deferred comparison, or a premise.
 enum Cond<'c> {
@@ -32,11 +39,11 @@ impl<'c, 'p> Run<'c, 'p> {
     /// unbound variable is not one of its arguments.
     pub(super) fn goal_outputs(
         &mut self,
-        goal: &'c Node,
+        goal: &'c Goal,
         bound: &[bool],
         unknown: &[u32],
     ) -> R<Option<Vec<Vec<Value>>>> {
-        let Some((id, args)) = self.relation_call(goal)? else { return Ok(None) };
+        let Some((id, args)) = self.relation_call(goal, bound)? else { return Ok(None) };
         let known: Vec<Option<Value>> = args
             .iter()
             .map(|a| match a {
@@ -80,7 +87,7 @@ impl<'c, 'p> Run<'c, 'p> {
     /// cannot be run so.
     pub(super) fn through_outputs(
         &mut self,
-        goal: &'c Node,
+        goal: &'c Goal,
         vars: &[u32],
         bound: &mut [bool],
         then: &mut dyn FnMut(&mut Self, &mut [bool]) -> R<bool>,
@@ -106,16 +113,30 @@ impl<'c, 'p> Run<'c, 'p> {
         r.map(Some)
     }
 
-    /// The relation a goal calls and its arguments: `p a b` directly, or `r a b` with `r` a
-    /// λ whose body is `p` on its parameters.
-    fn relation_call(&mut self, goal: &'c Node) -> R<Option<(PredId, Vec<Arg>)>> {
+    /// The relation a goal calls and its arguments: `p a b` directly (an argument built from
+    /// known variables is known), or `r a b` with `r` a λ whose body is `p` on its
+    /// parameters.
+    fn relation_call(&mut self, goal: &'c Goal, bound: &[bool]) -> R<Option<(PredId, Vec<Arg>)>> {
         let plain = |n: &Node| match n {
             Node::Var(x) => Some(Arg::Var(*x)),
             Node::Const(v) => Some(Arg::Known(v.clone())),
             _ => None,
         };
-        match goal {
-            Node::Pred(p, args) => Ok(args.iter().map(plain).collect::<Option<Vec<_>>>().map(|a| (*p, a))),
+        match &goal.node {
+            Node::Pred(p, args) => {
+                let mut out = Vec::with_capacity(args.len());
+                for (i, a) in args.iter().enumerate() {
+                    let arg = match plain(a) {
+                        Some(arg) => arg,
+                        None => match goal.arg_vars.get(i) {
+                            Some(vs) if vs.iter().all(|v| bound[*v as usize]) => Arg::Known(self.eval(a)?),
+                            _ => return Ok(None),
+                        },
+                    };
+                    out.push(arg);
+                }
+                Ok(Some((*p, out)))
+            }
             Node::Apply(f, args) => {
                 let Some(args) = args.iter().map(plain).collect::<Option<Vec<_>>>() else { return Ok(None) };
                 let Value::Fun(c) = self.eval(f)? else { return Ok(None) };
@@ -143,26 +164,32 @@ impl<'c, 'p> Run<'c, 'p> {
 
     /// Every argument tuple of `id` that agrees with `known` and that one of its clauses
     /// derives, the known arguments matched against the clause heads; `None` when a clause
-    /// calls `id` itself.
+    /// cannot run so, or the calls run forwards nest deeper than `MAX_OUTPUTS_DEPTH`.
     fn pred_outputs(&mut self, id: PredId, known: &[Option<Value>]) -> R<Option<Vec<Box<[Value]>>>> {
         let code = self.code;
         let Some(pc) = code.pred(id) else { return Ok(None) };
-        let recursive = |cl: &ClauseCode| cl.premises.iter().any(|g| matches!(&g.node, Node::Pred(p, _) if *p == id));
-        if pc.clauses.iter().any(recursive) {
+        if self.outputs_depth >= MAX_OUTPUTS_DEPTH {
             return Ok(None);
         }
+        self.outputs_depth += 1;
         let mut out = Vec::new();
+        let mut r = Ok(Some(()));
         for cl in pc.clauses.iter() {
-            self.tick()?;
-            match self.in_clause_frame(cl, |run, bound| run.clause_outputs(cl, known, bound, &mut out)) {
-                Ok(()) => {}
-                // A clause that cannot run this way gives nothing to go on: the caller's
-                // error stands.
-                Err(EvalError::NotExecutable(_) | EvalError::Undefined(_)) => return Ok(None),
-                Err(e) => return Err(e),
+            r = self.tick().and_then(|()| {
+                match self.in_clause_frame(cl, |run, bound| run.clause_outputs(cl, known, bound, &mut out)) {
+                    Ok(()) => Ok(Some(())),
+                    // A clause that cannot run this way gives nothing to go on: the
+                    // caller's error stands.
+                    Err(EvalError::NotExecutable(_) | EvalError::Undefined(_)) => Ok(None),
+                    Err(e) => Err(e),
+                }
+            });
+            if !matches!(r, Ok(Some(()))) {
+                break;
             }
         }
-        Ok(Some(out))
+        self.outputs_depth -= 1;
+        Ok(r?.map(|()| out))
     }
 
     fn clause_outputs(
@@ -223,6 +250,17 @@ impl<'c, 'p> Run<'c, 'p> {
             Cond::Head(c) => c.vars,
             Cond::Premise(g) => &g.vars[..],
         };
+        if let Cond::Premise(g) = goal {
+            if self.unbound_infinite(cl, vars, bound) {
+                // A premise `r a b` with `b` unknown: what `r` derives forwards.
+                let found = self.through_outputs(g, vars, bound, &mut |run, bound| {
+                    run.solve_all(cl, goals, k + 1, bound, then).map(|()| false)
+                })?;
+                if found.is_some() {
+                    return Ok(());
+                }
+            }
+        }
         self.enumerate(cl, vars, bound, &mut |run, bound| {
             let holds = match goal {
                 Cond::Head(c) => {

@@ -249,7 +249,7 @@ impl<'c, 'p> Run<'c, 'p> {
         if k >= nc && self.unbound_infinite(cl, vars, bound) {
             // A premise `step s s'` with `s` known: the successors `step` gives.
             let g = &cl.premises[k - nc];
-            let found = self.through_outputs(&g.node, vars, bound, &mut |run, bound| {
+            let found = self.through_outputs(g, vars, bound, &mut |run, bound| {
                 Ok(run.goal_holds(cl, checks, k)? && run.solve(pc, cl, checks, k + 1, bound)?)
             })?;
             if let Some(found) = found {
