@@ -361,8 +361,9 @@ impl<'p> Modes<'p> {
         self.blind_in(rel, mode, i, &mut vec![(rel, mode, i)], &mut generated) && generated
     }
 
-    /// `blind` with the places on the way (`seen`, assumed blind) and whether some clause
-    /// generated the value (`generated`).
+    /// `blind` with the places on the way there (`seen`, assumed blind: a relation that
+    /// passes the value on to itself) and whether some clause generated the value
+    /// (`generated`).
     fn blind_in(
         &self,
         rel: Rel,
@@ -389,7 +390,9 @@ impl<'p> Modes<'p> {
                             return true;
                         }
                         seen.push((*r, *m, j));
-                        self.blind_in(*r, *m, j, seen, generated)
+                        let blind = self.blind_in(*r, *m, j, seen, generated);
+                        seen.pop();
+                        blind
                     }
                     _ => false,
                 })
