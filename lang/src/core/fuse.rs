@@ -41,7 +41,11 @@ const MAX_FUSED: usize = 64;
 /// Replaces the conjunctions of structural predicates on one variable in `p` by fused
 /// predicates (appended; existing functions keep their ids). Whether it fused any.
 pub fn apply(p: &mut Program) -> bool {
-    let original = p.funs.clone();
+    let original = (0..p.funs.len())
+        .map(|i| FunId(i as u32))
+        .filter(|f| structural_with_inputs(p, *f).is_some())
+        .map(|f| (f, p.fun(f).clone()))
+        .collect();
     let mut f = Fuser { p, original, fused: HashMap::new(), components: HashMap::new() };
     rewrite::run(&mut f);
     !f.fused.is_empty()
@@ -49,9 +53,9 @@ pub fn apply(p: &mut Program) -> bool {
 
 struct Fuser<'p> {
     p: &'p mut Program,
-    /// The functions as they were before the pass: fused predicates are built from these,
-    /// so that a body the pass already rewrote is not fused a second time.
-    original: Vec<FunDef>,
+    /// The structural predicates as they were before the pass: fused predicates are built
+    /// from these, so that a body the pass already rewrote is not fused a second time.
+    original: HashMap<FunId, FunDef>,
     /// The fused predicate of each set of predicates (sorted).
     fused: HashMap<Vec<FunId>, FunId>,
     /// The predicates each fused one was made of, in the order of its inputs.
@@ -167,10 +171,11 @@ impl Fuser<'_> {
         // A fused predicate met again (a rewritten body calls one) stands for its
         // components, so that it joins a group as they do.
         let cs: Vec<Expr> = cs.into_iter().flat_map(|c| self.components_of(c)).collect();
+        let calls: Vec<Option<(FunId, VarId)>> = cs.iter().map(|c| call_on(self.p, c)).collect();
         // By variable: the first call of each structural predicate on it (its conjunct).
         let mut groups: Vec<(VarId, Vec<(FunId, usize)>)> = Vec::new();
-        for (i, c) in cs.iter().enumerate() {
-            let Some((f, x)) = call_on(self.p, c) else { continue };
+        for (i, call) in calls.iter().enumerate() {
+            let Some((f, x)) = *call else { continue };
             match groups.iter_mut().find(|(y, _)| *y == x) {
                 Some((_, fs)) if !fs.iter().any(|(g, _)| *g == f) => fs.push((f, i)),
                 Some(_) => {}
@@ -190,11 +195,11 @@ impl Fuser<'_> {
                 let Expr::Call(_, member_args) = &cs[*i] else { unreachable!("a call") };
                 args.extend(member_args[1..].iter().cloned());
             }
-            for (j, c) in cs.iter().enumerate() {
-                let Some((f, y)) = call_on(self.p, c) else { continue };
+            for (j, call) in calls.iter().enumerate() {
+                let Some((f, y)) = *call else { continue };
                 let Some((_, i)) = members.iter().find(|(h, _)| *h == f) else { continue };
                 // A member, or a repetition of one; a call with other inputs stays.
-                if y == *x && (j == *i || *c == cs[*i]) {
+                if y == *x && (j == *i || cs[j] == cs[*i]) {
                     dropped[j] = true;
                 }
             }
@@ -209,7 +214,7 @@ impl Fuser<'_> {
             match replaced[j].take() {
                 Some(call) => out.push(call),
                 None if dropped[j] => {}
-                None if call_on(self.p, &c).is_some_and(|(_, x)| fused_vars.contains(&x)) => out.push(check_only(c)),
+                None if calls[j].is_some_and(|(_, x)| fused_vars.contains(&x)) => out.push(check_only(c)),
                 None => out.push(c),
             }
         }
@@ -225,7 +230,7 @@ impl Fuser<'_> {
         parts
             .iter()
             .map(|f| {
-                let n = self.original[f.0 as usize].params.len() - 1;
+                let n = self.original[f].params.len() - 1;
                 let mut call = vec![args[0].clone()];
                 call.extend(rest.by_ref().take(n).cloned());
                 Expr::Call(*f, call)
@@ -245,9 +250,12 @@ impl Fuser<'_> {
         if self.fused.len() >= MAX_FUSED {
             return None;
         }
-        let d = structural_with_inputs(self.p, fs[0])?;
-        let original = |f: &FunId| (f.0 as usize) < self.original.len();
-        if fs.iter().any(|f| !original(f) || structural_with_inputs(self.p, *f) != Some(d)) {
+        let data = |f: &FunId| match &self.original.get(f)?.params[0].1 {
+            Ty::Data(d) => Some(*d),
+            _ => None,
+        };
+        let d = data(&fs[0])?;
+        if fs.iter().any(|f| data(f) != Some(d)) {
             return None;
         }
         let mut next = 0u32;
@@ -260,7 +268,7 @@ impl Fuser<'_> {
         let mut params = vec![(t, Ty::Data(d))];
         let mut inputs: HashMap<FunId, Vec<VarId>> = HashMap::new();
         for f in &key {
-            let vs: Vec<VarId> = self.original[f.0 as usize].params[1..]
+            let vs: Vec<VarId> = self.original[f].params[1..]
                 .iter()
                 .map(|(_, ty)| {
                     let v = fresh();
@@ -276,7 +284,7 @@ impl Fuser<'_> {
         for (tag, bs) in binders.iter().enumerate() {
             let mut parts = Vec::new();
             for f in &fs {
-                let def = &self.original[f.0 as usize];
+                let def = &self.original[f];
                 let Expr::Case { alts: falts, default, .. } = &def.body else { return None };
                 let mut map = HashMap::from([(def.params[0].0, t)]);
                 map.extend(def.params[1..].iter().map(|(v, _)| *v).zip(inputs[f].iter().copied()));

@@ -166,30 +166,31 @@ impl<'c, 'p> Run<'c, 'p> {
     /// derives, the known arguments matched against the clause heads; `None` when a clause
     /// cannot run so, or the calls run forwards nest deeper than `MAX_OUTPUTS_DEPTH`.
     fn pred_outputs(&mut self, id: PredId, known: &[Option<Value>]) -> R<Option<Vec<Box<[Value]>>>> {
-        let code = self.code;
-        let Some(pc) = code.pred(id) else { return Ok(None) };
         if self.outputs_depth >= MAX_OUTPUTS_DEPTH {
             return Ok(None);
         }
         self.outputs_depth += 1;
+        let r = self.clauses_outputs(id, known);
+        self.outputs_depth -= 1;
+        r
+    }
+
+    /// `pred_outputs` without its depth count: every clause run with `known`.
+    fn clauses_outputs(&mut self, id: PredId, known: &[Option<Value>]) -> R<Option<Vec<Box<[Value]>>>> {
+        let code = self.code;
+        let Some(pc) = code.pred(id) else { return Ok(None) };
         let mut out = Vec::new();
-        let mut r = Ok(Some(()));
         for cl in pc.clauses.iter() {
-            r = self.tick().and_then(|()| {
-                match self.in_clause_frame(cl, |run, bound| run.clause_outputs(cl, known, bound, &mut out)) {
-                    Ok(()) => Ok(Some(())),
-                    // A clause that cannot run this way gives nothing to go on: the
-                    // caller's error stands.
-                    Err(EvalError::NotExecutable(_) | EvalError::Undefined(_)) => Ok(None),
-                    Err(e) => Err(e),
-                }
-            });
-            if !matches!(r, Ok(Some(()))) {
-                break;
+            self.tick()?;
+            match self.in_clause_frame(cl, |run, bound| run.clause_outputs(cl, known, bound, &mut out)) {
+                Ok(()) => {}
+                // A clause that cannot run this way gives nothing to go on: the caller's
+                // error stands.
+                Err(EvalError::NotExecutable(_) | EvalError::Undefined(_)) => return Ok(None),
+                Err(e) => return Err(e),
             }
         }
-        self.outputs_depth -= 1;
-        Ok(r?.map(|()| out))
+        Ok(Some(out))
     }
 
     fn clause_outputs(
